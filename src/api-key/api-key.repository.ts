@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import { ApiKey } from '@prisma/client';
+import { PrismaService } from '../database/prisma.service';
+
+@Injectable()
+export class ApiKeyRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  findByHash(keyHash: string): Promise<ApiKey | null> {
+    return this.prisma.apiKey.findUnique({ where: { keyHash } });
+  }
+
+  // Inserts unless a key with this hash exists; never revives a revoked key.
+  async createIfAbsent(data: { name: string; prefix: string; keyHash: string }): Promise<ApiKey> {
+    return this.prisma.apiKey.upsert({ where: { keyHash: data.keyHash }, create: data, update: {} });
+  }
+
+  create(data: { name: string; prefix: string; keyHash: string }): Promise<ApiKey> {
+    return this.prisma.apiKey.create({ data });
+  }
+
+  list(): Promise<ApiKey[]> {
+    return this.prisma.apiKey.findMany({ orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  }
+
+  findByIdOrPrefix(idOrPrefix: string): Promise<ApiKey[]> {
+    const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(idOrPrefix);
+    return this.prisma.apiKey.findMany({
+      where: isUuid ? { id: idOrPrefix.toLowerCase() } : { prefix: { startsWith: idOrPrefix } },
+    });
+  }
+
+  revoke(id: string): Promise<ApiKey> {
+    return this.prisma.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
+  }
+}

@@ -1,0 +1,17 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { ApiKeyModule } from './api-key/api-key.module';
+import { AppConfig } from './config/app-config';
+import { DatabaseModule } from './database/database.module';
+import { DemoImageModule } from './demo-image/demo-image.module';
+import { ImageryModule } from './imagery/imagery.module';
+import { SearchModule } from './search/search.module';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [DatabaseModule.forRoot(config), ApiKeyModule, SearchModule, ImageryModule, DemoImageModule],
+    };
+  }
+}

@@ -1,0 +1,69 @@
+export interface ErrorDetail {
+  field: string;
+  message: string;
+}
+
+// Base of every feature exception: a stable code, its HTTP status and a client-safe message.
+export abstract class AppException extends Error {
+  abstract readonly status: number;
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly details?: ErrorDetail[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export enum RequestExceptionCode {
+  INVALID_REQUEST = 'INVALID_REQUEST',
+  MALFORMED_JSON = 'MALFORMED_JSON',
+  PAYLOAD_TOO_LARGE = 'PAYLOAD_TOO_LARGE',
+  UNSUPPORTED_MEDIA_TYPE = 'UNSUPPORTED_MEDIA_TYPE',
+  NOT_FOUND = 'NOT_FOUND',
+  METHOD_NOT_ALLOWED = 'METHOD_NOT_ALLOWED',
+}
+
+const REQUEST_STATUS: Record<RequestExceptionCode, number> = {
+  INVALID_REQUEST: 400,
+  MALFORMED_JSON: 400,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+};
+
+// Problems with the HTTP request itself, before any feature logic runs.
+export class RequestException extends AppException {
+  readonly status: number;
+  constructor(code: RequestExceptionCode, message: string, details?: ErrorDetail[], headers?: Record<string, string>) {
+    super(code, message, details, headers);
+    this.status = REQUEST_STATUS[code];
+  }
+}
+
+export enum ServerExceptionCode {
+  INTERNAL_ERROR = 'INTERNAL_ERROR',
+  DATABASE_UNAVAILABLE = 'DATABASE_UNAVAILABLE',
+}
+
+export class ServerException extends AppException {
+  readonly status: number;
+  constructor(code: ServerExceptionCode, message: string, headers?: Record<string, string>) {
+    super(code, message, undefined, headers);
+    this.status = code === ServerExceptionCode.DATABASE_UNAVAILABLE ? 503 : 500;
+  }
+}
+
+export interface ErrorBody {
+  isSuccess: false;
+  error: { code: string; message: string; details?: ErrorDetail[] };
+}
+
+export function errorBody(e: AppException): ErrorBody {
+  return {
+    isSuccess: false,
+    error: { code: e.code, message: e.message, ...(e.details?.length ? { details: e.details } : {}) },
+  };
+}

@@ -1,0 +1,51 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Response } from 'express';
+import {
+  AppException,
+  errorBody,
+  RequestException,
+  RequestExceptionCode,
+  ServerException,
+  ServerExceptionCode,
+} from './app-exception';
+import { isDatabaseUnavailable } from './database-errors';
+
+// The one place where any error becomes an HTTP response; nothing internal ever leaves here.
+@Catch()
+export class HttpExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('HttpExceptionFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const res = host.switchToHttp().getResponse<Response>();
+    const appException = this.toAppException(exception);
+    if (appException.status >= 500) {
+      this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+    }
+    if (res.headersSent) return;
+    for (const [name, value] of Object.entries(appException.headers ?? {})) res.setHeader(name, value);
+    res.status(appException.status).json(errorBody(appException));
+  }
+
+  private toAppException(exception: unknown): AppException {
+    if (exception instanceof AppException) return exception;
+    if (exception instanceof HttpException) return fromHttpException(exception);
+    if (isDatabaseUnavailable(exception)) {
+      return new ServerException(ServerExceptionCode.DATABASE_UNAVAILABLE, 'The database is unavailable; retry shortly', {
+        'Retry-After': '5',
+      });
+    }
+    return new ServerException(ServerExceptionCode.INTERNAL_ERROR, 'Internal server error');
+  }
+}
+
+function fromHttpException(exception: HttpException): AppException {
+  const status = exception.getStatus();
+  if (status === 404) return new RequestException(RequestExceptionCode.NOT_FOUND, 'No such route');
+  if (status === 405) return new RequestException(RequestExceptionCode.METHOD_NOT_ALLOWED, 'Method not allowed');
+  if (status === 413) return new RequestException(RequestExceptionCode.PAYLOAD_TOO_LARGE, 'Request body is too large');
+  if (status === 415) {
+    return new RequestException(RequestExceptionCode.UNSUPPORTED_MEDIA_TYPE, 'Content-Type must be application/json');
+  }
+  if (status >= 400 && status < 500) return new RequestException(RequestExceptionCode.INVALID_REQUEST, 'Invalid request');
+  return new ServerException(ServerExceptionCode.INTERNAL_ERROR, 'Internal server error');
+}

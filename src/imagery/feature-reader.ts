@@ -1,0 +1,73 @@
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
+import { parser } from 'stream-json';
+import { pick } from 'stream-json/filters/Pick';
+import { streamArray } from 'stream-json/streamers/StreamArray';
+
+export type ImportFormat = 'ndjson' | 'geojson';
+
+export interface FeatureItem {
+  /** 1-based line number (NDJSON) or feature index (FeatureCollection, 0-based as in `features[i]`). */
+  position: number;
+  feature?: unknown;
+  error?: string;
+}
+
+const EXTENSIONS: Record<string, ImportFormat> = {
+  '.geojson': 'geojson',
+  '.json': 'geojson',
+  '.ndjson': 'ndjson',
+  '.geojsonl': 'ndjson',
+  '.geojsons': 'ndjson',
+  '.jsonl': 'ndjson',
+};
+
+export function formatFromPath(path: string): ImportFormat | undefined {
+  const match = /\.[a-z]+$/i.exec(path);
+  return match ? EXTENSIONS[match[0].toLowerCase()] : undefined;
+}
+
+// Streams features one at a time: memory stays flat whatever the file size.
+export function readFeatures(input: Readable, format: ImportFormat): AsyncGenerator<FeatureItem> {
+  return format === 'ndjson' ? readLines(input) : readCollection(input);
+}
+
+export function openFile(path: string): Readable {
+  return createReadStream(path);
+}
+
+async function* readLines(input: Readable): AsyncGenerator<FeatureItem> {
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  let lineNo = 0;
+  for await (const raw of lines) {
+    lineNo++;
+    // RFC 8142 text sequences start each record with RS (0x1E); a UTF-8 BOM may open the file.
+    const line = raw.replace(/^\uFEFF/, '').replace(/^\u001e/, '').trim();
+    if (line === '') continue;
+    try {
+      yield { position: lineNo, feature: JSON.parse(line) };
+    } catch {
+      yield { position: lineNo, error: 'malformed JSON' };
+    }
+  }
+}
+
+async function* readCollection(input: Readable): AsyncGenerator<FeatureItem> {
+  const features = input.pipe(parser()).pipe(pick({ filter: 'features' })).pipe(streamArray());
+  // A syntax error anywhere makes the rest of the document unreadable: surface it and stop.
+  const failure = new Promise<never>((_, rejectFn) => {
+    input.on('error', rejectFn);
+    features.on('error', rejectFn);
+  });
+  failure.catch(() => undefined);
+  const iterator = features[Symbol.asyncIterator]();
+  for (;;) {
+    const next = await Promise.race([iterator.next(), failure]).catch((e: Error) => {
+      throw new Error(`The FeatureCollection is not valid JSON: ${e.message}`);
+    });
+    if (next.done) return;
+    const { key, value } = next.value as { key: number; value: unknown };
+    yield { position: key, feature: value };
+  }
+}

@@ -1,0 +1,36 @@
+const MONTHS = [
+  'January', 'February', 'March', 'April', 'May', 'June',
+  'July', 'August', 'September', 'October', 'November', 'December',
+];
+
+// 'YYYY-MM-DD' (a calendar date, no time zone) -> 'June 5, 2019'.
+export function formatCaptureDate(isoDate: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(isoDate);
+  if (!m) throw new Error(`not a calendar date: ${isoDate}`);
+  return `${MONTHS[Number(m[2]) - 1]} ${Number(m[3])}, ${Number(m[1])}`;
+}
+
+const SECTORS = [
+  ['North', 'N'], ['Northeast', 'NE'], ['East', 'E'], ['Southeast', 'SE'],
+  ['South', 'S'], ['Southwest', 'SW'], ['West', 'W'], ['Northwest', 'NW'],
+] as const;
+
+export type CompassAbbr = (typeof SECTORS)[number][1];
+
+// 8 sectors of 45 degrees centred on their direction: North is [337.5, 22.5).
+export function compassSector(headingDeg: number): CompassAbbr {
+  const normalized = ((headingDeg % 360) + 360) % 360;
+  return SECTORS[Math.floor((normalized + 22.5) / 45) % 8][1];
+}
+
+export function formatCompass(headingDeg: number): string {
+  const abbr = compassSector(headingDeg);
+  const [name] = SECTORS.find(([, a]) => a === abbr)!;
+  return `Facing ${name} (${abbr})`;
+}
+
+// Absolute http(s) URLs are returned as stored; relative paths are joined to the configured base.
+export function resolveImageUrl(stored: string, baseUrl: string): string {
+  if (/^https?:\/\//i.test(stored)) return stored;
+  return `${baseUrl.replace(/\/+$/, '')}/${stored.replace(/^\/+/, '')}`;
+}
