@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { parser } from 'stream-json';
 import { pick } from 'stream-json/filters/Pick';
 import { streamArray } from 'stream-json/streamers/StreamArray';
@@ -54,20 +54,14 @@ async function* readLines(input: Readable): AsyncGenerator<FeatureItem> {
 }
 
 async function* readCollection(input: Readable): AsyncGenerator<FeatureItem> {
-  const features = input.pipe(parser()).pipe(pick({ filter: 'features' })).pipe(streamArray());
-  // A syntax error anywhere makes the rest of the document unreadable: surface it and stop.
-  const failure = new Promise<never>((_, rejectFn) => {
-    input.on('error', rejectFn);
-    features.on('error', rejectFn);
-  });
-  failure.catch(() => undefined);
-  const iterator = features[Symbol.asyncIterator]();
-  for (;;) {
-    const next = await Promise.race([iterator.next(), failure]).catch((e: Error) => {
-      throw new Error(`The FeatureCollection is not valid JSON: ${e.message}`);
-    });
-    if (next.done) return;
-    const { key, value } = next.value as { key: number; value: unknown };
-    yield { position: key, feature: value };
+  // pipeline() destroys every stage on the first error, so the iterator below rejects with it.
+  const features = pipeline(input, parser(), pick({ filter: 'features' }), streamArray(), () => undefined);
+  try {
+    for await (const { key, value } of features as AsyncIterable<{ key: number; value: unknown }>) {
+      yield { position: key, feature: value };
+    }
+  } catch (error) {
+    // A syntax error makes the rest of the document unreadable: report it and stop.
+    throw new Error(`The FeatureCollection is not valid JSON: ${(error as Error).message}`);
   }
 }

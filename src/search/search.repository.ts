@@ -31,10 +31,18 @@ export interface PageWindow {
 export class SearchRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  // Full-text match on the generated tsvector (GIN index imagery_address_tsv_idx).
   searchFullText(query: TextQuery, window: PageWindow): Promise<SearchPage> {
+    return this.run(SearchRepository.fullTextSql(query, window));
+  }
+
+  searchFuzzy(query: TextQuery, window: PageWindow): Promise<SearchPage> {
+    return this.run(SearchRepository.fuzzySql(query, window));
+  }
+
+  // Full-text match on the generated tsvector (GIN index imagery_address_tsv_idx).
+  static fullTextSql(query: TextQuery, window: PageWindow): Prisma.Sql {
     const norm = Prisma.sql`lis_normalize(${query.text})`;
-    return this.page(
+    return pageSql(
       window,
       Prisma.sql`i.address_tsv @@ to_tsquery('simple', ${query.tsquery})`,
       Prisma.sql`similarity(i.address_norm, ${norm})
@@ -45,34 +53,39 @@ export class SearchRepository {
   }
 
   // Trigram word similarity for misspellings (GIN index imagery_address_norm_trgm_idx).
-  searchFuzzy(query: TextQuery, window: PageWindow): Promise<SearchPage> {
+  static fuzzySql(query: TextQuery, window: PageWindow): Prisma.Sql {
     const norm = Prisma.sql`lis_normalize(${query.text})`;
-    return this.page(
+    return pageSql(
       window,
       Prisma.sql`${norm} <% i.address_norm`,
       Prisma.sql`word_similarity(${norm}, i.address_norm) + similarity(i.address_norm, ${norm})`,
     );
   }
 
-  private async page(window: PageWindow, where: Prisma.Sql, score: Prisma.Sql): Promise<SearchPage> {
-    // Score every match, count them, then fetch full rows only for the requested page.
-    const rows = await this.prisma.$queryRaw<Array<{ total: number } & Partial<SearchRow>>>`
-      WITH matches AS MATERIALIZED (
-        SELECT i.id, (${score})::float8 AS score
-        FROM imagery i
-        WHERE ${where}
-      )
-      SELECT t.total, p.*
-      FROM (SELECT count(*)::int AS total FROM matches) t
-      LEFT JOIN LATERAL (
-        SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
-               i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat, m.score
-        FROM matches m JOIN imagery i ON i.id = m.id
-        ORDER BY m.score DESC, m.id
-        LIMIT ${window.limit} OFFSET ${window.offset}
-      ) p ON true
-      ORDER BY p.score DESC, p.id`;
+  private async run(sql: Prisma.Sql): Promise<SearchPage> {
+    const rows = await this.prisma.$queryRaw<Array<{ total: number } & Partial<SearchRow>>>(sql);
     const total = rows[0]?.total ?? 0;
     return { total, rows: rows.filter((r) => r.id !== null && r.id !== undefined) as SearchRow[] };
   }
+}
+
+// Score every match, count them, then fetch full rows only for the requested page. The outer
+// LEFT JOIN keeps one row (with the total) even when the page is past the end.
+function pageSql(window: PageWindow, where: Prisma.Sql, score: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`
+    WITH matches AS MATERIALIZED (
+      SELECT i.id, (${score})::float8 AS score
+      FROM imagery i
+      WHERE ${where}
+    )
+    SELECT t.total, p.*
+    FROM (SELECT count(*)::int AS total FROM matches) t
+    LEFT JOIN LATERAL (
+      SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
+             i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat, m.score
+      FROM matches m JOIN imagery i ON i.id = m.id
+      ORDER BY m.score DESC, m.id
+      LIMIT ${window.limit} OFFSET ${window.offset}
+    ) p ON true
+    ORDER BY p.score DESC, p.id`;
 }

@@ -1,0 +1,55 @@
+import { Test, TestingModule } from '@nestjs/testing';
+import { ApiKeyModule } from '../../src/api-key/api-key.module';
+import { hashApiKey } from '../../src/api-key/api-key-secret';
+import { ApiKeyService } from '../../src/api-key/api-key.service';
+import { DatabaseModule } from '../../src/database/database.module';
+import { PrismaService } from '../../src/database/prisma.service';
+import { testConfig } from '../helpers/test-app';
+
+describe('ApiKeyService on PostgreSQL', () => {
+  let moduleRef: TestingModule;
+  let keys: ApiKeyService;
+  let prisma: PrismaService;
+
+  beforeAll(async () => {
+    moduleRef = await Test.createTestingModule({ imports: [DatabaseModule.forRoot(testConfig()), ApiKeyModule] }).compile();
+    await moduleRef.init();
+    keys = moduleRef.get(ApiKeyService);
+    prisma = moduleRef.get(PrismaService);
+  });
+  afterAll(() => moduleRef.close());
+
+  it('stores only the hash and a short prefix, never the key', async () => {
+    const { key, record } = await keys.create('storage');
+    const row = await prisma.apiKey.findUniqueOrThrow({ where: { id: record.id } });
+    expect(row.keyHash).toBe(hashApiKey(key));
+    expect(row.prefix).toBe(key.slice(0, 12));
+    expect(JSON.stringify(row)).not.toContain(key);
+    await expect(keys.authenticate(key)).resolves.toMatchObject({ id: record.id, prefix: row.prefix });
+  });
+
+  it('registers a bootstrap key idempotently and never revives a revoked one', async () => {
+    const key = `lis_bootstrap_${Date.now()}_abcdefghijklmnop`;
+    const first = await keys.register(key, 'bootstrap');
+    const second = await keys.register(key, 'bootstrap');
+    expect(second.id).toBe(first.id);
+    await keys.revoke(first.id);
+    await keys.register(key, 'bootstrap');
+    await expect(keys.authenticate(key)).rejects.toMatchObject({ code: 'INVALID_API_KEY' });
+  });
+
+  it('revokes by prefix, and refuses unknown or ambiguous prefixes', async () => {
+    const { record } = await keys.create('by-prefix');
+    await expect(keys.revoke(record.prefix)).resolves.toMatchObject({ id: record.id, revokedAt: expect.any(Date) });
+    await expect(keys.revoke('lis_nothing-like-this')).rejects.toMatchObject({ code: 'API_KEY_NOT_FOUND' });
+    await keys.create('one');
+    await keys.create('two');
+    await expect(keys.revoke('lis_')).rejects.toMatchObject({ code: 'AMBIGUOUS_API_KEY' });
+  });
+
+  it('refuses missing and unknown keys', async () => {
+    await expect(keys.authenticate(undefined)).rejects.toMatchObject({ code: 'MISSING_API_KEY', status: 401 });
+    await expect(keys.authenticate('')).rejects.toMatchObject({ code: 'MISSING_API_KEY' });
+    await expect(keys.authenticate('lis_unknown')).rejects.toMatchObject({ code: 'INVALID_API_KEY', status: 401 });
+  });
+});

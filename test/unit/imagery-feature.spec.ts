@@ -1,0 +1,94 @@
+import { calendarDate, parseFeature } from '../../src/imagery/imagery-feature';
+
+const valid = () => ({
+  type: 'Feature',
+  id: 'D39B5E69-6291-46FC-A2F8-5947A7E024EE',
+  geometry: { type: 'Point', coordinates: [9.1716206, 48.7689436] },
+  properties: {
+    address: ' Tübinger Straße, Stuttgart ',
+    captured_at: '2024-07-09T10:11:12+02:00',
+    heading: 29.9,
+    interactive: true,
+    image_url: 'https://images.example/1.jpg',
+  },
+});
+
+describe('parseFeature', () => {
+  it('accepts a valid feature and normalizes it', () => {
+    expect(parseFeature(valid())).toEqual({
+      ok: true,
+      record: {
+        id: 'd39b5e69-6291-46fc-a2f8-5947a7e024ee',
+        address: 'Tübinger Straße, Stuttgart',
+        capturedAt: '2024-07-09',
+        heading: 29.9,
+        interactive: true,
+        imageUrl: 'https://images.example/1.jpg',
+        lon: 9.1716206,
+        lat: 48.7689436,
+      },
+    });
+  });
+
+  it('derives a stable id from content when the feature has none', () => {
+    const a = valid() as any;
+    delete a.id;
+    const first = parseFeature(a);
+    const second = parseFeature(JSON.parse(JSON.stringify(a)));
+    expect(first.ok && second.ok && first.record.id === second.record.id).toBe(true);
+    a.properties.heading = 30;
+    const third = parseFeature(a);
+    expect(first.ok && third.ok && first.record.id !== third.record.id).toBe(true);
+  });
+
+  it('defaults interactive to false and accepts relative image paths', () => {
+    const f = valid() as any;
+    delete f.properties.interactive;
+    f.properties.image_url = '/images/1.jpg';
+    expect(parseFeature(f)).toMatchObject({ ok: true, record: { interactive: false, imageUrl: '/images/1.jpg' } });
+  });
+
+  const cases: Array<[string, (f: any) => void, string]> = [
+    ['not a feature', (f) => (f.type = 'FeatureCollection'), 'type'],
+    ['a line', (f) => (f.geometry = { type: 'LineString', coordinates: [[0, 0], [1, 1]] }), 'geometry'],
+    ['string coordinates', (f) => (f.geometry.coordinates = ['9.1', '48.7']), 'geometry.coordinates'],
+    ['longitude out of range', (f) => (f.geometry.coordinates = [181, 10]), 'geometry.coordinates'],
+    ['latitude out of range', (f) => (f.geometry.coordinates = [10, -90.5]), 'geometry.coordinates'],
+    ['no properties', (f) => delete f.properties, 'properties'],
+    ['missing address', (f) => delete f.properties.address, 'address'],
+    ['blank address', (f) => (f.properties.address = '  '), 'address'],
+    ['numeric address', (f) => (f.properties.address = 12), 'address'],
+    ['missing date', (f) => delete f.properties.captured_at, 'captured_at'],
+    ['impossible date', (f) => (f.properties.captured_at = '2021-02-30'), 'captured_at'],
+    ['non-ISO date', (f) => (f.properties.captured_at = '09/10/2015'), 'captured_at'],
+    ['missing heading', (f) => delete f.properties.heading, 'heading'],
+    ['heading of 360', (f) => (f.properties.heading = 360), 'heading'],
+    ['negative heading', (f) => (f.properties.heading = -0.1), 'heading'],
+    ['string heading', (f) => (f.properties.heading = '90'), 'heading'],
+    ['string interactive', (f) => (f.properties.interactive = 'yes'), 'interactive'],
+    ['missing image', (f) => delete f.properties.image_url, 'image_url'],
+    ['ftp image', (f) => (f.properties.image_url = 'ftp://x/y.jpg'), 'image_url'],
+    ['javascript image', (f) => (f.properties.image_url = 'javascript:alert(1)'), 'image_url'],
+    ['non-uuid id', (f) => (f.id = 42), 'id'],
+  ];
+  it.each(cases)('rejects %s', (_name, mutate, field) => {
+    const f = valid();
+    mutate(f);
+    const result = parseFeature(f);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.rejection.field).toBe(field);
+  });
+});
+
+describe('calendarDate', () => {
+  it.each([
+    ['2015-09-10', '2015-09-10'],
+    ['2015-09-10T23:59:59Z', '2015-09-10'],
+    ['2015-09-10T23:30:00-11:00', '2015-09-10'],
+    ['2024-02-29', '2024-02-29'],
+    ['2023-02-29', null],
+    ['2015-13-01', null],
+    ['2015-09-10T25:00', null],
+    ['yesterday', null],
+  ])('%s -> %s', (input, expected) => expect(calendarDate(input)).toBe(expected));
+});
