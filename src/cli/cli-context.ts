@@ -5,12 +5,13 @@ import { AppConfig, ConfigError, loadConfig } from '../config/app-config';
 import { DatabaseModule } from '../database/database.module';
 import { Migrator } from '../database/migrator';
 import { ImageryModule } from '../imagery/imagery.module';
+import { SearchModule } from '../search/search.module';
 
 // Command-line tools get the same services as the server, without HTTP.
 @Module({})
 class CliModule {
   static forRoot(config: AppConfig): DynamicModule {
-    return { module: CliModule, imports: [DatabaseModule.forRoot(config), ApiKeyModule, ImageryModule] };
+    return { module: CliModule, imports: [DatabaseModule.forRoot(config), ApiKeyModule, ImageryModule, SearchModule] };
   }
 }
 

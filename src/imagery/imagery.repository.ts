@@ -1,6 +1,13 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { Prisma } from '@prisma/client';
+import { Client } from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { PrismaService } from '../database/prisma.service';
 import { ImageryRecord } from './imagery-feature';
+import { ImageryException, ImageryExceptionCode } from './imagery.exception';
 
 export interface UpsertCounts {
   inserted: number;
@@ -8,36 +15,194 @@ export interface UpsertCounts {
   unchanged: number;
 }
 
+export interface ImportSessionOptions {
+  source: string | null;
+  /** Classify records (insert/update/unchanged) without changing the catalogue. */
+  dryRun: boolean;
+  /** Remember every id written, for deleteMissing() at the end. */
+  trackSeen: boolean;
+}
+
+export interface ExportFilter {
+  source?: string | null;
+}
+
+// The columns a batch is copied into, in COPY order.
+const STAGING_COLUMNS = 'id, address, captured_at, heading, interactive, image_url, lon, lat';
+
+// Session-local tables: they vanish with the connection, so a killed import leaves nothing behind.
+// ON COMMIT DELETE ROWS empties the staging table after every batch (and on rollback it was never filled).
+const CREATE_STAGING = `
+  CREATE TEMP TABLE imagery_import_staging (
+    id uuid NOT NULL, address text NOT NULL, captured_at date NOT NULL, heading float8 NOT NULL,
+    interactive boolean NOT NULL, image_url text NOT NULL, lon float8 NOT NULL, lat float8 NOT NULL
+  ) ON COMMIT DELETE ROWS`;
+const CREATE_SEEN = 'CREATE TEMP TABLE imagery_import_seen (id uuid NOT NULL)';
+
+const DATA_COLUMNS = ['address', 'captured_at', 'heading', 'interactive', 'image_url', 'location', 'source'];
+const changed = (current: string, incoming: string) =>
+  `(${DATA_COLUMNS.map((c) => `${current}.${c}`).join(', ')}) IS DISTINCT FROM (${DATA_COLUMNS.map((c) => `${incoming}.${c}`).join(', ')})`;
+
+// The staged batch as imagery rows.
+const INCOMING = `
+  SELECT s.id, s.address, s.captured_at, s.heading, s.interactive, s.image_url,
+         ST_SetSRID(ST_MakePoint(s.lon, s.lat), 4326) AS location, $1::text AS source
+  FROM imagery_import_staging s`;
+
+// One set-based upsert per batch. Unchanged rows are filtered out by a read-only primary-key probe
+// first, so re-importing a file writes nothing at all (ON CONFLICT would still lock every row); the
+// WHERE on the update keeps that true under concurrent writers. (xmax = 0) tells inserts from updates;
+// rows go in id order so concurrent imports take locks alike.
+const UPSERT = `
+  WITH n AS (${INCOMING}),
+  up AS (
+    INSERT INTO imagery AS t (id, address, captured_at, heading, interactive, image_url, location, source)
+    SELECT n.id, n.address, n.captured_at, n.heading, n.interactive, n.image_url, n.location, n.source
+    FROM n
+    WHERE NOT EXISTS (SELECT 1 FROM imagery t WHERE t.id = n.id AND NOT ${changed('t', 'n')})
+    ORDER BY n.id
+    ON CONFLICT (id) DO UPDATE SET
+      address = EXCLUDED.address, captured_at = EXCLUDED.captured_at, heading = EXCLUDED.heading,
+      interactive = EXCLUDED.interactive, image_url = EXCLUDED.image_url, location = EXCLUDED.location,
+      source = EXCLUDED.source, updated_at = now()
+    WHERE ${changed('t', 'EXCLUDED')}
+    RETURNING (t.xmax = 0) AS inserted
+  )
+  SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated FROM up`;
+
+// The dry-run twin of UPSERT: the same comparison, read-only (one primary-key probe per staged row).
+export const CLASSIFY = `
+  WITH n AS (${INCOMING})
+  SELECT count(*) FILTER (WHERE t.id IS NULL)::int AS inserted,
+         count(*) FILTER (WHERE t.id IS NOT NULL AND ${changed('t', 'n')})::int AS updated
+  FROM n LEFT JOIN imagery t ON t.id = n.id`;
+
+const REMEMBER_SEEN = 'INSERT INTO imagery_import_seen (id) SELECT id FROM imagery_import_staging';
+
+// Records of the source that the whole input did not contain (a hash anti-join on the seen ids).
+export const MISSING_WHERE = 't.source = $1 AND NOT EXISTS (SELECT 1 FROM imagery_import_seen s WHERE s.id = t.id)';
+
+// The export shape: exactly what the importer reads back.
+const RECORD_COLUMNS = `id::text AS id, address, to_char(captured_at, 'YYYY-MM-DD') AS "capturedAt", heading, interactive,
+  image_url AS "imageUrl", ST_X(location) AS lon, ST_Y(location) AS lat`;
+
+export const EXPORT_QUERY = `SELECT ${RECORD_COLUMNS} FROM imagery WHERE ($1::text IS NULL OR source = $1) ORDER BY id`;
+
+// Namespaces the per-source advisory lock (two-key form, apart from the migrator's single-key lock).
+const IMPORT_LOCK_CLASS = 'lis-imagery-import';
+
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+const copyText = (s: string) => (/[\\\t\n\r]/.test(s) ? s.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c]) : s);
+
+// COPY text format: one line per record, tab-separated, backslash escapes.
+export function copyRows(records: ImageryRecord[]): string {
+  let out = '';
+  for (const r of records) {
+    out += `${r.id}\t${copyText(r.address)}\t${r.capturedAt}\t${r.heading}\t${r.interactive ? 't' : 'f'}\t${copyText(r.imageUrl)}\t${r.lon}\t${r.lat}\n`;
+  }
+  return out;
+}
+
+// A bulk-import connection: COPY into a session staging table, then one set-based statement per batch,
+// each batch in its own transaction. Raw pg because Prisma cannot COPY.
+export class ImageryImportSession {
+  private constructor(
+    private readonly client: Client,
+    private readonly options: ImportSessionOptions,
+  ) {}
+
+  static async open(client: Client, options: ImportSessionOptions): Promise<ImageryImportSession> {
+    try {
+      if (options.source !== null && !options.dryRun) {
+        const { rows } = await client.query<{ locked: boolean }>(
+          'SELECT pg_try_advisory_lock(hashtext($1), hashtext($2)) AS locked',
+          [IMPORT_LOCK_CLASS, options.source],
+        );
+        if (!rows[0].locked) {
+          throw new ImageryException(ImageryExceptionCode.SOURCE_BUSY, `another import of source "${options.source}" is running; try again when it has finished`);
+        }
+      }
+      await client.query(CREATE_STAGING);
+      if (options.trackSeen) await client.query(CREATE_SEEN);
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    return new ImageryImportSession(client, options);
+  }
+
+  // Copies, upserts (or classifies) and remembers one batch atomically: all of it or none of it.
+  async writeBatch(records: ImageryRecord[]): Promise<UpsertCounts> {
+    if (records.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
+    await this.client.query('BEGIN');
+    try {
+      const copy = this.client.query(copyFrom(`COPY imagery_import_staging (${STAGING_COLUMNS}) FROM STDIN`));
+      await pipeline(Readable.from([copyRows(records)]), copy);
+      const { rows } = await this.client.query<{ inserted: number; updated: number }>(this.options.dryRun ? CLASSIFY : UPSERT, [this.options.source]);
+      if (this.options.trackSeen) await this.client.query(REMEMBER_SEEN);
+      await this.client.query('COMMIT');
+      const { inserted, updated } = rows[0];
+      return { inserted, updated, unchanged: records.length - inserted - updated };
+    } catch (error) {
+      await this.client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+  }
+
+  // Deletes (or, in a dry run, counts) the source's records that no batch of this session contained.
+  async deleteMissing(): Promise<number> {
+    if (!this.options.trackSeen || this.options.source === null) throw new Error('deleteMissing needs a source and trackSeen');
+    await this.client.query('ANALYZE imagery_import_seen');
+    if (this.options.dryRun) {
+      const { rows } = await this.client.query<{ n: number }>(`SELECT count(*)::int AS n FROM imagery t WHERE ${MISSING_WHERE}`, [this.options.source]);
+      return rows[0].n;
+    }
+    const result = await this.client.query(`DELETE FROM imagery t WHERE ${MISSING_WHERE}`, [this.options.source]);
+    return result.rowCount ?? 0;
+  }
+
+  // Ends the connection; the advisory lock and the session tables go with it.
+  async close(): Promise<void> {
+    await this.client.end().catch(() => undefined);
+  }
+}
+
 @Injectable()
 export class ImageryRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
-  // One set-based upsert per batch (raw SQL: Prisma cannot write PostGIS geometry or unnest arrays).
-  // Unchanged rows are skipped by the WHERE, so re-importing a file rewrites nothing.
-  async upsertBatch(records: ImageryRecord[], source: string | null): Promise<UpsertCounts> {
-    if (records.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
-    const rows = await this.prisma.$queryRaw<Array<{ inserted: boolean }>>`
-      INSERT INTO imagery AS t (id, address, captured_at, heading, interactive, image_url, location, source)
-      SELECT u.id, u.address, u.captured_at, u.heading, u.interactive, u.image_url,
-             ST_SetSRID(ST_MakePoint(u.lon, u.lat), 4326), ${source}
-      FROM unnest(
-        ${records.map((r) => r.id)}::uuid[], ${records.map((r) => r.address)}::text[],
-        ${records.map((r) => r.capturedAt)}::date[], ${records.map((r) => r.heading)}::float8[],
-        ${records.map((r) => r.interactive)}::boolean[], ${records.map((r) => r.imageUrl)}::text[],
-        ${records.map((r) => r.lon)}::float8[], ${records.map((r) => r.lat)}::float8[]
-      ) AS u(id, address, captured_at, heading, interactive, image_url, lon, lat)
-      ON CONFLICT (id) DO UPDATE SET
-        address = EXCLUDED.address, captured_at = EXCLUDED.captured_at, heading = EXCLUDED.heading,
-        interactive = EXCLUDED.interactive, image_url = EXCLUDED.image_url, location = EXCLUDED.location,
-        source = EXCLUDED.source, updated_at = now()
-      WHERE (t.address, t.captured_at, t.heading, t.interactive, t.image_url, t.source)
-              IS DISTINCT FROM (EXCLUDED.address, EXCLUDED.captured_at, EXCLUDED.heading, EXCLUDED.interactive,
-                                EXCLUDED.image_url, EXCLUDED.source)
-         OR NOT ST_Equals(t.location, EXCLUDED.location)
-      RETURNING (xmax = 0) AS inserted`;
-    const inserted = rows.filter((r) => r.inserted).length;
-    const updated = rows.length - inserted;
-    return { inserted, updated, unchanged: records.length - rows.length };
+  async openImportSession(options: ImportSessionOptions): Promise<ImageryImportSession> {
+    return ImageryImportSession.open(await this.connect('lis-import'), options);
+  }
+
+  // Streams the catalogue (or one source) in id order from one consistent snapshot, a page at a time.
+  async *exportRecords(filter: ExportFilter = {}, pageSize = 2000): AsyncGenerator<ImageryRecord> {
+    const client = await this.connect('lis-export');
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      await client.query(`DECLARE imagery_export NO SCROLL CURSOR FOR ${EXPORT_QUERY}`, [filter.source ?? null]);
+      for (;;) {
+        const { rows } = await client.query<ImageryRecord>(`FETCH ${Math.trunc(pageSize)} FROM imagery_export`);
+        yield* rows;
+        if (rows.length < pageSize) break;
+      }
+      await client.query('COMMIT');
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }
+
+  // Full records for ids, in the order given (ids not found are left out).
+  async findByIds(ids: string[]): Promise<ImageryRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.prisma.$queryRaw<ImageryRecord[]>(
+      Prisma.sql`SELECT ${Prisma.raw(RECORD_COLUMNS)} FROM imagery WHERE id = ANY(${ids}::uuid[])`,
+    );
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.map((id) => byId.get(id)).filter((r): r is ImageryRecord => r !== undefined);
   }
 
   async findForDemoImage(id: string): Promise<{ address: string; capturedAt: string; heading: number } | null> {
@@ -48,5 +213,18 @@ export class ImageryRepository {
 
   count(): Promise<number> {
     return this.prisma.imagery.count();
+  }
+
+  private async connect(applicationName: string): Promise<Client> {
+    const client = new Client({
+      connectionString: this.config.databaseUrl,
+      application_name: applicationName,
+      statement_timeout: this.config.dbStatementTimeoutMs,
+      connectionTimeoutMillis: 10_000,
+    });
+    // An idle connection dropped by the server must not crash the process; the next query reports it.
+    client.on('error', () => undefined);
+    await client.connect();
+    return client;
   }
 }

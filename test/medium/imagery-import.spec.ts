@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Test, TestingModule } from '@nestjs/testing';
 import { PrismaClient } from '@prisma/client';
 import { DatabaseModule } from '../../src/database/database.module';
-import { formatFromPath, openFile, readFeatures } from '../../src/imagery/feature-reader';
+import { formatFromPath, openInput, readFeatures } from '../../src/imagery/feature-reader';
 import { ImageryImportService } from '../../src/imagery/imagery-import.service';
 import { ImageryModule } from '../../src/imagery/imagery.module';
 import { feature, prismaClient, resetImagery, testConfig } from '../helpers/test-app';
@@ -20,7 +20,8 @@ describe('imagery import', () => {
     writeFileSync(path, content);
     return path;
   };
-  const importFile = (path: string) => importer.importFeatures(readFeatures(openFile(path), formatFromPath(path)!), { source: 'test' });
+  const importFile = async (path: string) =>
+    importer.importFeatures(readFeatures((await openInput(path)).stream, formatFromPath(path)!), { source: 'test' });
 
   beforeAll(async () => {
     await resetImagery();
