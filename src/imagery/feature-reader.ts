@@ -73,8 +73,11 @@ export async function openInput(path: string, stdin: Readable = process.stdin): 
   }
   const head = await peek(raw);
   const gzip = head !== null && head.length >= 2 && head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1];
-  // pipeline() destroys every stage on the first error, so a corrupt archive surfaces in the reader.
+  // pipeline() destroys every stage on the first error, so a corrupt archive surfaces in the reader
+  // (as stream.errored, or from iteration); the listener only keeps an error that happens before the
+  // reader starts from being reported as uncaught.
   const stream = gzip ? pipeline(raw, createGunzip(), () => undefined) : raw;
+  stream.on('error', () => undefined);
   return { stream, gzip, totalBytes, bytesRead: () => (raw instanceof ReadStream ? raw.bytesRead : 0) };
 }
 

@@ -32,34 +32,42 @@ const STAGING_COLUMNS = 'id, address, captured_at, heading, interactive, image_u
 
 // Session-local tables: they vanish with the connection, so a killed import leaves nothing behind.
 // ON COMMIT DELETE ROWS empties the staging table after every batch (and on rollback it was never filled).
-const CREATE_STAGING = `
+export const CREATE_STAGING = `
   CREATE TEMP TABLE imagery_import_staging (
     id uuid NOT NULL, address text NOT NULL, captured_at date NOT NULL, heading float8 NOT NULL,
     interactive boolean NOT NULL, image_url text NOT NULL, lon float8 NOT NULL, lat float8 NOT NULL
   ) ON COMMIT DELETE ROWS`;
-const CREATE_SEEN = 'CREATE TEMP TABLE imagery_import_seen (id uuid NOT NULL)';
+export const CREATE_SEEN = 'CREATE TEMP TABLE imagery_import_seen (id uuid NOT NULL)';
 
 const DATA_COLUMNS = ['address', 'captured_at', 'heading', 'interactive', 'image_url', 'location', 'source'];
 const changed = (current: string, incoming: string) =>
   `(${DATA_COLUMNS.map((c) => `${current}.${c}`).join(', ')}) IS DISTINCT FROM (${DATA_COLUMNS.map((c) => `${incoming}.${c}`).join(', ')})`;
 
-// The staged batch as imagery rows.
-const INCOMING = `
-  SELECT s.id, s.address, s.captured_at, s.heading, s.interactive, s.image_url,
-         ST_SetSRID(ST_MakePoint(s.lon, s.lat), 4326) AS location, $1::text AS source
-  FROM imagery_import_staging s`;
+// The staged batch as imagery rows, each with the current row of the same id (cur.found is null when
+// there is none). The probe is a LATERAL subquery fenced with OFFSET 0 so it stays one primary-key
+// lookup per staged row: as a join, the planner may hash or scan the whole catalogue for every batch.
+const INCOMING_WITH_CURRENT = `
+  WITH n AS (
+    SELECT s.id, s.address, s.captured_at, s.heading, s.interactive, s.image_url,
+           ST_SetSRID(ST_MakePoint(s.lon, s.lat), 4326) AS location, $1::text AS source
+    FROM imagery_import_staging s
+  )
+  SELECT n.*, cur.found, ${changed('cur', 'n')} AS changed
+  FROM n
+  LEFT JOIN LATERAL (
+    SELECT true AS found, ${DATA_COLUMNS.map((c) => `t.${c}`).join(', ')} FROM imagery t WHERE t.id = n.id OFFSET 0
+  ) cur ON true`;
 
-// One set-based upsert per batch. Unchanged rows are filtered out by a read-only primary-key probe
-// first, so re-importing a file writes nothing at all (ON CONFLICT would still lock every row); the
-// WHERE on the update keeps that true under concurrent writers. (xmax = 0) tells inserts from updates;
-// rows go in id order so concurrent imports take locks alike.
-const UPSERT = `
-  WITH n AS (${INCOMING}),
-  up AS (
+// One set-based upsert per batch. Unchanged rows are filtered out by the read-only probe first, so
+// re-importing a file writes nothing at all (ON CONFLICT would still lock every row); the WHERE on the
+// update keeps that true under concurrent writers. (xmax = 0) tells inserts from updates; rows go in
+// id order so concurrent imports take locks alike.
+export const UPSERT = `
+  WITH up AS (
     INSERT INTO imagery AS t (id, address, captured_at, heading, interactive, image_url, location, source)
     SELECT n.id, n.address, n.captured_at, n.heading, n.interactive, n.image_url, n.location, n.source
-    FROM n
-    WHERE NOT EXISTS (SELECT 1 FROM imagery t WHERE t.id = n.id AND NOT ${changed('t', 'n')})
+    FROM (${INCOMING_WITH_CURRENT}) n
+    WHERE n.found IS NULL OR n.changed
     ORDER BY n.id
     ON CONFLICT (id) DO UPDATE SET
       address = EXCLUDED.address, captured_at = EXCLUDED.captured_at, heading = EXCLUDED.heading,
@@ -70,12 +78,10 @@ const UPSERT = `
   )
   SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated FROM up`;
 
-// The dry-run twin of UPSERT: the same comparison, read-only (one primary-key probe per staged row).
+// The dry-run twin of UPSERT: the same probe and comparison, read-only.
 export const CLASSIFY = `
-  WITH n AS (${INCOMING})
-  SELECT count(*) FILTER (WHERE t.id IS NULL)::int AS inserted,
-         count(*) FILTER (WHERE t.id IS NOT NULL AND ${changed('t', 'n')})::int AS updated
-  FROM n LEFT JOIN imagery t ON t.id = n.id`;
+  SELECT count(*) FILTER (WHERE n.found IS NULL)::int AS inserted, count(*) FILTER (WHERE n.found AND n.changed)::int AS updated
+  FROM (${INCOMING_WITH_CURRENT}) n`;
 
 const REMEMBER_SEEN = 'INSERT INTO imagery_import_seen (id) SELECT id FROM imagery_import_staging';
 
@@ -86,7 +92,9 @@ export const MISSING_WHERE = 't.source = $1 AND NOT EXISTS (SELECT 1 FROM imager
 const RECORD_COLUMNS = `id::text AS id, address, to_char(captured_at, 'YYYY-MM-DD') AS "capturedAt", heading, interactive,
   image_url AS "imageUrl", ST_X(location) AS lon, ST_Y(location) AS lat`;
 
-export const EXPORT_QUERY = `SELECT ${RECORD_COLUMNS} FROM imagery WHERE ($1::text IS NULL OR source = $1) ORDER BY id`;
+// One page of the export: keyset pagination along the primary key ($2: the last id of the previous page).
+export const EXPORT_PAGE = `SELECT ${RECORD_COLUMNS} FROM imagery i
+  WHERE ($1::text IS NULL OR i.source = $1) AND ($2::uuid IS NULL OR i.id > $2) ORDER BY i.id LIMIT $3`;
 
 // Namespaces the per-source advisory lock (two-key form, apart from the migrator's single-key lock).
 const IMPORT_LOCK_CLASS = 'lis-imagery-import';
@@ -178,16 +186,17 @@ export class ImageryRepository {
     return ImageryImportSession.open(await this.connect('lis-import'), options);
   }
 
-  // Streams the catalogue (or one source) in id order from one consistent snapshot, a page at a time.
+  // Streams the catalogue (or one source) in id order, a page at a time, all pages from one snapshot.
   async *exportRecords(filter: ExportFilter = {}, pageSize = 2000): AsyncGenerator<ImageryRecord> {
     const client = await this.connect('lis-export');
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      await client.query(`DECLARE imagery_export NO SCROLL CURSOR FOR ${EXPORT_QUERY}`, [filter.source ?? null]);
+      let after: string | null = null;
       for (;;) {
-        const { rows } = await client.query<ImageryRecord>(`FETCH ${Math.trunc(pageSize)} FROM imagery_export`);
+        const { rows }: { rows: ImageryRecord[] } = await client.query<ImageryRecord>(EXPORT_PAGE, [filter.source ?? null, after, pageSize]);
         yield* rows;
         if (rows.length < pageSize) break;
+        after = rows[rows.length - 1].id;
       }
       await client.query('COMMIT');
     } finally {

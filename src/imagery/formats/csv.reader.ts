@@ -1,4 +1,4 @@
-import { Readable, pipeline } from 'node:stream';
+import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import type { FeatureItem } from '../feature-reader';
 import { RawRecord, Rejection } from '../imagery-feature';
@@ -14,18 +14,36 @@ const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 // hold commas, quotes and newlines; UTF-8 with or without BOM. Positions are the 1-based line a record
 // starts on (the header is line 1).
 export async function* readCsv(input: Readable): AsyncGenerator<FeatureItem> {
-  const parser = pipeline(
-    input,
-    parse({
-      bom: true,
-      raw: true, // the raw text of each record lets us count lines exactly (see lineBreaks)
-      relax_quotes: true, // a stray quote inside an unquoted field is kept as text
-      relax_column_count: true, // rows with the wrong field count are rejected below, one by one
-      skip_empty_lines: true,
-      max_record_size: MAX_RECORD_BYTES, // an unclosed quote must not read the rest of the file into memory
-    }),
-    () => undefined,
-  );
+  // Structural errors are taken through on_skip instead of as stream errors: an errored stream discards
+  // the records it has already parsed, and those come before the error and are good.
+  let failure: Error | undefined;
+  let unclosedAtEnd = false;
+  const parser = parse({
+    bom: true,
+    raw: true, // the raw text of each record lets us count lines exactly (see lineBreaks)
+    relax_quotes: true, // a stray quote inside an unquoted field is kept as text
+    relax_column_count: true, // rows with the wrong field count are rejected below, one by one
+    skip_empty_lines: true,
+    max_record_size: MAX_RECORD_BYTES, // an unclosed quote must not read the rest of the file into memory
+    skip_records_with_error: true,
+    // Records completed after a failure (a truncated last line when the input broke off) are dropped.
+    on_record: (record) => (failure ? null : record),
+    on_skip: (error) => {
+      if (error?.code === 'CSV_QUOTE_NOT_CLOSED' && !failure) unclosedAtEnd = true;
+      else fail(error ?? new Error('unreadable CSV'));
+    },
+  });
+  // After a fatal error the parser is ended (not destroyed), so what it parsed before is still read.
+  const fail = (error: Error) => {
+    if (failure) return;
+    failure = error;
+    input.unpipe(parser);
+    parser.end();
+  };
+  input.on('error', fail);
+  parser.on('error', fail);
+  input.pipe(parser);
+  if (input.errored) fail(input.errored); // it broke before we started
 
   let header: Map<CsvColumn, number> | undefined;
   let width = 0;
@@ -46,24 +64,24 @@ export async function* readCsv(input: Readable): AsyncGenerator<FeatureItem> {
       const typed = typeRow(record, header);
       yield 'rejection' in typed ? { position: line, rejection: typed.rejection } : { position: line, record: typed.record };
     }
-  } catch (error) {
-    switch ((error as { code?: string }).code) {
-      case 'CSV_QUOTE_NOT_CLOSED':
-        // Only at the very end: the last record is broken, everything before it was read.
-        yield { position: nextLine, rejection: { field: '(record)', reason: 'a quoted field is not closed before the end of the file' } };
-        return;
-      case 'CSV_MAX_RECORD_SIZE':
-        throw new ImageryException(
-          ImageryExceptionCode.INVALID_INPUT,
-          `line ${nextLine}: a record is longer than ${MAX_RECORD_BYTES} bytes (an unclosed quote?); the rest of the file was not read`,
-        );
-      default:
-        if ((error as { code?: string }).code?.startsWith('CSV_')) {
-          throw new ImageryException(ImageryExceptionCode.INVALID_INPUT, `line ${nextLine}: ${(error as Error).message}`);
-        }
-        throw error;
-    }
+  } finally {
+    input.destroy();
+    parser.destroy();
   }
+  if (unclosedAtEnd && !failure) {
+    // Only at the very end: the last record is broken, everything before it was read.
+    yield { position: nextLine, rejection: { field: '(record)', reason: 'a quoted field is not closed before the end of the file' } };
+  }
+  if (!failure) return;
+  const code = (failure as { code?: string }).code;
+  if (code === 'CSV_MAX_RECORD_SIZE') {
+    throw new ImageryException(
+      ImageryExceptionCode.INVALID_INPUT,
+      `line ${nextLine}: a record is longer than ${MAX_RECORD_BYTES} bytes (an unclosed quote?); the rest of the file was not read`,
+    );
+  }
+  if (code?.startsWith('CSV_')) throw new ImageryException(ImageryExceptionCode.INVALID_INPUT, `line ${nextLine}: ${failure.message}`);
+  throw failure;
 }
 
 function readHeader(names: string[]): Map<CsvColumn, number> {
