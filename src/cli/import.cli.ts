@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { formatFromPath, IMPORT_FORMATS, isImportFormat, openInput, positionLabel, readFeatures } from '../imagery/feature-reader';
-import { ImageryImportService, ImportRejection, MAX_BATCH_SIZE } from '../imagery/imagery-import.service';
+import { DEFAULT_CONNECTIONS, ImageryImportService, ImportRejection, MAX_BATCH_SIZE, MAX_CONNECTIONS } from '../imagery/imagery-import.service';
 import { runCli, UsageError } from './cli-context';
 import { formatSummary, ImportProgress } from './import-progress';
 import { RejectionReport } from './rejection-report';
@@ -17,6 +17,7 @@ const USAGE = `usage: npm run import -- <file|-> [options]
   --max-rejects <n>      rejections tolerated for exit code 0 (default 0)
   --dry-run              validate and count; change nothing
   --batch-size <n>       records per atomic batch (default 5000, at most ${MAX_BATCH_SIZE})
+  --connections <n>      database connections writing batches in parallel (default ${DEFAULT_CONNECTIONS}, at most ${MAX_CONNECTIONS})
 exit codes: 0 done, 1 more rejections than --max-rejects or unreadable input, 2 usage, 130 interrupted`;
 
 // Rejections printed to the terminal when --report collects them all.
@@ -34,6 +35,7 @@ void runCli(async (ctx) => {
       'max-rejects': { type: 'string', default: '0' },
       'dry-run': { type: 'boolean', default: false },
       'batch-size': { type: 'string' },
+      connections: { type: 'string' },
     },
   });
   const [file, ...extra] = positionals;
@@ -47,6 +49,7 @@ void runCli(async (ctx) => {
   if (values['delete-missing'] && source === undefined) throw new UsageError('--delete-missing needs --source <name>: it only ever deletes records of that source');
   const maxRejects = integerOption('--max-rejects', values['max-rejects'], 0, Number.MAX_SAFE_INTEGER);
   const batchSize = values['batch-size'] === undefined ? undefined : integerOption('--batch-size', values['batch-size'], 1, MAX_BATCH_SIZE);
+  const connections = values.connections === undefined ? undefined : integerOption('--connections', values.connections, 1, MAX_CONNECTIONS);
 
   const input = await openInput(file);
   const report = values.report ? await RejectionReport.open(values.report) : undefined;
@@ -80,6 +83,7 @@ void runCli(async (ctx) => {
     summary = await ctx.get(ImageryImportService).importFeatures(readFeatures(input.stream, format), {
       source: source ?? null,
       batchSize,
+      connections,
       dryRun: values['dry-run'],
       deleteMissing: values['delete-missing'],
       maxRejects,

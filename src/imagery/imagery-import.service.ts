@@ -5,6 +5,9 @@ import { ImageryImportSession, ImageryRepository, UpsertCounts } from './imagery
 
 export const DEFAULT_BATCH_SIZE = 5000;
 export const MAX_BATCH_SIZE = 50_000;
+// Two writers keep both cores of a small server busy (PostgreSQL's index maintenance is the bottleneck).
+export const DEFAULT_CONNECTIONS = 2;
+export const MAX_CONNECTIONS = 8;
 
 export interface ImportRejection {
   position: number;
@@ -35,6 +38,8 @@ export interface ImportSummary {
 export interface ImportOptions {
   source?: string | null;
   batchSize?: number;
+  /** Database connections writing batches in parallel. */
+  connections?: number;
   /** Classify and count without changing the catalogue. */
   dryRun?: boolean;
   /** Remove the source's records that the input no longer contains (needs a source; see deletionBlocker). */
@@ -51,7 +56,8 @@ export interface ImportOptions {
 }
 
 // Streams records into the catalogue in atomic batches. Reading the next batch overlaps writing the
-// previous one (one batch in flight), so parsing and PostgreSQL work in parallel with bounded memory.
+// previous ones (at most one per connection in flight), so parsing and PostgreSQL work in parallel with
+// bounded memory.
 @Injectable()
 export class ImageryImportService {
   constructor(private readonly repository: ImageryRepository) {}
@@ -71,6 +77,7 @@ export class ImageryImportService {
       source,
       dryRun: summary.dryRun,
       trackSeen: options.deleteMissing === true,
+      connections: Math.min(Math.max(1, Math.trunc(options.connections ?? DEFAULT_CONNECTIONS)), MAX_CONNECTIONS),
     });
     try {
       const writer = new BatchWriter(session, (counts) => {
@@ -155,9 +162,11 @@ function deletionBlocker(summary: ImportSummary, maxRejects: number): string | u
   return undefined;
 }
 
-// Writes batches one at a time, letting the caller read the next batch meanwhile.
+// Writes up to `session.connections` batches at once while the caller reads the next one. A batch that
+// shares an id with one in flight waits for it, so the later copy of a record always wins.
 class BatchWriter {
-  private inflight: Promise<void> | undefined;
+  private inflight: Array<{ ids: Set<string>; done: Promise<void> }> = [];
+  private failure: unknown;
 
   constructor(
     private readonly session: ImageryImportSession,
@@ -165,15 +174,33 @@ class BatchWriter {
   ) {}
 
   async write(records: ImageryRecord[]): Promise<void> {
-    await this.drain();
-    this.inflight = this.session.writeBatch(records).then(this.onWritten);
-    // Handled when drained; this only keeps Node from reporting the rejection as unhandled meanwhile.
-    this.inflight.catch(() => undefined);
+    const ids = new Set(records.map((r) => r.id));
+    for (const batch of [...this.inflight]) {
+      if (records.some((r) => batch.ids.has(r.id))) await batch.done;
+    }
+    while (this.inflight.length >= this.session.connections) await Promise.race(this.inflight.map((b) => b.done));
+    this.throwIfFailed();
+    const entry = { ids, done: Promise.resolve() };
+    entry.done = this.session.writeBatch(records).then(
+      (counts) => {
+        this.onWritten(counts);
+        this.inflight = this.inflight.filter((b) => b !== entry);
+      },
+      (error) => {
+        this.failure ??= error;
+        this.inflight = this.inflight.filter((b) => b !== entry);
+      },
+    );
+    this.inflight.push(entry);
   }
 
+  // Waits for every batch in flight; the first failure, if any, is thrown.
   async drain(): Promise<void> {
-    const pending = this.inflight;
-    this.inflight = undefined;
-    await pending;
+    await Promise.all(this.inflight.map((b) => b.done));
+    this.throwIfFailed();
+  }
+
+  private throwIfFailed(): void {
+    if (this.failure) throw this.failure;
   }
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Prisma } from '@prisma/client';
 import { Client } from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -21,6 +21,8 @@ export interface ImportSessionOptions {
   dryRun: boolean;
   /** Remember every id written, for deleteMissing() at the end. */
   trackSeen: boolean;
+  /** Connections writing batches in parallel (default 1). */
+  connections?: number;
 }
 
 export interface ExportFilter {
@@ -111,18 +113,30 @@ export function copyRows(records: ImageryRecord[]): string {
   return out;
 }
 
-// A bulk-import connection: COPY into a session staging table, then one set-based statement per batch,
-// each batch in its own transaction. Raw pg because Prisma cannot COPY.
+// Bulk-import connections: COPY into a session staging table, then one set-based statement per batch,
+// each batch in its own transaction, on up to `connections` connections at once (index maintenance
+// makes the upsert CPU-bound in one backend; a second one uses the second core). Raw pg because
+// Prisma cannot COPY. Everything is session-scoped (staging and seen tables, the source lock), so a
+// killed import leaves nothing behind but whole committed batches.
 export class ImageryImportSession {
-  private constructor(
-    private readonly client: Client,
-    private readonly options: ImportSessionOptions,
-  ) {}
+  private readonly idle: Client[];
+  private readonly waiting: Array<(client: Client) => void> = [];
 
-  static async open(client: Client, options: ImportSessionOptions): Promise<ImageryImportSession> {
+  private constructor(
+    private readonly clients: Client[],
+    private readonly options: ImportSessionOptions,
+  ) {
+    this.idle = [...clients];
+  }
+
+  get connections(): number {
+    return this.clients.length;
+  }
+
+  static async open(clients: Client[], options: ImportSessionOptions): Promise<ImageryImportSession> {
     try {
       if (options.source !== null && !options.dryRun) {
-        const { rows } = await client.query<{ locked: boolean }>(
+        const { rows } = await clients[0].query<{ locked: boolean }>(
           'SELECT pg_try_advisory_lock(hashtext($1), hashtext($2)) AS locked',
           [IMPORT_LOCK_CLASS, options.source],
         );
@@ -130,48 +144,76 @@ export class ImageryImportSession {
           throw new ImageryException(ImageryExceptionCode.SOURCE_BUSY, `another import of source "${options.source}" is running; try again when it has finished`);
         }
       }
-      await client.query(CREATE_STAGING);
-      if (options.trackSeen) await client.query(CREATE_SEEN);
+      for (const client of clients) {
+        // Batches are small and many: JIT compiling each statement costs more than it saves.
+        await client.query('SET jit = off');
+        await client.query(CREATE_STAGING);
+        if (options.trackSeen) await client.query(CREATE_SEEN);
+      }
     } catch (error) {
-      await client.end().catch(() => undefined);
+      await Promise.all(clients.map((c) => c.end().catch(() => undefined)));
       throw error;
     }
-    return new ImageryImportSession(client, options);
+    return new ImageryImportSession(clients, options);
   }
 
   // Copies, upserts (or classifies) and remembers one batch atomically: all of it or none of it.
   async writeBatch(records: ImageryRecord[]): Promise<UpsertCounts> {
     if (records.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
-    await this.client.query('BEGIN');
+    const client = await this.acquire();
     try {
-      const copy = this.client.query(copyFrom(`COPY imagery_import_staging (${STAGING_COLUMNS}) FROM STDIN`));
-      await pipeline(Readable.from([copyRows(records)]), copy);
-      const { rows } = await this.client.query<{ inserted: number; updated: number }>(this.options.dryRun ? CLASSIFY : UPSERT, [this.options.source]);
-      if (this.options.trackSeen) await this.client.query(REMEMBER_SEEN);
-      await this.client.query('COMMIT');
-      const { inserted, updated } = rows[0];
-      return { inserted, updated, unchanged: records.length - inserted - updated };
-    } catch (error) {
-      await this.client.query('ROLLBACK').catch(() => undefined);
-      throw error;
+      await client.query('BEGIN');
+      try {
+        const copy = client.query(copyFrom(`COPY imagery_import_staging (${STAGING_COLUMNS}) FROM STDIN`));
+        await pipeline(Readable.from([copyRows(records)]), copy);
+        const { rows } = await client.query<{ inserted: number; updated: number }>(this.options.dryRun ? CLASSIFY : UPSERT, [this.options.source]);
+        if (this.options.trackSeen) await client.query(REMEMBER_SEEN);
+        await client.query('COMMIT');
+        const { inserted, updated } = rows[0];
+        return { inserted, updated, unchanged: records.length - inserted - updated };
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    } finally {
+      this.release(client);
     }
   }
 
   // Deletes (or, in a dry run, counts) the source's records that no batch of this session contained.
   async deleteMissing(): Promise<number> {
     if (!this.options.trackSeen || this.options.source === null) throw new Error('deleteMissing needs a source and trackSeen');
-    await this.client.query('ANALYZE imagery_import_seen');
+    const [primary, ...others] = this.clients;
+    // Each connection remembered the ids it wrote; gather them on the first, streamed (never in memory).
+    for (const other of others) {
+      await pipeline(
+        other.query(copyTo('COPY imagery_import_seen (id) TO STDOUT')),
+        primary.query(copyFrom('COPY imagery_import_seen (id) FROM STDIN')),
+      );
+    }
+    await primary.query('ANALYZE imagery_import_seen');
     if (this.options.dryRun) {
-      const { rows } = await this.client.query<{ n: number }>(`SELECT count(*)::int AS n FROM imagery t WHERE ${MISSING_WHERE}`, [this.options.source]);
+      const { rows } = await primary.query<{ n: number }>(`SELECT count(*)::int AS n FROM imagery t WHERE ${MISSING_WHERE}`, [this.options.source]);
       return rows[0].n;
     }
-    const result = await this.client.query(`DELETE FROM imagery t WHERE ${MISSING_WHERE}`, [this.options.source]);
+    const result = await primary.query(`DELETE FROM imagery t WHERE ${MISSING_WHERE}`, [this.options.source]);
     return result.rowCount ?? 0;
   }
 
-  // Ends the connection; the advisory lock and the session tables go with it.
+  // Ends the connections; the advisory lock and the session tables go with them.
   async close(): Promise<void> {
-    await this.client.end().catch(() => undefined);
+    await Promise.all(this.clients.map((c) => c.end().catch(() => undefined)));
+  }
+
+  private acquire(): Promise<Client> {
+    const client = this.idle.pop();
+    return client ? Promise.resolve(client) : new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(client: Client): void {
+    const next = this.waiting.shift();
+    if (next) next(client);
+    else this.idle.push(client);
   }
 }
 
@@ -183,7 +225,15 @@ export class ImageryRepository {
   ) {}
 
   async openImportSession(options: ImportSessionOptions): Promise<ImageryImportSession> {
-    return ImageryImportSession.open(await this.connect('lis-import'), options);
+    const count = Math.max(1, Math.trunc(options.connections ?? 1));
+    const clients = await Promise.allSettled(Array.from({ length: count }, () => this.connect('lis-import')));
+    const failed = clients.find((c): c is PromiseRejectedResult => c.status === 'rejected');
+    const opened = clients.flatMap((c) => (c.status === 'fulfilled' ? [c.value] : []));
+    if (failed) {
+      await Promise.all(opened.map((c) => c.end().catch(() => undefined)));
+      throw failed.reason;
+    }
+    return ImageryImportSession.open(opened, options);
   }
 
   // Streams the catalogue (or one source) in id order, a page at a time, all pages from one snapshot.

@@ -38,6 +38,10 @@ function counts(stdout: string): Record<string, number> {
   return Object.fromEntries([...line.matchAll(/(read|inserted|updated|unchanged|deleted|rejected) (\d+)/g)].map((m) => [m[1], Number(m[2])]));
 }
 
+// Each test spawns the real tools several times (a few seconds each to start): generous bounds, since
+// the machine may be shared; speed is measured by the benchmark, not here.
+jest.setTimeout(240_000);
+
 describe('import and export command-line tools', () => {
   let prisma: PrismaClient;
   const dir = mkdtempSync(join(tmpdir(), 'lis-cli-'));

@@ -30,6 +30,7 @@ describe('imagery import at scale', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  // Real work on a shared machine: a generous bound, not a speed goal (that is the benchmark's job).
   it('imports 100,000 gzipped CSV records, every one intact', async () => {
     const file = join(dir, 'catalogue.csv.gz');
     await writeImageryFile(file, { records: 100_000, format: 'csv', gzip: true });
@@ -48,5 +49,5 @@ describe('imagery import at scale', () => {
         FROM imagery WHERE id = ${r.id}::uuid`;
       expect(row).toEqual({ address: r.address, captured_at: r.captured_at, heading: r.heading, interactive: r.interactive, image_url: r.image_url, lon: r.lon, lat: r.lat });
     }
-  });
+  }, 300_000);
 });

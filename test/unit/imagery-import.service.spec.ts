@@ -18,11 +18,18 @@ class FakeRepository {
   deleteCalls = 0;
   closed = false;
   failOnBatch?: number;
+  inFlight = 0;
+  maxInFlight = 0;
   async openImportSession(options: ImportSessionOptions) {
     this.options = options;
     return {
+      connections: options.connections ?? 1,
       writeBatch: async (records: ImageryRecord[]): Promise<UpsertCounts> => {
-        await new Promise((r) => setTimeout(r, 1));
+        this.maxInFlight = Math.max(this.maxInFlight, ++this.inFlight);
+        // Uneven write times (batches starting at a heading divisible by 8 are slow), so parallel
+        // batches finish out of order.
+        await new Promise((r) => setTimeout(r, (records[0]?.heading ?? 0) % 8 === 0 ? 8 : 1));
+        this.inFlight--;
         if (this.batches.length + 1 === this.failOnBatch) throw new Error('connection lost');
         this.batches.push(records);
         return { inserted: records.length, updated: 0, unchanged: 0 };
@@ -65,7 +72,7 @@ describe('ImageryImportService', () => {
       { position: 4, field: 'heading', reason: 'must be at least 0 and less than 360' },
       { position: 5, field: '(record)', reason: 'malformed JSON' },
     ]);
-    expect(repo.options).toEqual({ source: 's', dryRun: false, trackSeen: false });
+    expect(repo.options).toEqual({ source: 's', dryRun: false, trackSeen: false, connections: 2 });
     expect(repo.closed).toBe(true);
   });
 
@@ -80,6 +87,23 @@ describe('ImageryImportService', () => {
     const { repo, result } = run([{ position: 1, feature: feature(1, { heading: 1 }) }, { position: 2, feature: feature(1, { heading: 2 }) }]);
     expect(await result()).toMatchObject({ read: 2, inserted: 1, unchanged: 1 });
     expect(repo.batches[0].map((r) => r.heading)).toEqual([2]);
+  });
+
+  it('writes batches on parallel connections', async () => {
+    const { repo, result } = run(features(40), { batchSize: 4, connections: 3 });
+    expect(await result()).toMatchObject({ read: 40, inserted: 40 });
+    expect(repo.maxInFlight).toBe(3);
+  });
+
+  it('lets a later copy of a record win even when the earlier batch is slower', async () => {
+    const list: FeatureItem[] = [];
+    for (let i = 0; i < 120; i++) list.push({ position: i + 1, feature: feature(i % 6, { heading: i }) });
+    const { repo, result } = run(list, { batchSize: 4, connections: 3 });
+    await result();
+    // Applying the batches in the order they finished leaves, for each id, its last copy in the input.
+    const final = new Map<string, number>();
+    for (const batch of repo.batches) for (const r of batch) final.set(r.id, r.heading);
+    for (let j = 0; j < 6; j++) expect(final.get(id(j))).toBe(114 + j);
   });
 
   it('stops reading when aborted, writes what it has read, and never deletes', async () => {
