@@ -60,13 +60,18 @@ export class ImportProgress {
 
   // A message that must not garble the bar.
   log(message: string): void {
-    if (this.multibar) this.multibar.log(`${message}\n`);
+    if (this.multibar) this.multibar.log(`${message}\n`); // printed above the bar at its next redraw
     else this.out.write(`${message}\n`);
   }
 
+  // Final rendering; also restores the cursor. Safe to call twice.
   stop(): void {
+    if (!this.multibar) return;
     if (this.bar && this.input.totalBytes) this.bar.update(this.input.bytesRead());
-    this.multibar?.stop();
+    this.multibar.update(); // writes messages still buffered by log()
+    this.multibar.stop();
+    this.multibar = undefined;
+    this.bar = undefined;
   }
 }
 

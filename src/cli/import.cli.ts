@@ -61,7 +61,10 @@ void runCli(async (ctx) => {
   const controller = new AbortController();
   let exitSignal: NodeJS.Signals | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (exitSignal) process.exit(signal === 'SIGTERM' ? 143 : 130);
+    if (exitSignal) {
+      progress.stop();
+      process.exit(signal === 'SIGTERM' ? 143 : 130);
+    }
     exitSignal = signal;
     progress.log('stopping after the current batch (press Ctrl-C again to stop at once)…');
     controller.abort();
