@@ -15,10 +15,12 @@ const USAGE = `usage: npm run export -- <file|-> [--format ${IMPORT_FORMATS.join
   - writes to standard output (then --format is needed)`;
 
 void runCli(async (ctx) => {
-  const { positionals, values } = parseArgs({
-    allowPositionals: true,
-    options: { format: { type: 'string' }, query: { type: 'string' }, source: { type: 'string' } },
-  });
+  const { positionals, values } = usageOnError(() =>
+    parseArgs({
+      allowPositionals: true,
+      options: { format: { type: 'string' }, query: { type: 'string' }, source: { type: 'string' } },
+    }),
+  );
   const [file, ...extra] = positionals;
   if (!file || extra.length > 0) throw new UsageError(USAGE);
   const format = values.format ?? formatFromPath(file);
@@ -69,5 +71,15 @@ async function* searchPages(search: SearchService, query: string): IdPages {
     if ((page + 1) * LIMIT_MAX > RESULT_WINDOW_MAX) {
       console.error(`note: the query matches more than ${RESULT_WINDOW_MAX} records; the export holds the best ${RESULT_WINDOW_MAX} (the search bound)`);
     }
+  }
+}
+
+// Unknown options and missing values are usage errors (exit 2), like every other bad argument.
+function usageOnError<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (String((error as { code?: string }).code).startsWith('ERR_PARSE_ARGS')) throw new UsageError(`${(error as Error).message}\n${USAGE}`);
+    throw error;
   }
 }

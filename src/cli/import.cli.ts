@@ -25,19 +25,21 @@ const PRINTED_WITH_REPORT = 10;
 const SOURCE = /^[\x21-\x7e](?:[\x20-\x7e]{0,198}[\x21-\x7e])?$/;
 
 void runCli(async (ctx) => {
-  const { positionals, values } = parseArgs({
-    allowPositionals: true,
-    options: {
-      format: { type: 'string' },
-      source: { type: 'string' },
-      'delete-missing': { type: 'boolean', default: false },
-      report: { type: 'string' },
-      'max-rejects': { type: 'string', default: '0' },
-      'dry-run': { type: 'boolean', default: false },
-      'batch-size': { type: 'string' },
-      connections: { type: 'string' },
-    },
-  });
+  const { positionals, values } = usageOnError(() =>
+    parseArgs({
+      allowPositionals: true,
+      options: {
+        format: { type: 'string' },
+        source: { type: 'string' },
+        'delete-missing': { type: 'boolean', default: false },
+        report: { type: 'string' },
+        'max-rejects': { type: 'string', default: '0' },
+        'dry-run': { type: 'boolean', default: false },
+        'batch-size': { type: 'string' },
+        connections: { type: 'string' },
+      },
+    }),
+  );
   const [file, ...extra] = positionals;
   if (!file || extra.length > 0) throw new UsageError(USAGE);
   const format = values.format ?? formatFromPath(file);
@@ -117,4 +119,14 @@ function integerOption(name: string, value: string, min: number, max: number): n
   const n = /^\d+$/.test(value) ? Number(value) : NaN;
   if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`${name} must be an integer between ${min} and ${max}`);
   return n;
+}
+
+// Unknown options and missing values are usage errors (exit 2), like every other bad argument.
+function usageOnError<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (String((error as { code?: string }).code).startsWith('ERR_PARSE_ARGS')) throw new UsageError(`${(error as Error).message}\n${USAGE}`);
+    throw error;
+  }
 }

@@ -126,10 +126,11 @@ describe('import and export command-line tools', () => {
       ].join('\n');
     const report = join(dir, 'rejects.ndjson');
 
-    const [strict, tolerant, usage] = await Promise.all([
+    const [strict, tolerant, usage, unknown] = await Promise.all([
       cli('import', ['-', '--format', 'csv', '--source', 'stdin', '--report', report], csv(500_000)).done,
       cli('import', ['-', '--format', 'csv', '--source', 'stdin2', '--max-rejects', '2'], csv(600_000)).done,
       cli('import', ['-']).done,
+      cli('import', ['x.csv', '--delete-missin']).done,
     ]);
     expect(strict.code).toBe(1);
     expect(counts(strict.stdout)).toMatchObject({ read: 5, inserted: 3, rejected: 2 });
@@ -142,6 +143,8 @@ describe('import and export command-line tools', () => {
     expect(await count('stdin2')).toBe(3);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toMatch(/cannot tell the format of -/);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/Unknown option '--delete-missin'/);
   });
 
   it('exports what import reads back unchanged, through both command-line tools', async () => {
