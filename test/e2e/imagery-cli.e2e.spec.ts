@@ -71,26 +71,26 @@ describe('import and export command-line tools', () => {
 
   it('kill -9 mid-run leaves only whole batches, and re-running the same command finishes the job', async () => {
     const file = join(dir, 'kill.ndjson');
-    await writeImageryFile(file, { records: 50_000, format: 'ndjson' });
-    const args = [file, '--source', 'kill', '--batch-size', '500'];
+    await writeImageryFile(file, { records: 30_000, format: 'ndjson' });
+    const args = [file, '--source', 'kill', '--batch-size', '300'];
 
     const first = cli('import', args);
-    await waitForRows('kill', 2000, first);
+    await waitForRows('kill', 1500, first);
     first.child.kill('SIGKILL');
     expect((await first.done).signal).toBe('SIGKILL');
     const survived = await count('kill');
-    expect(survived).toBeLessThan(50_000);
-    expect(survived % 500).toBe(0); // every batch is whole or absent
+    expect(survived).toBeLessThan(30_000);
+    expect(survived % 300).toBe(0); // every batch is whole or absent
 
     const second = await cli('import', args).done;
     expect(second.code).toBe(0);
-    expect(counts(second.stdout)).toMatchObject({ read: 50_000, inserted: 50_000 - survived, unchanged: survived, rejected: 0 });
-    expect(await count('kill')).toBe(50_000);
+    expect(counts(second.stdout)).toMatchObject({ read: 30_000, inserted: 30_000 - survived, unchanged: survived, rejected: 0 });
+    expect(await count('kill')).toBe(30_000);
   });
 
   it('Ctrl-C stops after the current batch, prints what was done and never deletes; re-running finishes', async () => {
     const file = join(dir, 'sigint.csv');
-    await writeImageryFile(file, { records: 30_000, format: 'csv', offset: 100_000 });
+    await writeImageryFile(file, { records: 20_000, format: 'csv', offset: 100_000 });
     // Records of the source that the file does not have: --delete-missing must keep them until a complete run.
     await writeImageryFile(join(dir, 'stale.ndjson'), { records: 10, format: 'ndjson', offset: 900_000 });
     expect((await cli('import', [join(dir, 'stale.ndjson'), '--source', 'sigint']).done).code).toBe(0);
@@ -106,12 +106,12 @@ describe('import and export command-line tools', () => {
     const written = counts(stopped.stdout);
     expect(written.deleted).toBe(0);
     expect(await count('sigint')).toBe(written.inserted + 10);
-    expect(written.read).toBeLessThan(30_000);
+    expect(written.read).toBeLessThan(20_000);
 
     const second = await cli('import', args).done;
     expect(second.code).toBe(0);
-    expect(counts(second.stdout)).toMatchObject({ read: 30_000, inserted: 30_000 - written.inserted, unchanged: written.inserted, deleted: 10 });
-    expect(await count('sigint')).toBe(30_000);
+    expect(counts(second.stdout)).toMatchObject({ read: 20_000, inserted: 20_000 - written.inserted, unchanged: written.inserted, deleted: 10 });
+    expect(await count('sigint')).toBe(20_000);
   });
 
   it('reads standard input, reports every rejection, and sets the exit code by --max-rejects', async () => {
