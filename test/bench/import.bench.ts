@@ -15,7 +15,7 @@ import { databaseUrl, withServer } from '../setup/test-database';
 const ROOT = resolve(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'src', 'cli', 'import.cli.js');
 // As `npm run import` runs it: a bounded heap makes V8 collect instead of growing (the live set is ~40 MB).
-const NODE_FLAGS = ['--max-old-space-size=192'];
+const NODE_FLAGS = ['--max-old-space-size=256'];
 
 interface RunResult {
   seconds: number;
