@@ -98,6 +98,10 @@ const RECORD_COLUMNS = `id::text AS id, address, to_char(captured_at, 'YYYY-MM-D
 export const EXPORT_PAGE = `SELECT ${RECORD_COLUMNS} FROM imagery i
   WHERE ($1::text IS NULL OR i.source = $1) AND ($2::uuid IS NULL OR i.id > $2) ORDER BY i.id LIMIT $3`;
 
+// Bulk statements (a batch upsert, the final delete) may legitimately outlast the API's statement
+// timeout, above all while GIN indexes merge their pending lists; they get this bound instead.
+export const BULK_STATEMENT_TIMEOUT_MS = 10 * 60_000;
+
 // Namespaces the per-source advisory lock (two-key form, apart from the migrator's single-key lock).
 const IMPORT_LOCK_CLASS = 'lis-imagery-import';
 
@@ -278,7 +282,7 @@ export class ImageryRepository {
     const client = new Client({
       connectionString: this.config.databaseUrl,
       application_name: applicationName,
-      statement_timeout: this.config.dbStatementTimeoutMs,
+      statement_timeout: Math.max(this.config.dbStatementTimeoutMs, BULK_STATEMENT_TIMEOUT_MS),
       connectionTimeoutMillis: 10_000,
     });
     // An idle connection dropped by the server must not crash the process; the next query reports it.
