@@ -98,6 +98,7 @@ void runCli(async (ctx) => {
       signal: controller.signal,
     });
   } finally {
+    input.stream.destroy(); // releases standard input when an interrupt came while it was idle
     progress.stop();
     await report?.close();
     process.off('SIGINT', onSignal);

@@ -91,18 +91,24 @@ export class ImageryImportService {
       let batch = new Map<string, ImageryRecord>();
       const iterator = items[Symbol.asyncIterator]();
       let exhausted = false;
+      let waiting = false; // a read is still pending (interrupted while the input was idle)
       try {
         for (;;) {
           if (options.signal?.aborted) {
             summary.outcome = 'interrupted';
             break;
           }
-          let next: IteratorResult<FeatureItem>;
+          let next: IteratorResult<FeatureItem> | undefined;
           try {
-            next = await iterator.next();
+            next = await nextUnlessAborted(iterator, options.signal);
           } catch (error) {
             summary.outcome = 'input-error';
             summary.inputError = (error as Error).message;
+            break;
+          }
+          if (next === undefined) {
+            summary.outcome = 'interrupted';
+            waiting = true;
             break;
           }
           if (next.done) {
@@ -127,8 +133,12 @@ export class ImageryImportService {
           }
         }
       } finally {
-        // Stopping early (interrupted, or a database error) closes the input.
-        if (!exhausted && summary.outcome !== 'input-error') await iterator.return?.().catch(() => undefined);
+        // Stopping early (interrupted, or a database error) closes the input. With a read still pending
+        // the close would wait for it, so it is only requested; the caller owns the stream and ends it.
+        if (!exhausted && summary.outcome !== 'input-error') {
+          const closing = iterator.return?.().catch(() => undefined);
+          if (!waiting) await closing;
+        }
       }
       // Records already read are written even when interrupted: every batch is whole or absent.
       if (batch.size > 0) await writer.write([...batch.values()]);
@@ -145,6 +155,27 @@ export class ImageryImportService {
     summary.elapsedMs = Date.now() - started;
     return summary;
   }
+}
+
+// The next item, or undefined as soon as the signal aborts (an idle standard input must not hold up Ctrl-C).
+function nextUnlessAborted(iterator: AsyncIterator<FeatureItem>, signal?: AbortSignal): Promise<IteratorResult<FeatureItem> | undefined> {
+  const next = iterator.next();
+  if (!signal) return next;
+  next.catch(() => undefined); // if abort wins the race, a later failure of this read is of no interest
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    next.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 function toRecord(item: FeatureItem): FeatureResult {

@@ -124,6 +124,21 @@ describe('ImageryImportService', () => {
     expect(repo.deleteCalls).toBe(0);
   });
 
+  it('stops at once when aborted while the input is idle (a quiet standard input)', async () => {
+    const controller = new AbortController();
+    async function* stalls(): AsyncGenerator<FeatureItem> {
+      yield* features(3);
+      setTimeout(() => controller.abort(), 20);
+      await new Promise(() => undefined); // no more data, ever
+    }
+    const repo = new FakeRepository();
+    const summary = await new ImageryImportService(repo as unknown as ImageryRepository).importFeatures(stalls(), {
+      signal: controller.signal,
+    });
+    expect(summary).toMatchObject({ outcome: 'interrupted', read: 3, inserted: 3 });
+    expect(repo.closed).toBe(true);
+  });
+
   it('ends with an input error (not a throw) when the input breaks off, and never deletes', async () => {
     const { repo, result } = run([...features(3), new Error('unexpected end of file')], { batchSize: 2, source: 's', deleteMissing: true });
     const summary = await result();
