@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Prisma } from '@prisma/client';
 import { Client } from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -23,6 +24,8 @@ export interface ImportSessionOptions {
   trackSeen: boolean;
   /** Connections writing batches in parallel (default 1). */
   connections?: number;
+  /** false: stage batches with array parameters instead of COPY (chosen by itself on the built-in database). */
+  copy?: boolean;
 }
 
 export interface ExportFilter {
@@ -31,64 +34,91 @@ export interface ExportFilter {
 
 // The columns a batch is copied into, in COPY order.
 const STAGING_COLUMNS = 'id, address, captured_at, heading, interactive, image_url, lon, lat';
-
-// Session-local tables: they vanish with the connection, so a killed import leaves nothing behind.
-// ON COMMIT DELETE ROWS empties the staging table after every batch (and on rollback it was never filled).
-export const CREATE_STAGING = `
-  CREATE TEMP TABLE imagery_import_staging (
-    id uuid NOT NULL, address text NOT NULL, captured_at date NOT NULL, heading float8 NOT NULL,
-    interactive boolean NOT NULL, image_url text NOT NULL, lon float8 NOT NULL, lat float8 NOT NULL
-  ) ON COMMIT DELETE ROWS`;
-export const CREATE_SEEN = 'CREATE TEMP TABLE imagery_import_seen (id uuid NOT NULL)';
-
 const DATA_COLUMNS = ['address', 'captured_at', 'heading', 'interactive', 'image_url', 'location', 'source'];
 const changed = (current: string, incoming: string) =>
   `(${DATA_COLUMNS.map((c) => `${current}.${c}`).join(', ')}) IS DISTINCT FROM (${DATA_COLUMNS.map((c) => `${incoming}.${c}`).join(', ')})`;
 
-// The staged batch as imagery rows, each with the current row of the same id (cur.found is null when
-// there is none). The probe is a LATERAL subquery fenced with OFFSET 0 so it stays one primary-key
-// lookup per staged row: as a join, the planner may hash or scan the whole catalogue for every batch.
-const INCOMING_WITH_CURRENT = `
-  WITH n AS (
-    SELECT s.id, s.address, s.captured_at, s.heading, s.interactive, s.image_url,
-           ST_SetSRID(ST_MakePoint(s.lon, s.lat), 4326) AS location, $1::text AS source
-    FROM imagery_import_staging s
-  )
-  SELECT n.*, cur.found, ${changed('cur', 'n')} AS changed
-  FROM n
-  LEFT JOIN LATERAL (
-    SELECT true AS found, ${DATA_COLUMNS.map((c) => `t.${c}`).join(', ')} FROM imagery t WHERE t.id = n.id OFFSET 0
-  ) cur ON true`;
+/** Names of one connection's temporary tables. */
+export interface ImportTables {
+  staging: string;
+  seen: string;
+}
 
-// One set-based upsert per batch. Unchanged rows are filtered out by the read-only probe first, so
-// re-importing a file writes nothing at all (ON CONFLICT would still lock every row); the WHERE on the
-// update keeps that true under concurrent writers. (xmax = 0) tells inserts from updates; rows go in
-// id order so concurrent imports take locks alike.
-export const UPSERT = `
-  WITH up AS (
-    INSERT INTO imagery AS t (id, address, captured_at, heading, interactive, image_url, location, source)
-    SELECT n.id, n.address, n.captured_at, n.heading, n.interactive, n.image_url, n.location, n.source
-    FROM (${INCOMING_WITH_CURRENT}) n
-    WHERE n.found IS NULL OR n.changed
-    ORDER BY n.id
-    ON CONFLICT (id) DO UPDATE SET
-      address = EXCLUDED.address, captured_at = EXCLUDED.captured_at, heading = EXCLUDED.heading,
-      interactive = EXCLUDED.interactive, image_url = EXCLUDED.image_url, location = EXCLUDED.location,
-      source = EXCLUDED.source, updated_at = now()
-    WHERE ${changed('t', 'EXCLUDED')}
-    RETURNING (t.xmax = 0) AS inserted
-  )
-  SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated FROM up`;
+// Fresh names per connection: temporary tables are session-local on PostgreSQL, but the built-in
+// database (PGlite) has one session for all connections, where a killed import's tables outlive it.
+export function importTables(): ImportTables {
+  const suffix = randomBytes(6).toString('hex');
+  return { staging: `imagery_import_staging_${suffix}`, seen: `imagery_import_seen_${suffix}` };
+}
 
-// The dry-run twin of UPSERT: the same probe and comparison, read-only.
-export const CLASSIFY = `
-  SELECT count(*) FILTER (WHERE n.found IS NULL)::int AS inserted, count(*) FILTER (WHERE n.found AND n.changed)::int AS updated
-  FROM (${INCOMING_WITH_CURRENT}) n`;
+// Every statement of a bulk import, for one connection's tables (names come from importTables, never
+// from input).
+export function importSql(t: ImportTables) {
+  // The staged batch as imagery rows, each with the current row of the same id (cur.found is null when
+  // there is none). The probe is a LATERAL subquery fenced with OFFSET 0 so it stays one primary-key
+  // lookup per staged row: as a join, the planner may hash or scan the whole catalogue for every batch.
+  const incomingWithCurrent = `
+    WITH n AS (
+      SELECT s.id, s.address, s.captured_at, s.heading, s.interactive, s.image_url,
+             ST_SetSRID(ST_MakePoint(s.lon, s.lat), 4326) AS location, $1::text AS source
+      FROM ${t.staging} s
+    )
+    SELECT n.*, cur.found, ${changed('cur', 'n')} AS changed
+    FROM n
+    LEFT JOIN LATERAL (
+      SELECT true AS found, ${DATA_COLUMNS.map((c) => `t.${c}`).join(', ')} FROM imagery t WHERE t.id = n.id OFFSET 0
+    ) cur ON true`;
 
-const REMEMBER_SEEN = 'INSERT INTO imagery_import_seen (id) SELECT id FROM imagery_import_staging';
+  return {
+    // ON COMMIT DELETE ROWS empties the staging table after every batch (on rollback it was never filled).
+    createStaging: `
+      CREATE TEMP TABLE ${t.staging} (
+        id uuid NOT NULL, address text NOT NULL, captured_at date NOT NULL, heading float8 NOT NULL,
+        interactive boolean NOT NULL, image_url text NOT NULL, lon float8 NOT NULL, lat float8 NOT NULL
+      ) ON COMMIT DELETE ROWS`,
+    createSeen: `CREATE TEMP TABLE ${t.seen} (id uuid NOT NULL)`,
+    copyIn: `COPY ${t.staging} (${STAGING_COLUMNS}) FROM STDIN`,
+    // For servers that cannot COPY FROM STDIN (the built-in database): one array parameter per column.
+    insertArrays: `
+      INSERT INTO ${t.staging} (${STAGING_COLUMNS})
+      SELECT * FROM unnest($1::uuid[], $2::text[], $3::date[], $4::float8[], $5::boolean[], $6::text[], $7::float8[], $8::float8[])`,
 
-// Records of the source that the whole input did not contain (a hash anti-join on the seen ids).
-export const MISSING_WHERE = 't.source = $1 AND NOT EXISTS (SELECT 1 FROM imagery_import_seen s WHERE s.id = t.id)';
+    // One set-based upsert per batch. Unchanged rows are filtered out by the read-only probe first, so
+    // re-importing a file writes nothing at all (ON CONFLICT would still lock every row); the WHERE on
+    // the update keeps that true under concurrent writers. (xmax = 0) tells inserts from updates; rows
+    // go in id order so concurrent imports take locks alike.
+    upsert: `
+      WITH up AS (
+        INSERT INTO imagery AS t (id, address, captured_at, heading, interactive, image_url, location, source)
+        SELECT n.id, n.address, n.captured_at, n.heading, n.interactive, n.image_url, n.location, n.source
+        FROM (${incomingWithCurrent}) n
+        WHERE n.found IS NULL OR n.changed
+        ORDER BY n.id
+        ON CONFLICT (id) DO UPDATE SET
+          address = EXCLUDED.address, captured_at = EXCLUDED.captured_at, heading = EXCLUDED.heading,
+          interactive = EXCLUDED.interactive, image_url = EXCLUDED.image_url, location = EXCLUDED.location,
+          source = EXCLUDED.source, updated_at = now()
+        WHERE ${changed('t', 'EXCLUDED')}
+        RETURNING (t.xmax = 0) AS inserted
+      )
+      SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated FROM up`,
+
+    // The dry-run twin of upsert: the same probe and comparison, read-only.
+    classify: `
+      SELECT count(*) FILTER (WHERE n.found IS NULL)::int AS inserted, count(*) FILTER (WHERE n.found AND n.changed)::int AS updated
+      FROM (${incomingWithCurrent}) n`,
+
+    rememberSeen: `INSERT INTO ${t.seen} (id) SELECT id FROM ${t.staging}`,
+    copySeenOut: `COPY ${t.seen} (id) TO STDOUT`,
+    copySeenIn: `COPY ${t.seen} (id) FROM STDIN`,
+    analyzeSeen: `ANALYZE ${t.seen}`,
+    // Records of the source that the whole input did not contain (a hash anti-join on the seen ids).
+    missingWhere: `t.source = $1 AND NOT EXISTS (SELECT 1 FROM ${t.seen} s WHERE s.id = t.id)`,
+    drop: `DROP TABLE IF EXISTS ${t.staging}, ${t.seen}`,
+  };
+}
+
+type ImportSql = ReturnType<typeof importSql>;
 
 // The export shape: exactly what the importer reads back.
 const RECORD_COLUMNS = `id::text AS id, address, to_char(captured_at, 'YYYY-MM-DD') AS "capturedAt", heading, interactive,
@@ -117,28 +147,45 @@ export function copyRows(records: ImageryRecord[]): string {
   return out;
 }
 
-// Bulk-import connections: COPY into a session staging table, then one set-based statement per batch,
-// each batch in its own transaction, on up to `connections` connections at once (index maintenance
-// makes the upsert CPU-bound in one backend; a second one uses the second core). Raw pg because
-// Prisma cannot COPY. Everything is session-scoped (staging and seen tables, the source lock), so a
-// killed import leaves nothing behind but whole committed batches.
+interface Writer {
+  client: Client;
+  sql: ImportSql;
+}
+
+// Bulk-import connections: COPY into a temporary staging table, then one set-based statement per
+// batch, each batch in its own transaction, on up to `connections` connections at once (index
+// maintenance makes the upsert CPU-bound in one backend; a second one uses the second core). Raw pg
+// because Prisma cannot COPY. On PostgreSQL everything is session-scoped (tables, the source lock), so
+// a killed import leaves nothing behind but whole committed batches.
 export class ImageryImportSession {
-  private readonly idle: Client[];
-  private readonly waiting: Array<(client: Client) => void> = [];
+  private readonly idle: Writer[];
+  private readonly waiting: Array<(writer: Writer) => void> = [];
 
   private constructor(
-    private readonly clients: Client[],
+    private readonly writers: Writer[],
     private readonly options: ImportSessionOptions,
+    private readonly copy: boolean,
+    private readonly builtIn: boolean,
   ) {
-    this.idle = [...clients];
+    this.idle = [...writers];
   }
 
   get connections(): number {
-    return this.clients.length;
+    return this.writers.length;
   }
 
+  // `clients` are fresh connections; on the built-in database only the first is used.
   static async open(clients: Client[], options: ImportSessionOptions): Promise<ImageryImportSession> {
+    let writers: Writer[] = [];
     try {
+      // The built-in database (PGlite) serves every connection from one session and cannot COPY FROM
+      // STDIN over its socket (the connection is dropped): one connection, array parameters instead.
+      const { rows: server } = await clients[0].query<{ pglite: boolean }>("SELECT version() LIKE '%PGlite%' AS pglite");
+      const builtIn = server[0].pglite;
+      const used = builtIn ? clients.slice(0, 1) : clients;
+      await Promise.all(clients.slice(used.length).map((c) => c.end().catch(() => undefined)));
+      writers = used.map((client) => ({ client, sql: importSql(importTables()) }));
+
       if (options.source !== null && !options.dryRun) {
         const { rows } = await clients[0].query<{ locked: boolean }>(
           'SELECT pg_try_advisory_lock(hashtext($1), hashtext($2)) AS locked',
@@ -148,30 +195,34 @@ export class ImageryImportSession {
           throw new ImageryException(ImageryExceptionCode.SOURCE_BUSY, `another import of source "${options.source}" is running; try again when it has finished`);
         }
       }
-      for (const client of clients) {
+      for (const { client, sql } of writers) {
         // Batches are small and many: JIT compiling each statement costs more than it saves.
         await client.query('SET jit = off');
-        await client.query(CREATE_STAGING);
-        if (options.trackSeen) await client.query(CREATE_SEEN);
+        await client.query(sql.createStaging);
+        if (options.trackSeen) await client.query(sql.createSeen);
       }
+      return new ImageryImportSession(writers, options, !builtIn && options.copy !== false, builtIn);
     } catch (error) {
       await Promise.all(clients.map((c) => c.end().catch(() => undefined)));
       throw error;
     }
-    return new ImageryImportSession(clients, options);
   }
 
-  // Copies, upserts (or classifies) and remembers one batch atomically: all of it or none of it.
+  // Stages, upserts (or classifies) and remembers one batch atomically: all of it or none of it.
   async writeBatch(records: ImageryRecord[]): Promise<UpsertCounts> {
     if (records.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
-    const client = await this.acquire();
+    const writer = await this.acquire();
+    const { client, sql } = writer;
     try {
       await client.query('BEGIN');
       try {
-        const copy = client.query(copyFrom(`COPY imagery_import_staging (${STAGING_COLUMNS}) FROM STDIN`));
-        await pipeline(Readable.from([copyRows(records)]), copy);
-        const { rows } = await client.query<{ inserted: number; updated: number }>(this.options.dryRun ? CLASSIFY : UPSERT, [this.options.source]);
-        if (this.options.trackSeen) await client.query(REMEMBER_SEEN);
+        if (this.copy) {
+          await pipeline(Readable.from([copyRows(records)]), client.query(copyFrom(sql.copyIn)));
+        } else {
+          await client.query(sql.insertArrays, columnArrays(records));
+        }
+        const { rows } = await client.query<{ inserted: number; updated: number }>(this.options.dryRun ? sql.classify : sql.upsert, [this.options.source]);
+        if (this.options.trackSeen) await client.query(sql.rememberSeen);
         await client.query('COMMIT');
         const { inserted, updated } = rows[0];
         return { inserted, updated, unchanged: records.length - inserted - updated };
@@ -180,45 +231,68 @@ export class ImageryImportSession {
         throw error;
       }
     } finally {
-      this.release(client);
+      this.release(writer);
     }
   }
 
   // Deletes (or, in a dry run, counts) the source's records that no batch of this session contained.
   async deleteMissing(): Promise<number> {
     if (!this.options.trackSeen || this.options.source === null) throw new Error('deleteMissing needs a source and trackSeen');
-    const [primary, ...others] = this.clients;
+    const [primary, ...others] = this.writers;
     // Each connection remembered the ids it wrote; gather them on the first, streamed (never in memory).
     for (const other of others) {
-      await pipeline(
-        other.query(copyTo('COPY imagery_import_seen (id) TO STDOUT')),
-        primary.query(copyFrom('COPY imagery_import_seen (id) FROM STDIN')),
-      );
+      await pipeline(other.client.query(copyTo(other.sql.copySeenOut)), primary.client.query(copyFrom(primary.sql.copySeenIn)));
     }
-    await primary.query('ANALYZE imagery_import_seen');
+    await primary.client.query(primary.sql.analyzeSeen);
+    const { missingWhere } = primary.sql;
     if (this.options.dryRun) {
-      const { rows } = await primary.query<{ n: number }>(`SELECT count(*)::int AS n FROM imagery t WHERE ${MISSING_WHERE}`, [this.options.source]);
+      const { rows } = await primary.client.query<{ n: number }>(`SELECT count(*)::int AS n FROM imagery t WHERE ${missingWhere}`, [this.options.source]);
       return rows[0].n;
     }
-    const result = await primary.query(`DELETE FROM imagery t WHERE ${MISSING_WHERE}`, [this.options.source]);
+    const result = await primary.client.query(`DELETE FROM imagery t WHERE ${missingWhere}`, [this.options.source]);
     return result.rowCount ?? 0;
   }
 
-  // Ends the connections; the advisory lock and the session tables go with them.
+  // Ends the connections; on PostgreSQL the lock and the tables go with them, on the built-in database
+  // (one lasting session) they are released here.
   async close(): Promise<void> {
-    await Promise.all(this.clients.map((c) => c.end().catch(() => undefined)));
+    await Promise.all(
+      this.writers.map(async ({ client, sql }, i) => {
+        if (this.builtIn) {
+          await client.query(sql.drop).catch(() => undefined);
+          if (i === 0 && this.options.source !== null && !this.options.dryRun) {
+            await client.query('SELECT pg_advisory_unlock(hashtext($1), hashtext($2))', [IMPORT_LOCK_CLASS, this.options.source]).catch(() => undefined);
+          }
+        }
+        await client.end().catch(() => undefined);
+      }),
+    );
   }
 
-  private acquire(): Promise<Client> {
-    const client = this.idle.pop();
-    return client ? Promise.resolve(client) : new Promise((resolve) => this.waiting.push(resolve));
+  private acquire(): Promise<Writer> {
+    const writer = this.idle.pop();
+    return writer ? Promise.resolve(writer) : new Promise((resolve) => this.waiting.push(resolve));
   }
 
-  private release(client: Client): void {
+  private release(writer: Writer): void {
     const next = this.waiting.shift();
-    if (next) next(client);
-    else this.idle.push(client);
+    if (next) next(writer);
+    else this.idle.push(writer);
   }
+}
+
+// A batch as one array per staging column, for INSERT ... SELECT FROM unnest(...).
+function columnArrays(records: ImageryRecord[]): unknown[] {
+  return [
+    records.map((r) => r.id),
+    records.map((r) => r.address),
+    records.map((r) => r.capturedAt),
+    records.map((r) => r.heading),
+    records.map((r) => r.interactive),
+    records.map((r) => r.imageUrl),
+    records.map((r) => r.lon),
+    records.map((r) => r.lat),
+  ];
 }
 
 @Injectable()

@@ -9,7 +9,7 @@ import { DatabaseModule } from '../../src/database/database.module';
 import { formatFromPath, openInput, readFeatures } from '../../src/imagery/feature-reader';
 import { ImageryImportService, ImportOptions } from '../../src/imagery/imagery-import.service';
 import { ImageryModule } from '../../src/imagery/imagery.module';
-import { CLASSIFY, CREATE_SEEN, CREATE_STAGING, EXPORT_PAGE, ImageryRepository, MISSING_WHERE, UPSERT } from '../../src/imagery/imagery.repository';
+import { EXPORT_PAGE, ImageryRepository, importSql } from '../../src/imagery/imagery.repository';
 import { feature, prismaClient, resetImagery, testConfig } from '../helpers/test-app';
 import { CSV_HEADER, generatedRecord, toCsvRow, toFeature } from '../helpers/imagery-files';
 
@@ -217,6 +217,25 @@ describe('imagery import', () => {
     expect(await versions()).toEqual(before);
   });
 
+  it('stages batches with array parameters where COPY is unavailable (as on the built-in database), with the same results', async () => {
+    const repo = moduleRef.get(ImageryRepository);
+    const tricky = { ...generatedRecord(42), address: 'Tab\there, back\\slash, new\nline, "quotes", Ünïcødé ☃' };
+    const record = { id: tricky.id, address: tricky.address, capturedAt: tricky.captured_at, heading: tricky.heading, interactive: tricky.interactive, imageUrl: tricky.image_url, lon: tricky.lon, lat: tricky.lat };
+    for (const copy of [false, true]) {
+      await resetImagery();
+      const session = await repo.openImportSession({ source: 'arrays', dryRun: false, trackSeen: true, copy });
+      try {
+        expect(await session.writeBatch([record])).toEqual({ inserted: 1, updated: 0, unchanged: 0 });
+        expect(await session.writeBatch([record])).toEqual({ inserted: 0, updated: 0, unchanged: 1 });
+        expect(await session.deleteMissing()).toBe(0);
+      } finally {
+        await session.close();
+      }
+      const [row] = await prisma.$queryRaw<Array<{ address: string; lon: number }>>`SELECT address, ST_X(location) AS lon FROM imagery WHERE id = ${record.id}::uuid`;
+      expect({ copy, ...row }).toEqual({ copy, address: tricky.address, lon: tricky.lon });
+    }
+  });
+
   it('refuses a second import of the same source while one runs', async () => {
     const repo = moduleRef.get(ImageryRepository);
     const first = await repo.openImportSession({ source: 'busy', dryRun: false, trackSeen: false });
@@ -234,6 +253,7 @@ describe('imagery import', () => {
 describe('imagery import SQL plans', () => {
   let client: Client;
   let prisma: PrismaClient;
+  const sql = importSql({ staging: 'imagery_import_staging', seen: 'imagery_import_seen' });
 
   beforeAll(async () => {
     await resetImagery();
@@ -248,11 +268,11 @@ describe('imagery import SQL plans', () => {
     client = new Client({ connectionString: process.env.DATABASE_URL });
     await client.connect();
     // The session tables as an import sees them: filled, never analyzed.
-    await client.query(CREATE_STAGING.replace('ON COMMIT DELETE ROWS', ''));
-    await client.query(CREATE_SEEN);
+    await client.query(sql.createStaging.replace('ON COMMIT DELETE ROWS', ''));
+    await client.query(sql.createSeen);
     await client.query(`INSERT INTO imagery_import_staging SELECT id, address, captured_at, heading, interactive, image_url, 1, 2 FROM imagery LIMIT 5000`);
     await client.query(`INSERT INTO imagery_import_seen SELECT id FROM imagery WHERE source = 'small' LIMIT 4000`);
-    await client.query('ANALYZE imagery_import_seen'); // deleteMissing analyzes it first
+    await client.query(sql.analyzeSeen); // deleteMissing analyzes it first
   });
 
   afterAll(async () => {
@@ -265,19 +285,19 @@ describe('imagery import SQL plans', () => {
     (await client.query(`EXPLAIN ${sql}`, params)).rows.map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN']).join('\n');
 
   it('the upsert probes unchanged rows by primary key, never scanning the catalogue', async () => {
-    const text = await plan(UPSERT, ['s']);
+    const text = await plan(sql.upsert, ['s']);
     expect(text).toContain('imagery_pkey');
     expect(text).not.toMatch(/Seq Scan on imagery /);
   });
 
   it('the dry-run classification probes by primary key', async () => {
-    const text = await plan(CLASSIFY, ['s']);
+    const text = await plan(sql.classify, ['s']);
     expect(text).toContain('imagery_pkey');
     expect(text).not.toMatch(/Seq Scan on imagery /);
   });
 
   it('--delete-missing finds a source through its index', async () => {
-    const text = await plan(`DELETE FROM imagery t WHERE ${MISSING_WHERE}`, ['small']);
+    const text = await plan(`DELETE FROM imagery t WHERE ${sql.missingWhere}`, ['small']);
     expect(text).toContain('imagery_source_idx');
   });
 
