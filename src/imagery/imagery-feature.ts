@@ -93,7 +93,7 @@ export function validateRecord(raw: RawRecord, coordinates: CoordinateFields = F
   if (lat < -90 || lat > 90) return reject(coordinates.lat, 'latitude must be between -90 and 90');
 
   if (typeof raw.address !== 'string' || raw.address.trim() === '') return reject('address', 'is required and must be a non-empty string');
-  const address = raw.address.replace(/\u0000/g, '').trim();
+  const address = (raw.address.includes('\u0000') ? raw.address.replace(/\u0000/g, '') : raw.address).trim();
   if (address === '') return reject('address', 'is required and must be a non-empty string');
   if (address.length > MAX_ADDRESS_LENGTH) return reject('address', `must be at most ${MAX_ADDRESS_LENGTH} characters`);
 

@@ -90,6 +90,7 @@ export class ImageryImportService {
       // Keyed by id: a record repeated within one batch would make the upsert touch a row twice.
       let batch = new Map<string, ImageryRecord>();
       const iterator = items[Symbol.asyncIterator]();
+      const aborted = abortedPromise(options.signal);
       let exhausted = false;
       let waiting = false; // a read is still pending (interrupted while the input was idle)
       try {
@@ -100,7 +101,7 @@ export class ImageryImportService {
           }
           let next: IteratorResult<FeatureItem> | undefined;
           try {
-            next = await nextUnlessAborted(iterator, options.signal);
+            next = await nextUnlessAborted(iterator, aborted);
           } catch (error) {
             summary.outcome = 'input-error';
             summary.inputError = (error as Error).message;
@@ -157,24 +158,20 @@ export class ImageryImportService {
   }
 }
 
-// The next item, or undefined as soon as the signal aborts (an idle standard input must not hold up Ctrl-C).
-function nextUnlessAborted(iterator: AsyncIterator<FeatureItem>, signal?: AbortSignal): Promise<IteratorResult<FeatureItem> | undefined> {
+// The next item, or undefined as soon as the signal aborts (an idle standard input must not hold up
+// Ctrl-C). `aborted` is made once per import, so racing it costs no listener per record.
+function nextUnlessAborted(iterator: AsyncIterator<FeatureItem>, aborted?: Promise<undefined>): Promise<IteratorResult<FeatureItem> | undefined> {
   const next = iterator.next();
-  if (!signal) return next;
-  next.catch(() => undefined); // if abort wins the race, a later failure of this read is of no interest
-  return new Promise((resolve, reject) => {
-    const onAbort = () => resolve(undefined);
-    signal.addEventListener('abort', onAbort, { once: true });
-    next.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
+  if (!aborted) return next;
+  next.catch(() => undefined); // if the abort wins the race, a later failure of this read is of no interest
+  return Promise.race([next, aborted]);
+}
+
+function abortedPromise(signal?: AbortSignal): Promise<undefined> | undefined {
+  if (!signal) return undefined;
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve(undefined);
+    else signal.addEventListener('abort', () => resolve(undefined), { once: true });
   });
 }
 

@@ -111,7 +111,10 @@ describe('ImageryImportService', () => {
     const list = features(10);
     async function* slow(): AsyncGenerator<FeatureItem> {
       for (const [i, item] of list.entries()) {
-        if (i === 5) controller.abort();
+        if (i === 6) {
+          controller.abort(); // Ctrl-C while the 7th record is being read
+          await new Promise((r) => setTimeout(r, 5));
+        }
         yield item;
       }
     }
