@@ -1,13 +1,11 @@
-import { Logger, LogLevel as NestLogLevel } from '@nestjs/common';
+import { LogLevel as NestLogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { ApiKeyService } from './api-key/api-key.service';
 import { AppModule } from './app.module';
 import { HttpExceptionFilter } from './common/http-exception.filter';
 import { jsonBody } from './common/json-body.middleware';
 import { AppValidationPipe } from './common/validation.pipe';
 import { AppConfig, LogLevel } from './config/app-config';
-import { Migrator } from './database/migrator';
 
 const NEST_LEVELS: Record<LogLevel, NestLogLevel[]> = {
   silent: [],
@@ -29,17 +27,5 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.use(jsonBody());
   app.useGlobalPipes(new AppValidationPipe());
   app.useGlobalFilters(new HttpExceptionFilter());
-  app.enableShutdownHooks();
   return app;
-}
-
-// Startup work that must happen before serving: schema migrations and the bootstrap key.
-export async function prepareDatabase(config: AppConfig, app?: NestExpressApplication): Promise<void> {
-  const logger = new Logger('Startup');
-  const { applied } = await new Migrator(config.databaseUrl).migrate();
-  if (applied.length > 0) logger.log(`Applied migrations: ${applied.join(', ')}`);
-  if (app && config.bootstrapApiKey) {
-    await app.get(ApiKeyService).register(config.bootstrapApiKey, 'bootstrap');
-    logger.log('Registered BOOTSTRAP_API_KEY');
-  }
 }

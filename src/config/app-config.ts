@@ -1,6 +1,6 @@
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, validateSync } from 'class-validator';
-import { resolveDatabaseUrl } from './database-url';
+import { configuredDatabaseUrl } from './database-url';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -13,6 +13,10 @@ class EnvironmentVariables {
   @IsOptional()
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgresql:// connection string' })
   DATABASE_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  DATA_DIR?: string;
 
   @IsOptional()
   @Transform(toInt)
@@ -58,7 +62,9 @@ class EnvironmentVariables {
 }
 
 export interface AppConfig {
-  databaseUrl: string;
+  /** Unset: the app starts its built-in database in dataDir. */
+  databaseUrl?: string;
+  dataDir: string;
   port: number;
   host: string;
   bootstrapApiKey?: string;
@@ -69,6 +75,11 @@ export interface AppConfig {
 }
 
 export class ConfigError extends Error {}
+
+export function requireDatabaseUrl(config: AppConfig): string {
+  if (!config.databaseUrl) throw new Error('No database URL: the built-in database was not started');
+  return config.databaseUrl;
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   // Empty strings count as unset, as in most twelve-factor setups.
@@ -81,7 +92,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   const port = parsed.PORT ?? 3000;
   return {
-    databaseUrl: resolveDatabaseUrl(present),
+    databaseUrl: configuredDatabaseUrl(present),
+    dataDir: parsed.DATA_DIR ?? './.data',
     port,
     host: parsed.HOST ?? '0.0.0.0',
     bootstrapApiKey: parsed.BOOTSTRAP_API_KEY,
