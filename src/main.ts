@@ -1,3 +1,4 @@
+import { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
 import { ApiKeyService } from './api-key/api-key.service';
 import { createApp } from './app';
@@ -44,7 +45,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
   await app.listen(config.port, config.host);
-  const base = `http://localhost:${config.port}`;
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  const base = `http://localhost:${port}`;
   log.log(`Listening on ${base} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
   const key = demoKey ?? (embedded ? config.bootstrapApiKey : undefined);
   if (key) {
