@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { join, resolve } from 'node:path';
 import { Client } from 'pg';
-import { EmbeddedDatabase } from '../../src/database/embedded-database';
 
 // Which database the tests run on: TEST_DATABASE=server|embedded forces it; otherwise a server at
 // TEST_DATABASE_URL (default 127.0.0.1:5432) when one answers, else the built-in PGlite database.
@@ -41,23 +41,39 @@ export function currentKind(): TestDatabaseKind {
 // A new, empty database: a fresh database on the server, or a fresh PGlite data directory.
 export async function createThrowawayDatabase(kind: TestDatabaseKind = currentKind()): Promise<ThrowawayDatabase> {
   const name = `lis_test_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
-  if (kind === 'embedded') {
-    const dir = mkdtempSync(join(tmpdir(), 'lis-test-db-'));
-    const db = await EmbeddedDatabase.start(dir);
-    return {
-      url: db.url,
-      drop: async () => {
-        await db.stop();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  }
+  if (kind === 'embedded') return serveBuiltInDatabase();
   await withServer((c) => c.query(`CREATE DATABASE "${name}"`));
   const url = new URL(serverUrl());
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
     drop: () => withServer((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+  };
+}
+
+// PGlite cannot load inside Jest's module sandbox (it needs dynamic import), so each built-in test
+// database runs in its own process, started through the project's own `serve-database` command.
+async function serveBuiltInDatabase(): Promise<ThrowawayDatabase> {
+  const dir = mkdtempSync(join(tmpdir(), 'lis-test-db-'));
+  const cli = resolve(__dirname, '..', '..', 'dist', 'src', 'cli', 'serve-database.cli.js');
+  const child = spawn(process.execPath, [cli], { env: { ...process.env, DATA_DIR: dir }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((r) => child.on('exit', () => r()));
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /postgresql:\/\/\S+/.exec(out);
+      if (match) resolveUrl(match[0]);
+    });
+    child.on('exit', (code) => reject(new Error(`serve-database exited with ${code}`)));
+  });
+  return {
+    url,
+    drop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }
 
