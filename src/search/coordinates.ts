@@ -16,7 +16,9 @@ const MIN_SEC = String.raw`\d{1,2}(?:\.\d+)?`;
 const BODY = String.raw`([+-])?\s*(${NUM})\s*(°)?\s*(?:(${MIN_SEC})\s*'\s*)?(?:(${MIN_SEC})\s*"\s*)?`;
 // A hemisphere letter before or after, never both.
 const COMPONENT = String.raw`(?:([NSEW])\s*${BODY}|${BODY}(?:\s*([NSEW]))?)`;
-const PAIR = new RegExp(String.raw`^${COMPONENT}\s*[,;/]?\s*${COMPONENT}$`, 'i');
+// Between the two: a comma, semicolon or slash, whitespace, or nothing right after a letter or mark.
+const SEPARATOR = String.raw`(?:\s*[,;/]\s*|\s+|(?<=[NSEW°'"]))`;
+const PAIR = new RegExp(String.raw`^${COMPONENT}${SEPARATOR}${COMPONENT}$`, 'i');
 const GROUPS_PER_COMPONENT = 12;
 
 interface Component {

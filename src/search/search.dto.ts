@@ -1,3 +1,5 @@
+// class-transformer's @Type reads design-time type metadata.
+import 'reflect-metadata';
 import { Transform, Type } from 'class-transformer';
 import {
   IsBoolean,
