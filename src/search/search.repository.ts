@@ -229,8 +229,9 @@ function filterConditions(f: SearchFilters): Prisma.Sql[] {
   }
   if (f.bbox) {
     const { west, south, east, north } = f.bbox;
+    // ST_Intersects: the GiST && test (single-precision boxes) plus an exact one, edges included.
     const box = (w: number, e: number) =>
-      Prisma.sql`i.location && ST_MakeEnvelope(${w}::float8, ${south}::float8, ${e}::float8, ${north}::float8, 4326)`;
+      Prisma.sql`ST_Intersects(i.location, ST_MakeEnvelope(${w}::float8, ${south}::float8, ${e}::float8, ${north}::float8, 4326))`;
     // Across the antimeridian: the part east of west, and the part west of east.
     where.push(west < east ? box(west, east) : Prisma.sql`(${box(west, 180)} OR ${box(-180, east)})`);
   }
