@@ -44,12 +44,17 @@ export function foldText(s: string): string {
     .replace(/[ßẞæœøđðłþıħŧ]/gu, (c) => FOLD[c] ?? c);
 }
 
-// Words of a query, folded. Noise is dropped: a whitespace-separated chunk with more symbols than
-// letters and digits ("%#$@*&l;der#$!", emoji, "<->"), and single letters glued to symbols other
-// than address punctuation ("a&b", "!c").
+// Words of a query, folded. Noise is dropped: a query or a whitespace-separated chunk with more
+// symbols than letters and digits ("' OR '1'='1", "%#$@*&l;der#$!", emoji, "<->"), and single
+// letters glued to symbols other than address punctuation ("a&b", "!c").
 export function tokenize(query: string): string[] {
+  const folded = foldText(query);
+  // A query that is mostly symbols ("' OR '1'='1") is noise as a whole.
+  const visible = [...folded.replace(/\s+/gu, '')];
+  const visibleWordChars = visible.filter((c) => WORD_CHAR.test(c)).length;
+  if (visible.length - visibleWordChars > visibleWordChars) return [];
   const tokens: string[] = [];
-  for (const chunk of foldText(query).split(/\s+/u)) {
+  for (const chunk of folded.split(/\s+/u)) {
     const chars = [...chunk];
     const wordChars = chars.filter((c) => WORD_CHAR.test(c)).length;
     if (wordChars === 0 || chars.length - wordChars > wordChars) continue;

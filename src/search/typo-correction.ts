@@ -8,7 +8,10 @@ const MAX_CORRECTIONS_PER_WORD = 4;
 // one up to 5, two from 6. Words with digits (house numbers, postcodes) must match exactly.
 export function allowedTypos(word: string): number {
   if (/\p{N}/u.test(word)) return 0;
-  const length = [...word].length;
+  return allowanceFor([...word].length);
+}
+
+function allowanceFor(length: number): number {
   if (length < 3) return 0;
   return length <= 5 ? 1 : 2;
 }
@@ -16,6 +19,14 @@ export function allowedTypos(word: string): number {
 // Words worth looking up in the vocabulary.
 export function wordsToCorrect(query: TextQuery): string[] {
   return [...new Set(query.words.filter((w) => allowedTypos(w) > 0))];
+}
+
+// The allowance follows the longer of the typed and the vocabulary word: a dropped "ß" ("Strae"
+// for "Strasse") is one typo to the person typing but two letters after folding. A word still being
+// typed is measured by what has been typed.
+function allowedBetween(typed: string, word: string, prefix: boolean): number {
+  if (allowedTypos(typed) === 0) return 0;
+  return prefix ? allowedTypos(typed) : allowanceFor(Math.max([...typed].length, [...word].length));
 }
 
 // Optimal string alignment distance: insertions, deletions, substitutions and swaps of neighbours
@@ -49,10 +60,10 @@ export function correctQuery(query: TextQuery, candidates: ReadonlyMap<string, r
   const best: string[] = [];
   const groups = query.groups.map((group, i) => {
     const typed = group[0];
-    const allowed = allowedTypos(typed);
+    const prefix = i === lastIndex;
     const scored = (candidates.get(typed) ?? [])
-      .map((word, rank) => ({ word, rank, distance: editDistance(typed, word, i === lastIndex) }))
-      .filter((c) => c.distance <= allowed)
+      .map((word, rank) => ({ word, rank, distance: editDistance(typed, word, prefix) }))
+      .filter((c) => c.distance <= allowedBetween(typed, c.word, prefix))
       .sort((x, y) => x.distance - y.distance || x.rank - y.rank)
       .slice(0, MAX_CORRECTIONS_PER_WORD);
     best.push(scored[0]?.word ?? typed);

@@ -20,8 +20,14 @@ describe('tokenize', () => {
 
   it('drops chunks with more symbols than letters and digits', () => {
     expect(tokenize('%#$@*&l;der#$!')).toEqual([]);
-    expect(tokenize('Vaduz ;-) <-> 💩💩')).toEqual(['vaduz']);
+    expect(tokenize('Herrengasse 35 ;-) <-> 💩')).toEqual(['herrengasse', '35']);
     expect(tokenize('🏠')).toEqual([]);
+  });
+
+  it('drops a whole query with more symbols than letters and digits', () => {
+    expect(tokenize("' OR '1'='1")).toEqual([]);
+    expect(tokenize('Vaduz ;-) <-> 💩💩')).toEqual([]);
+    expect(tokenize("'; DROP TABLE imagery; --")).toEqual(['drop', 'table', 'imagery']);
   });
 
   it('drops single letters glued to symbols, but keeps address abbreviations', () => {
@@ -61,8 +67,8 @@ describe('buildTextQuery', () => {
   });
 
   it('never lets quotes or operators through', () => {
-    expect(buildTextQuery("a' | b:* & !c <-> (d)")!.tsquery).toBe("'a':*");
-    expect(buildTextQuery("it's  b:c 7")!.tsquery).toBe("'it' & ('s' | 'south') & '7':*");
+    expect(buildTextQuery("a' | b:* & !c <-> (d)")).toBeNull();
+    expect(buildTextQuery("it's  b:c 7 Vaduz & Schaan")!.tsquery).toBe("'it' & ('s' | 'south') & '7' & 'vaduz' & 'schaan':*");
   });
 });
 

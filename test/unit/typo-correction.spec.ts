@@ -55,8 +55,14 @@ describe('correctQuery', () => {
   });
 
   it('adds the long and short forms of a corrected abbreviation', () => {
-    const corrected = correctQuery(buildTextQuery('Stret Main')!, new Map([['stret', ['stretch', 'street']]]))!;
-    expect(corrected.groups[0]).toEqual(['stret', 'street', 'st']);
+    const corrected = correctQuery(buildTextQuery('Stret Main')!, new Map([['stret', ['stretch', 'street', 'streets']]]))!;
+    expect(corrected.groups[0]).toEqual(['stret', 'street', 'st', 'stretch', 'streets']);
+  });
+
+  it('measures the allowance by the longer word: a dropped ß is one typo', () => {
+    const corrected = correctQuery(buildTextQuery('Tübinger Strae 12')!, new Map([['strae', ['strasse', 'strand']]]))!;
+    expect(corrected.groups[1]).toEqual(['strae', 'strasse', 'str', 'strand']);
+    expect(correctQuery(buildTextQuery('Rue 12')!, new Map([['rue', ['rules']]]))).toBeNull();
   });
 
   it('lets the last word match longer vocabulary words it is the start of', () => {
