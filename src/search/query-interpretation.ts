@@ -42,8 +42,9 @@ export function interpretQuery(query: string, reference?: LatLon): QueryInterpre
     throw new SearchException(SearchExceptionCode.INVALID_COORDINATES, 'query', `query looks like coordinates, but ${coordinates.reason}`);
   }
   if (coordinates) {
-    const { lat, lon } = coordinates.point;
-    return { kind: 'coordinates', normalized: `${round7(lat)},${round7(lon)}`, point: { lat, lon }, radiusM: RADIUS_DEFAULT_M };
+    // Rounded to 1e-7 degrees (about a centimetre): DMS arithmetic leaves float noise.
+    const point = { lat: round7(coordinates.point.lat), lon: round7(coordinates.point.lon) };
+    return { kind: 'coordinates', normalized: `${point.lat},${point.lon}`, point, radiusM: RADIUS_DEFAULT_M };
   }
 
   const text = buildTextQuery(trimmed);
@@ -63,7 +64,7 @@ function plusCode(code: string, reference?: LatLon): QueryInterpretation {
     full = olc.recoverNearest(code, reference.lat, reference.lon);
   }
   const area = olc.decode(full);
-  const point = { lat: area.latitudeCenter, lon: area.longitudeCenter };
+  const point = { lat: round7(area.latitudeCenter), lon: round7(area.longitudeCenter) };
   // The code is an area: search at least the default radius, and at least the area's half diagonal.
   const height = (area.latitudeHi - area.latitudeLo) * METRES_PER_DEGREE;
   const width = (area.longitudeHi - area.longitudeLo) * METRES_PER_DEGREE * Math.cos((point.lat * Math.PI) / 180);
