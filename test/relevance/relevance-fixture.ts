@@ -57,7 +57,11 @@ function hash(s: string): number {
 
 // A stable pseudo-random sample: sort by a hash of the key.
 function sample<T>(items: T[], n: number, key: (t: T) => string): T[] {
-  return [...items].sort((a, b) => hash(key(a)) - hash(key(b)) || key(a).localeCompare(key(b))).slice(0, n);
+  return items
+    .map((item) => ({ item, k: key(item), h: hash(key(item)) }))
+    .sort((a, b) => a.h - b.h || a.k.localeCompare(b.k))
+    .slice(0, n)
+    .map((x) => x.item);
 }
 
 const pick = <T>(rand: () => number, items: readonly T[]): T => items[Math.floor(rand() * items.length)];
@@ -286,8 +290,16 @@ export function relevanceFixture(): RelevanceFixture {
   const add = (category: Category, query: string, expected: string | null, from: string) => queries.push({ category, query, expected, from });
   const byId = new Map(records.map((r) => [r.id, r]));
   const streetRecords = records.filter((r) => streets.some((s) => [...s.ids.values()].includes(r.id)));
-  const nearest = (p: { lat: number; lon: number }) =>
-    [...records].sort((a, b) => distanceM(p, a) - distanceM(p, b) || a.id.localeCompare(b.id))[0];
+  // The record nearest a point; equal distances go to the smaller id, as the search orders them.
+  const nearest = (p: { lat: number; lon: number }) => {
+    let best = records[0];
+    let bestDistance = Infinity;
+    for (const r of records) {
+      const d = distanceM(p, r);
+      if (d < bestDistance || (d === bestDistance && r.id < best.id)) [best, bestDistance] = [r, d];
+    }
+    return best;
+  };
 
   // exact: the address as stored.
   for (const r of sample([...streetRecords, ...cityRecords], QUERIES_PER_CATEGORY, (r) => `exact:${r.id}`)) add('exact', r.address, r.id, r.address);
