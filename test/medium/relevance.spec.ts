@@ -13,7 +13,7 @@ describe('relevance suite', () => {
     results = measured.results;
     const address = new Map(measured.fixture.records.map((r) => [r.id, r.address]));
     report = `${formatTable(results)}\n\n${formatMisses(results, (id) => (id === null ? 'nothing' : (address.get(id) ?? id)))}`;
-  });
+  }, 300_000); // 3,247 records and 360 searches
 
   afterAll(() => resetImagery());
 

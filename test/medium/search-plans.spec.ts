@@ -36,7 +36,7 @@ describe('search query plans', () => {
       ON CONFLICT DO NOTHING`);
     await prisma.$executeRawUnsafe('ANALYZE imagery');
     await prisma.$executeRawUnsafe('ANALYZE imagery_words');
-  });
+  }, 300_000); // 100,000 rows through five indexes: seconds on a server, longer on a busy or embedded one
 
   afterAll(async () => {
     await resetImagery();

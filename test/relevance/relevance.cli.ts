@@ -1,14 +1,29 @@
 import 'reflect-metadata';
+import { Client } from 'pg';
 import { Migrator } from '../../src/database/migrator';
-import { databaseUrl, withServer } from '../setup/test-database';
 import { formatMisses, formatTable, measureRelevance } from './relevance-suite';
 
-// `npm run relevance [-- --misses]`: builds the relevance catalogue in a throwaway database on
-// TEST_DATABASE_URL's server, runs every query and prints top-1 / top-5 accuracy per category.
+// `npm run relevance [-- --misses]`: builds the relevance catalogue in a throwaway database on the
+// server at TEST_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/postgres), runs every
+// query and prints top-1 / top-5 accuracy per category.
+const server = process.env.TEST_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
+
+async function withServer(sql: string): Promise<void> {
+  const client = new Client({ connectionString: server });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
 async function main(): Promise<number> {
   const name = `lis_relevance_${process.pid}_${Date.now()}`;
-  await withServer((c) => c.query(`CREATE DATABASE "${name}"`));
-  process.env.DATABASE_URL = databaseUrl(name);
+  await withServer(`CREATE DATABASE "${name}"`);
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  process.env.DATABASE_URL = url.toString();
   try {
     await new Migrator(process.env.DATABASE_URL).migrate();
     const started = Date.now();
@@ -21,7 +36,7 @@ async function main(): Promise<number> {
     }
     return 0;
   } finally {
-    await withServer((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+    await withServer(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
   }
 }
 
