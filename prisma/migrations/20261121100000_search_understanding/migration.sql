@@ -30,7 +30,8 @@ CREATE TABLE "imagery_words" (
 
 CREATE INDEX "imagery_words_trgm_idx" ON "imagery_words" USING GIST ("word" gist_trgm_ops);
 
--- Kept in step by statement-level triggers (one INSERT per import batch, not per row). Words are
+-- Kept in step by statement-level triggers (one INSERT per import batch, not per row; the length
+-- test plus a negated class is several times cheaper than an anchored {3,64} pattern). Words are
 -- inserted in sorted order so concurrent imports cannot deadlock on each other's words. Words whose
 -- last address is replaced stay (they then match nothing); TRUNCATE imagery empties the vocabulary.
 CREATE OR REPLACE FUNCTION "lis_collect_words"() RETURNS trigger
@@ -39,7 +40,7 @@ BEGIN
   INSERT INTO "imagery_words" ("word")
   SELECT DISTINCT w.word
   FROM new_rows r, unnest(tsvector_to_array(r."address_tsv")) AS w(word)
-  WHERE w.word ~ '^[[:alpha:]]{3,64}$'
+  WHERE length(w.word) BETWEEN 3 AND 64 AND w.word !~ '[^[:alpha:]]'
   ORDER BY w.word
   ON CONFLICT DO NOTHING;
   RETURN NULL;
@@ -63,6 +64,6 @@ CREATE TRIGGER "imagery_words_on_truncate" AFTER TRUNCATE ON "imagery"
 INSERT INTO "imagery_words" ("word")
 SELECT DISTINCT w.word
 FROM "imagery" r, unnest(tsvector_to_array(r."address_tsv")) AS w(word)
-WHERE w.word ~ '^[[:alpha:]]{3,64}$'
+WHERE length(w.word) BETWEEN 3 AND 64 AND w.word !~ '[^[:alpha:]]'
 ORDER BY w.word
 ON CONFLICT DO NOTHING;
