@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Prisma } from '@prisma/client';
 import { PrismaService } from '../database/prisma.service';
-import { LatLon } from './coordinates';
+import { circleBounds, LatLon } from './coordinates';
 import { NO_FILTERS, SearchFilters, SearchPlan } from './search-filters';
 import { SortOrder } from './search-filters.dto';
 import { TextQuery } from './search-query';
@@ -54,8 +54,17 @@ export class SearchRepository {
     return this.run(SearchRepository.fuzzySql(query, window, plan), false);
   }
 
-  searchArea(window: PageWindow, plan: SearchPlan): Promise<SearchPage> {
-    return this.run(SearchRepository.areaSql(window, plan), true);
+  // Nearest first: count, then fetch the page from the k nearest (see nearestPageSql). Other orders:
+  // one statement.
+  async searchArea(window: PageWindow, plan: SearchPlan): Promise<SearchPage> {
+    if (plan.sort !== 'distance' || plan.anchor === null) return this.run(SearchRepository.areaSql(window, plan), true);
+    const [{ total: counted }] = await this.prisma.$queryRaw<Array<{ total: number }>>(SearchRepository.areaCountSql(plan));
+    const total = Math.min(counted, COUNT_CAP);
+    const page: SearchPage = { total, totalExact: counted <= COUNT_CAP, codeMatched: false, rows: [] };
+    const k = Math.min(window.offset + window.limit, total);
+    if (k <= window.offset) return page;
+    page.rows = await this.prisma.$queryRaw<SearchRow[]>(SearchRepository.nearestPageSql(window, plan, k));
+    return page;
   }
 
   // Per word, the vocabulary words nearest to it by trigram distance, nearest first.
@@ -98,9 +107,9 @@ export class SearchRepository {
     );
   }
 
-  // No text: the filters alone (a circle or a bbox is always among them, so a GiST index applies),
-  // ordered in the index where it can be (KNN <-> for distance, imagery_captured_at_idx for dates).
-  // Counting stops after COUNT_CAP + 1 rows.
+  // No text: the filters alone (a circle or a bbox is always among them, so the geometry GiST index
+  // applies), newest or oldest first (imagery_captured_at_idx serves wide areas). Counting stops
+  // after COUNT_CAP + 1 rows.
   static areaSql(window: PageWindow, plan: SearchPlan): Prisma.Sql {
     const where = Prisma.join(filterConditions(plan.filters), ' AND ');
     const distance = distanceSql(plan.anchor);
@@ -120,6 +129,34 @@ export class SearchRepository {
         LIMIT ${window.limit} OFFSET ${window.offset}
       ) p ON true
       ORDER BY ${orderSql(plan.sort, OUTER)}`;
+  }
+
+  static areaCountSql(plan: SearchPlan): Prisma.Sql {
+    const where = Prisma.join(filterConditions(plan.filters), ' AND ');
+    return Prisma.sql`SELECT count(*)::int AS total FROM (SELECT 1 FROM imagery i WHERE ${where} LIMIT ${COUNT_CAP + 1}) c`;
+  }
+
+  // The page of a nearest-first search, given k = the position of its last row (at most the number
+  // of matches, so the scan never has to look beyond the radius). First the distance of the k-th
+  // nearest match, by a KNN walk of the geography GiST index (ORDER BY <-> alone: PostgreSQL cannot
+  // add the id tie-break to an index-ordered KNN scan); then every match up to that distance, which
+  // a bitmap scan of the same index finds, ordered by distance and id so ties never swap pages.
+  static nearestPageSql(window: PageWindow, plan: SearchPlan, k: number): Prisma.Sql {
+    const anchor = plan.anchor!;
+    const where = Prisma.join(filterConditions(plan.filters), ' AND ');
+    const distance = distanceSql(anchor);
+    return Prisma.sql`
+      WITH kth AS MATERIALIZED (
+        SELECT max(n.d) AS d
+        FROM (SELECT ${distance} AS d FROM imagery i WHERE ${where} ORDER BY ${distance} LIMIT ${k}) n
+      )
+      SELECT ${ROW_COLUMNS}, 0::float8 AS score, ${distance}::float8 AS distance
+      FROM imagery i, kth
+      WHERE ${where}
+        AND ST_DWithin(i.location::geography, ${geography(anchor)}, kth.d + 1, false)
+        AND ${distance} <= kth.d
+      ORDER BY ${distance}, i.id
+      LIMIT ${window.limit} OFFSET ${window.offset}`;
   }
 
   // KNN on the trigram GiST index of the vocabulary (imagery_words_trgm_idx), per word.
@@ -224,8 +261,14 @@ function distanceSql(anchor: LatLon | null): Prisma.Sql {
 
 function filterConditions(f: SearchFilters): Prisma.Sql[] {
   const where: Prisma.Sql[] = [];
+  // A radius: the box around the circle for the geometry GiST index (its statistics give the planner
+  // true row estimates, which ST_DWithin on geography does not), then the exact sphere distance.
   for (const c of f.circles) {
-    where.push(Prisma.sql`ST_DWithin(i.location::geography, ${geography(c)}, ${c.radiusM}::float8, false)`);
+    const { west, south, east, north } = circleBounds(c, c.radiusM);
+    const box = (w: number, e: number) =>
+      Prisma.sql`i.location && ST_MakeEnvelope(${w}::float8, ${south}::float8, ${e}::float8, ${north}::float8, 4326)`;
+    where.push(west <= east ? box(west, east) : Prisma.sql`(${box(west, 180)} OR ${box(-180, east)})`);
+    where.push(Prisma.sql`${distanceSql(c)} <= ${c.radiusM}::float8`);
   }
   if (f.bbox) {
     const { west, south, east, north } = f.bbox;

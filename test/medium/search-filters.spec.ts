@@ -74,7 +74,7 @@ function catalogue(): Rec[] {
     n++;
   }
   // Across the antimeridian, and far away.
-  for (const [lat, lon] of [[-15, 179.5], [-15, -179.5], [-15, 175], [-15, -175], [10, 0]]) {
+  for (const [lat, lon] of [[-15, 179.9], [-15, -179.9], [-15, 179.5], [-15, -179.5], [-15, 175], [-15, -175], [10, 0]]) {
     recs.push({
       id: `c0000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
       lat, lon, heading: 90, date: '2020-06-15', interactive: false, address: `Fernweg ${n}`,
@@ -136,6 +136,16 @@ describe('search filters and sorting on PostgreSQL/PostGIS', () => {
       const got = await walk({ near: { ...CENTRE, radius_m } });
       expect(idsOf(got)).toEqual(idsOf(expected));
       for (const [i, r] of got.entries()) expect(r.distance_m).toBeCloseTo(distance(CENTRE, expected[i]), 0);
+    }
+  });
+
+  it('near across the antimeridian', async () => {
+    const centre = { lat: -15, lon: 180 };
+    for (const radius_m of [20_000, 50_000]) {
+      const got = await walk({ near: { ...centre, radius_m } });
+      const expected = recs.filter((r) => distance(centre, r) <= radius_m).sort(byDistanceFrom(centre));
+      expect({ radius_m, ids: idsOf(got) }).toEqual({ radius_m, ids: idsOf(expected) });
+      expect(got.length).toBeGreaterThanOrEqual(2);
     }
   });
 

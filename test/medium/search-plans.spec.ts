@@ -92,18 +92,36 @@ describe('search query plans', () => {
     expect(text).not.toMatch(/Seq Scan on imagery_words/);
   });
 
-  it('coordinates and near use the geography GiST index', async () => {
+  it('coordinates and near: counted from the box around the circle in the geometry GiST index', async () => {
     for (const body of [{ query: '47.1, 9.5' }, { near: { lat: 47.1, lon: 9.5, radius_m: 300 } }]) {
-      const text = await plan(SearchRepository.areaSql(page, searchPlan(body)));
-      expect(text).toContain('imagery_location_geog_idx');
+      const text = await plan(SearchRepository.areaCountSql(searchPlan(body)));
+      expect(text).toContain('imagery_location_idx');
       noSeqScan(text);
     }
   });
 
-  it('looking_at uses the geography GiST index', async () => {
-    const text = await plan(SearchRepository.areaSql(page, searchPlan({ looking_at: { lat: 47.1, lon: 9.5, fov_deg: 60, radius_m: 200 } })));
-    expect(text).toContain('imagery_location_geog_idx');
+  it('nearest first, in a small circle: the k-th distance and the page both come from GiST indexes', async () => {
+    const text = await plan(SearchRepository.nearestPageSql(page, searchPlan({ near: { lat: 47.1, lon: 9.5, radius_m: 300 } }), 10));
+    expect(text).toMatch(/imagery_location_idx|imagery_location_geog_idx/);
     noSeqScan(text);
+  });
+
+  it('nearest first, in a circle holding the whole catalogue: a KNN walk of the geography index', async () => {
+    const wide = searchPlan({ near: { lat: 47.1, lon: 9.5, radius_m: 50_000 } });
+    const text = await plan(SearchRepository.nearestPageSql({ limit: 10, offset: 90 }, wide, 100));
+    expect(text).toMatch(/Index Scan using imagery_location_geog_idx on imagery[\s\S]*Order By: \(\(location\)::geography <->/);
+    noSeqScan(text);
+    // Counting may read the table in any order, but stops after COUNT_CAP + 1 rows.
+    expect(await plan(SearchRepository.areaCountSql(wide))).toMatch(new RegExp(`Limit .*rows=${COUNT_CAP + 1} `));
+  });
+
+  it('looking_at uses the geometry GiST index', async () => {
+    const body = { looking_at: { lat: 47.1, lon: 9.5, fov_deg: 60, radius_m: 200 } };
+    for (const sql of [SearchRepository.areaCountSql(searchPlan(body)), SearchRepository.nearestPageSql(page, searchPlan(body), 10)]) {
+      const text = await plan(sql);
+      expect(text).toMatch(/imagery_location_idx|imagery_location_geog_idx/);
+      noSeqScan(text);
+    }
   });
 
   it('a small bbox uses the geometry GiST index; a wide one walks the date index', async () => {
@@ -126,18 +144,24 @@ describe('search query plans', () => {
   it('text with near, dates and headings still starts from an index', async () => {
     const body = { query: 'Kirchstrasse Vaduz', near: { lat: 47.1, lon: 9.5, radius_m: 500 }, captured_after: '2012-01-01', facing: 'N' as const };
     const text = await plan(SearchRepository.fullTextSql(buildTextQuery(body.query)!, page, searchPlan(body)));
-    expect(text).toMatch(/imagery_address_tsv_idx|imagery_location_geog_idx/);
+    expect(text).toMatch(/imagery_address_tsv_idx|imagery_location_idx/);
     noSeqScan(text);
     const newest = await plan(SearchRepository.fullTextSql(buildTextQuery('Kirchstrasse 42')!, page, searchPlan({ query: 'x', sort: 'newest' })));
     expect(newest).toContain('imagery_address_tsv_idx');
     noSeqScan(newest);
   });
 
-  it('stops counting at the cap and says so', async () => {
+  it('stops counting at the cap and says so; pages up to the cap still come nearest first', async () => {
     const prismaRepo = new SearchRepository(prisma as never);
-    const wide = await prismaRepo.searchArea({ limit: 5, offset: 0 }, searchPlan({ near: { lat: 47.1, lon: 9.5, radius_m: 50_000 } }));
+    const widePlan = searchPlan({ near: { lat: 47.1, lon: 9.5, radius_m: 50_000 } });
+    const wide = await prismaRepo.searchArea({ limit: 5, offset: 0 }, widePlan);
     expect(wide).toMatchObject({ total: COUNT_CAP, totalExact: false });
     expect(wide.rows).toHaveLength(5);
+    const deepest = await prismaRepo.searchArea({ limit: 100, offset: COUNT_CAP - 100 }, widePlan);
+    expect(deepest.rows).toHaveLength(100);
+    const distances = deepest.rows.map((r) => r.distance!);
+    expect(distances).toEqual([...distances].sort((a, b) => a - b));
+    expect(distances[0]).toBeGreaterThanOrEqual(wide.rows[4].distance!);
     const narrow = await prismaRepo.searchArea({ limit: 5, offset: 0 }, searchPlan({ near: { lat: 47.1, lon: 9.5, radius_m: 300 } }));
     expect(narrow.totalExact).toBe(true);
     expect(narrow.total).toBeGreaterThan(0);

@@ -1,4 +1,4 @@
-import { parseCoordinates } from '../../src/search/coordinates';
+import { circleBounds, parseCoordinates } from '../../src/search/coordinates';
 import { interpretQuery } from '../../src/search/query-interpretation';
 import { SearchException } from '../../src/search/search.exception';
 
@@ -97,5 +97,31 @@ describe('interpretQuery', () => {
     expect(interpretQuery('Tübinger Straße 12')).toMatchObject({ kind: 'text', normalized: 'tubinger strasse 12' });
     expect(interpretQuery('%#$@*&l;der#$!')).toEqual({ kind: 'text', normalized: '', text: null });
     expect(interpretQuery('C++')).toMatchObject({ kind: 'text' });
+  });
+});
+
+describe('circleBounds', () => {
+  const R = 6_371_008.7714;
+  const metresPerDegree = (2 * Math.PI * R) / 360;
+
+  it('holds the whole circle, with a hair of margin', () => {
+    const b = circleBounds({ lat: 47.14, lon: 9.52 }, 1000);
+    expect(b.north - 47.14).toBeGreaterThan(1000 / metresPerDegree);
+    expect(b.north - 47.14).toBeLessThan(1001 / metresPerDegree);
+    expect(47.14 - b.south).toBeCloseTo(b.north - 47.14, 12);
+    // Longitude degrees are shorter away from the equator: the box is wider in degrees.
+    expect(b.east - 9.52).toBeGreaterThan(1000 / (metresPerDegree * Math.cos((47.14 * Math.PI) / 180)));
+    expect(b.east - 9.52).toBeLessThan(1001 / (metresPerDegree * Math.cos((47.14 * Math.PI) / 180)));
+  });
+
+  it('crosses the antimeridian as west > east', () => {
+    const b = circleBounds({ lat: -15, lon: 179.9 }, 50_000);
+    expect(b.west).toBeGreaterThan(179);
+    expect(b.east).toBeLessThan(-179);
+  });
+
+  it('spans every longitude around a pole', () => {
+    expect(circleBounds({ lat: 89.9, lon: 10 }, 50_000)).toMatchObject({ west: -180, east: 180, north: 90 });
+    expect(circleBounds({ lat: -89.99, lon: 10 }, 5_000)).toMatchObject({ west: -180, east: 180, south: -90 });
   });
 });
