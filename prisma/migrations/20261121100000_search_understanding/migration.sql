@@ -1,5 +1,5 @@
--- Search understanding: location codes, a word vocabulary for typo correction, metre-exact spatial
--- search and date ordering. Adds columns, a table and indexes only; no data is dropped.
+-- Search understanding: location codes, a word vocabulary for typo correction, nearest-first
+-- spatial search and date ordering. Adds a column, a table, indexes and triggers; drops no data.
 
 -- Addresses that are identifiers (LI-9490-35, ZRH, 9490): letters and digits in groups separated by
 -- - _ . / or spaces, and either no lower-case letter or no space plus a digit. Stored lower-cased
@@ -15,7 +15,8 @@ ALTER TABLE "imagery" ADD COLUMN "address_code" TEXT GENERATED ALWAYS AS (
 
 CREATE INDEX "imagery_address_code_idx" ON "imagery" ("address_code") WHERE "address_code" IS NOT NULL;
 
--- Metre-exact radius filters (ST_DWithin on geography) and nearest-first ordering (KNN <->).
+-- Nearest-first ordering in metres (KNN <-> on geography) and metre cut-offs (ST_DWithin on geography).
+-- Radius filters themselves use the box around the circle on the existing geometry index.
 CREATE INDEX "imagery_location_geog_idx" ON "imagery" USING GIST (("location"::geography));
 
 -- newest / oldest ordering when the spatial filter is wide.
