@@ -108,8 +108,9 @@ export class SearchRepository {
   }
 
   // No text: the filters alone (a circle or a bbox is always among them, so the geometry GiST index
-  // applies), newest or oldest first (imagery_captured_at_idx serves wide areas). Counting stops
-  // after COUNT_CAP + 1 rows.
+  // applies), in one statement: count (stopping after COUNT_CAP + 1 rows) and page. Used for newest
+  // and oldest (imagery_captured_at_idx serves wide areas); nearest first goes through
+  // areaCountSql and nearestPageSql instead.
   static areaSql(window: PageWindow, plan: SearchPlan): Prisma.Sql {
     const where = Prisma.join(filterConditions(plan.filters), ' AND ');
     const distance = distanceSql(plan.anchor);
