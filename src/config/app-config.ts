@@ -72,6 +72,8 @@ export interface AppConfig {
   logLevel: LogLevel;
   dbPoolSize: number;
   dbStatementTimeoutMs: number;
+  /** How long a request may wait for a pooled connection (or a new one) before giving up. */
+  dbConnectionTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -101,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: parsed.LOG_LEVEL ?? 'info',
     dbPoolSize: parsed.DB_POOL_SIZE ?? 10,
     dbStatementTimeoutMs: parsed.DB_STATEMENT_TIMEOUT_MS ?? 2000,
+    dbConnectionTimeoutMs: 2000,
   };
 }
 

@@ -11,7 +11,7 @@ export class PrismaService extends PrismaClient implements OnModuleInit, OnModul
       adapter: new PrismaPg({
         connectionString: requireDatabaseUrl(config),
         max: config.dbPoolSize,
-        connectionTimeoutMillis: 2000,
+        connectionTimeoutMillis: config.dbConnectionTimeoutMs,
         idleTimeoutMillis: 30_000,
         statement_timeout: config.dbStatementTimeoutMs,
         application_name: 'location-imagery-search',
