@@ -4,7 +4,9 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { ApiKeyService } from './api-key/api-key.service';
 import { AppModule } from './app.module';
 import { HttpExceptionFilter } from './common/http-exception.filter';
+import { applyHttpServerLimits } from './common/http-server-limits';
 import { jsonBody } from './common/json-body.middleware';
+import { RequestBodyInterceptor } from './common/request-body.interceptor';
 import { AppValidationPipe } from './common/validation.pipe';
 import { AppConfig, LogLevel } from './config/app-config';
 import { Migrator } from './database/migrator';
@@ -26,7 +28,10 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
     logger: NEST_LEVELS[config.logLevel],
   });
   app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  applyHttpServerLimits(app.getHttpServer());
   app.use(jsonBody());
+  app.useGlobalInterceptors(new RequestBodyInterceptor());
   app.useGlobalPipes(new AppValidationPipe());
   app.useGlobalFilters(new HttpExceptionFilter());
   app.enableShutdownHooks();

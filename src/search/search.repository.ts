@@ -62,8 +62,9 @@ export class SearchRepository {
     );
   }
 
+  // The request path reads through the least-privileged connection (DATABASE_READONLY_URL when set).
   private async run(sql: Prisma.Sql): Promise<SearchPage> {
-    const rows = await this.prisma.$queryRaw<Array<{ total: number } & Partial<SearchRow>>>(sql);
+    const rows = await this.prisma.reader.$queryRaw<Array<{ total: number } & Partial<SearchRow>>>(sql);
     const total = rows[0]?.total ?? 0;
     return { total, rows: rows.filter((r) => r.id !== null && r.id !== undefined) as SearchRow[] };
   }
