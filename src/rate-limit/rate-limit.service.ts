@@ -9,8 +9,9 @@ const WINDOW_SECONDS = 60;
 export const PER_KEY_POLICY = 'per-key';
 export const FAILED_AUTH_POLICY = 'failed-auth';
 
-// Fixed windows of one minute. A client that goes over its quota is refused until one window has
-// passed since it went over (the storage's block), so hammering a 429 does not shorten the wait.
+// One-minute windows (a sliding log of hits in memory, a fixed window in Redis). A client that goes
+// over its quota is refused until one window has passed since it went over (the storage's block),
+// so hammering on a 429 does not shorten the wait.
 @Injectable()
 export class RateLimitService {
   constructor(
