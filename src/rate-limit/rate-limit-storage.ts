@@ -1,8 +1,9 @@
 import { Logger, OnApplicationShutdown } from '@nestjs/common';
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
-import { ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
+import { ThrottlerStorage } from '@nestjs/throttler';
 import Redis from 'ioredis';
 import { AppConfig } from '../config/app-config';
+import { MemoryRateLimitStorage } from './memory-rate-limit.storage';
 
 export const RATE_LIMIT_STORAGE = Symbol('RATE_LIMIT_STORAGE');
 
@@ -11,7 +12,7 @@ type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>
 
 // Counters in this process by default; in Redis with REDIS_URL, so every instance counts against one limit.
 export async function createRateLimitStorage(config: AppConfig): Promise<RateLimitStorage> {
-  const memory = new ThrottlerStorageService();
+  const memory = new MemoryRateLimitStorage();
   if (!config.redisUrl) return memory;
   const redis = new Redis(config.redisUrl, {
     lazyConnect: true,
@@ -38,7 +39,7 @@ export class RedisWithFallbackStorage implements ThrottlerStorage, OnApplication
 
   constructor(
     private readonly redis: Redis,
-    private readonly fallback: ThrottlerStorageService,
+    private readonly fallback: MemoryRateLimitStorage,
   ) {
     this.redisStorage = new ThrottlerStorageRedisService(redis);
     // ioredis reconnects by itself; without a listener it would print every failed attempt.
