@@ -4,7 +4,7 @@
 // errors or timeouts, and resident memory after the run within 10% of after warm-up. Exit 1 otherwise.
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -40,6 +40,7 @@ async function main(): Promise<number> {
   const logPath = path.join(os.tmpdir(), `${dbName}.log`);
   const log = createWriteStream(logPath);
   let server: ChildProcess | undefined;
+  let passed = false;
   await withServer((c) => c.query(`CREATE DATABASE "${dbName}"`));
   try {
     step(`database ${dbName}: migrate and seed`);
@@ -110,6 +111,7 @@ async function main(): Promise<number> {
       return 1;
     }
     console.log('SOAK PASSED');
+    passed = true;
     return 0;
   } finally {
     if (server && server.exitCode === null) {
@@ -117,6 +119,7 @@ async function main(): Promise<number> {
       await new Promise((r) => server!.once('exit', r));
     }
     log.end();
+    if (passed) rmSync(logPath, { force: true });
     await withServer((c) => c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`));
   }
 }
