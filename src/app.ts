@@ -3,7 +3,9 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
 import { HttpExceptionFilter } from './common/http-exception.filter';
+import { applyHttpServerLimits } from './common/http-server-limits';
 import { jsonBody } from './common/json-body.middleware';
+import { RequestBodyInterceptor } from './common/request-body.interceptor';
 import { AppValidationPipe } from './common/validation.pipe';
 import { AppConfig, LogLevel } from './config/app-config';
 
@@ -24,7 +26,10 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
     logger: NEST_LEVELS[config.logLevel],
   });
   app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  applyHttpServerLimits(app.getHttpServer());
   app.use(jsonBody());
+  app.useGlobalInterceptors(new RequestBodyInterceptor());
   app.useGlobalPipes(new AppValidationPipe());
   app.useGlobalFilters(new HttpExceptionFilter());
   return app;

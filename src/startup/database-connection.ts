@@ -28,9 +28,9 @@ export async function openDatabase(config: AppConfig, role: 'server' | 'cli', lo
   log.log(`Built-in database ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   // PGlite answers one query at a time, so requests queue for a connection: waiting is expected
   // there, not a sign of an unreachable database.
-  const dbConnectionTimeoutMs = Math.max(config.dbConnectionTimeoutMs, EMBEDDED_CONNECTION_WAIT_MS);
+  const dbConnectTimeoutMs = Math.max(config.dbConnectTimeoutMs, EMBEDDED_CONNECTION_WAIT_MS);
   return {
-    config: { ...config, databaseUrl: embedded.url, dbPoolSize: Math.min(config.dbPoolSize, EMBEDDED_POOL_SIZE), dbConnectionTimeoutMs },
+    config: { ...config, databaseUrl: embedded.url, dbPoolSize: Math.min(config.dbPoolSize, EMBEDDED_POOL_SIZE), dbConnectTimeoutMs },
     embedded,
   };
 }
