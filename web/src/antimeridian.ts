@@ -23,7 +23,7 @@ function unwrapRing(ring: Position[]): Position[] {
   const last = out[out.length - 1];
   if (Math.abs(last[0] - first[0]) < 180) return out;
   const pole = out.reduce((sum, p) => sum + p[1], 0) < 0 ? -90 : 90;
-  return [...out.slice(0, -1), [last[0], pole], [first[0], pole], first];
+  return [...out, [last[0], pole], [first[0], pole], first];
 }
 
 // d3 also writes a zero-area ring along a pole, meaningless on a flat map.

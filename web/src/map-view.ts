@@ -86,6 +86,9 @@ export function createMapView(container: HTMLElement, events: MapEvents): MapVie
       });
       if (records.length === 0) return;
       const duration = reducedMotion() ? 0 : 700;
+      // Tests and tools can wait for the camera to settle on the results.
+      delete container.dataset.camera;
+      map.once('moveend', () => (container.dataset.camera = 'settled'));
       const sw = bounds.getSouthWest();
       const ne = bounds.getNorthEast();
       if (sw.lng === ne.lng && sw.lat === ne.lat) map.easeTo({ center: sw, zoom: Math.max(map.getZoom(), 15), duration });
