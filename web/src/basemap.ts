@@ -17,6 +17,13 @@ const DETAIL_MAX_ZOOM = 9;
 const EMPTY: FeatureCollection = { type: 'FeatureCollection', features: [] };
 const LABEL_PREFIX = 'label:';
 
+// Areas in square degrees of the country's largest polygon: Germany ~50, Switzerland ~5, Malta ~0.04.
+const COUNTRY_LABEL_TIERS = [
+  { id: 'country-labels-small', minArea: 0, maxArea: 2, minzoom: 4.5 },
+  { id: 'country-labels-medium', minArea: 2, maxArea: 40, minzoom: 2.5 },
+  { id: 'country-labels-large', minArea: 40, maxArea: 1e9, minzoom: 1 },
+];
+
 export const COLORS = { water: '#cfe3f1', land: '#f6f3ec', coast: '#a6c5da', border: '#b3a794', state: '#cdc3b4' };
 
 export function basemapSources(): Record<string, SourceSpecification> {
@@ -60,17 +67,20 @@ export function basemapLayers(): LayerSpecification[] {
       maxzoom: DETAIL_MAX_ZOOM,
       layout: { 'icon-image': ['concat', `${LABEL_PREFIX}state:`, ['get', 'name']], 'icon-padding': 4 },
     },
-    {
-      id: 'country-labels',
+    // Country names by size: the largest from the world view, the smallest once zoomed in. Labels in
+    // later layers are placed first, so the big names win where they collide.
+    ...COUNTRY_LABEL_TIERS.map(({ id, minArea, maxArea, minzoom }): LayerSpecification => ({
+      id,
       type: 'symbol',
       source: 'countryLabels',
-      minzoom: 1.5,
+      minzoom,
+      filter: ['all', ['>=', ['get', 'area'], minArea], ['<', ['get', 'area'], maxArea]],
       layout: {
         'icon-image': ['concat', `${LABEL_PREFIX}country:`, ['get', 'name']],
         'icon-padding': 6,
         'symbol-sort-key': ['-', 0, ['get', 'area']],
       },
-    },
+    })),
   ];
 }
 

@@ -44,6 +44,10 @@ const ui = {
   resultsHeading: $<HTMLHeadingElement>('results-heading'),
   status: $<HTMLParagraphElement>('status'),
   welcome: $<HTMLDivElement>('welcome'),
+  empty: $<HTMLDivElement>('empty'),
+  emptyTitle: $<HTMLParagraphElement>('empty-title'),
+  emptyHint: $<HTMLParagraphElement>('empty-hint'),
+  emptyClear: $<HTMLButtonElement>('empty-clear'),
   examples: $<HTMLDivElement>('examples'),
   results: $<HTMLOListElement>('results'),
   pager: $<HTMLElement>('pager'),
@@ -192,7 +196,7 @@ ui.searchHere.addEventListener('click', () => {
   state = { ...state, filters: { ...state.filters, near: undefined } };
   applyFilters();
 });
-ui.clearFilters.addEventListener('click', () => {
+const clearFilters = () => {
   state = { ...state, page: 1, filters: {} };
   controlsFromState();
   map?.showNear(null);
@@ -200,7 +204,9 @@ ui.clearFilters.addEventListener('click', () => {
   if (hasSearch(state)) void runSearch(true);
   else writeUrl(true);
   ui.query.focus();
-});
+};
+ui.clearFilters.addEventListener('click', clearFilters);
+ui.emptyClear.addEventListener('click', clearFilters);
 
 // ---- searching ----------------------------------------------------------------------------------
 
@@ -237,6 +243,8 @@ function writeUrl(push: boolean): void {
 function setStatus(text: string, kind: 'info' | 'error' = 'info'): void {
   ui.status.textContent = text;
   ui.status.dataset.kind = kind;
+  // The empty-state box says it visibly; the status still announces it to screen readers.
+  ui.status.classList.toggle('visually-hidden', !ui.empty.hidden && kind === 'info');
 }
 
 async function runSearch(push: boolean): Promise<void> {
@@ -244,6 +252,7 @@ async function runSearch(push: boolean): Promise<void> {
   running?.abort();
   writeUrl(push);
   ui.welcome.hidden = true;
+  ui.empty.hidden = true;
   if (!apiKey) {
     setStatus('Add an API key to search.', 'error');
     ui.keyPanel.open = true;
@@ -281,9 +290,13 @@ function showResponse(records: ImageryRecord[], page: number, total: number): vo
   });
   map?.showResults(records, first);
   const what = state.query ? `“${state.query}”` : 'this area';
+  const filtered = activeFilterCount(state.filters) > 0;
+  ui.empty.hidden = total !== 0;
   if (total === 0) {
-    const hint = activeFilterCount(state.filters) > 0 ? ' Try fewer filters or another spelling.' : ' Try another spelling or a nearby place.';
-    setStatus(`No imagery found for ${what}.${hint}`);
+    ui.emptyTitle.textContent = `No imagery found for ${what}`;
+    ui.emptyHint.textContent = filtered ? 'Try fewer filters, or another spelling.' : 'Try another spelling, or a nearby place.';
+    ui.emptyClear.hidden = !filtered;
+    setStatus(`No imagery found for ${what}.`);
   } else if (records.length === 0) {
     setStatus(`Page ${page} is past the last page (${total}).`);
   } else {
@@ -303,6 +316,7 @@ function showPager(page: number, total: number): void {
 }
 
 function showError(error: Error): void {
+  ui.empty.hidden = true;
   renderResults(ui.results, [], 1, { onHover: () => undefined, onShowOnMap: () => undefined });
   map?.showResults([], 1);
   ui.pager.hidden = true;
@@ -346,6 +360,7 @@ function restoreNear(): void {
 
 function showWelcome(): void {
   running?.abort();
+  ui.empty.hidden = true;
   ui.results.replaceChildren();
   map?.showResults([], 1);
   ui.pager.hidden = true;
