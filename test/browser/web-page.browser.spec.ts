@@ -304,6 +304,22 @@ describe('web page in Chromium', () => {
     expect(within.length).toBeLessThan(records.length);
     expect((await resultAddresses(page)).sort()).toEqual(within.map((r) => r.address).sort().slice(0, 10));
 
+    // Moving the map offers to search the new centre.
+    expect(await page.locator('#search-here').isHidden()).toBe(true);
+    const box = (await page.locator('#map').boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 - 150, box.y + box.height / 2 + 40, { steps: 8 });
+    await page.mouse.up();
+    await page.locator('#search-here:not([hidden])').waitFor();
+    result = await searchBy(page, () => page.locator('#search-here').click());
+    expect(result.request.near.radius_m).toBe(250);
+    expect(result.request.near.lon).toBeGreaterThan(near.lon);
+    expect(await page.locator('#search-here').isHidden()).toBe(true);
+    const movedWithin = records.filter((r) => metres(result.request.near, r) <= 250);
+    expect((await resultAddresses(page)).sort()).toEqual(movedWithin.map((r) => r.address).sort().slice(0, 10));
+    const movedNear = result.request.near;
+
     await page.locator('label[for="facing-N"]').click();
     await page.locator('body:not(.is-busy)').waitFor();
     const filtered = await resultAddresses(page);
@@ -318,7 +334,7 @@ describe('web page in Chromium', () => {
     expect(await again.page.locator('#near-radius').inputValue()).toBe('250');
     expect(await again.page.locator('#filters').getAttribute('open')).not.toBeNull();
     expect(await resultAddresses(again.page)).toEqual(filtered);
-    expect(searches(again.requests).at(-1)).toEqual({ query: 'Bergstrasse', limit: 10, page: 1, facing: 'N', near });
+    expect(searches(again.requests).at(-1)).toEqual({ query: 'Bergstrasse', limit: 10, page: 1, facing: 'N', near: movedNear });
   });
 
   it('reports a key the API refuses and opens the key panel', async () => {
@@ -350,18 +366,37 @@ describe('web page in Chromium', () => {
   });
 
   it('fits a phone screen: no sideways scrolling, the map above the list', async () => {
-    const { page } = await open('/?query=Bergstrasse', { width: 390 });
+    const { page } = await open('/?query=Bergstrasse', { width: 360 });
     await page.locator('.result').nth(9).waitFor();
     await page.locator('#map[data-basemap]').waitFor();
     await page.locator('#map[data-camera="settled"]').waitFor();
-    expect(await inPage<number>(page, 'document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    expect(await inPage<number>(page, 'document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
     const map = (await page.locator('#map').boundingBox())!;
     const list = (await page.locator('#results').boundingBox())!;
-    expect(map.width).toBeGreaterThan(350);
+    expect(map.width).toBe(360);
     expect(map.height).toBeGreaterThan(200);
     expect(map.y + map.height).toBeLessThanOrEqual(list.y);
     expect(await page.locator('#map .marker').count()).toBe(10);
     await screenshot(page, 'phone');
+  });
+
+  it('lists results without a map where the browser has no WebGL', async () => {
+    const plain = await launchBrowser(['--disable-3d-apis']);
+    try {
+      const page = await plain.context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.addInitScript(`localStorage.setItem('lis.apiKey', ${JSON.stringify(key)})`);
+      await page.goto(`${base}/?query=Bergstrasse`);
+      await page.locator('.result').nth(9).waitFor();
+      expect(await page.locator('#map').textContent()).toMatch(/needs WebGL/);
+      expect(await page.locator('#map canvas').count()).toBe(0);
+      await searchBy(page, () => page.locator('#next-page').click());
+      expect(await page.locator('#page-info').textContent()).toBe('Page 2 of 3');
+      expect(errors).toEqual([]);
+    } finally {
+      await plain.close();
+    }
   });
 
   it('is pre-filled with the built-in database demo key when the service offers one', async () => {

@@ -396,7 +396,9 @@ async function start(): Promise<void> {
   else if (!apiKey) {
     setStatus('Add an API key to start searching.', 'info');
     ui.keyPanel.open = true;
-  } else ui.query.focus();
+  } else if (window.matchMedia('(min-width: 821px)').matches) {
+    ui.query.focus(); // not on phones, where focus pops up the keyboard over the page
+  }
 }
 
 void start();

@@ -52,7 +52,7 @@ export function createMapView(container: HTMLElement, events: MapEvents): MapVie
     });
   } catch {
     container.classList.add('map-unavailable');
-    container.textContent = 'The map needs WebGL, which this browser does not offer. Results are listed beside it.';
+    container.textContent = 'The map needs WebGL, which this browser does not offer. The results are listed without it.';
     return null;
   }
   // A north-up map keeps the compass headings readable.
