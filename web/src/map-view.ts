@@ -68,6 +68,7 @@ export function createMapView(container: HTMLElement, events: MapEvents): MapVie
   });
 
   let markers = new Map<string, { marker: Marker; element: HTMLElement }>();
+  let area: Near | null = null;
 
   return {
     showResults(records, firstNumber) {
@@ -84,7 +85,13 @@ export function createMapView(container: HTMLElement, events: MapEvents): MapVie
         markers.set(record.id, { marker, element });
         bounds.extend([lon, lat]);
       });
-      if (records.length === 0) return;
+      // A search near a point shows its whole circle, not only what was found in it.
+      if (area) {
+        const dLat = area.radiusM / 111_320;
+        const dLon = dLat / Math.max(0.01, Math.cos((area.lat * Math.PI) / 180));
+        bounds.extend([area.lon - dLon, area.lat - dLat]).extend([area.lon + dLon, area.lat + dLat]);
+      }
+      if (bounds.isEmpty()) return;
       const duration = reducedMotion() ? 0 : 700;
       // Tests and tools can wait for the camera to settle on the results.
       delete container.dataset.camera;
@@ -119,6 +126,7 @@ export function createMapView(container: HTMLElement, events: MapEvents): MapVie
     },
 
     showNear(near) {
+      area = near;
       const source = map.getSource('near') as GeoJSONSource | undefined;
       const data = near ? circle(near) : EMPTY;
       if (source) source.setData(data);
