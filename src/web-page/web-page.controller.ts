@@ -10,7 +10,7 @@ export const PAGE_CSP = [
   "img-src 'self' data: blob: http: https:",
   "worker-src 'self' blob:",
   "child-src 'self' blob:",
-  "style-src 'self' 'unsafe-inline'",
+  "style-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",
   "frame-ancestors 'none'",
