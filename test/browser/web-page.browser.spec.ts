@@ -94,6 +94,13 @@ describe('web page in Chromium', () => {
     await again.locator('body[data-ready="true"]').waitFor();
     expect(await again.locator('#api-key').inputValue()).toBe(key);
     expect(await again.locator('#key-summary').textContent()).toBe('API key');
+
+    // The panel opens from its button and closes with Escape, focus back on the button.
+    await again.locator('#key-panel > summary').click();
+    expect(await inPage(again, 'document.activeElement?.id')).toBe('api-key');
+    await again.keyboard.press('Escape');
+    expect(await again.locator('#key-panel').getAttribute('open')).toBeNull();
+    expect(await inPage(again, 'document.activeElement?.tagName')).toBe('SUMMARY');
   });
 
   it('suggests as you type (debounced, five at most) and the keyboard picks one', async () => {

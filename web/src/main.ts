@@ -122,6 +122,15 @@ ui.keyVisibility.addEventListener('click', () => {
 ui.keyPanel.addEventListener('toggle', () => {
   if (ui.keyPanel.open) ui.keyInput.focus();
 });
+// The panel closes like a popover: Escape (focus back on its button) or a click elsewhere.
+ui.keyPanel.addEventListener('keydown', (e) => {
+  if (e.key !== 'Escape' || !ui.keyPanel.open) return;
+  ui.keyPanel.open = false;
+  ui.keyPanel.querySelector('summary')?.focus();
+});
+document.addEventListener('click', (e) => {
+  if (ui.keyPanel.open && !ui.keyPanel.contains(e.target as Node)) ui.keyPanel.open = false;
+});
 
 // ---- filters ------------------------------------------------------------------------------------
 
