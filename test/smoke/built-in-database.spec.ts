@@ -77,6 +77,12 @@ describe('npm start without DATABASE_URL (built-in database)', () => {
     expect(res.body.data[0].address).toMatch(/^Beverly Hills/);
     expect(res.body.data[0].image).toBe(`${first.base}/demo-images/${res.body.data[0].id}.svg`);
 
+    // The web page is served, and pre-filled with the printed demo key.
+    const page = await fetch(`${first.base}/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<script type="module" src="/assets/app.js">');
+    expect(await (await fetch(`${first.base}/config.json`)).json()).toEqual({ demoKey: first.key });
+
     // The same data directory cannot be opened twice.
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0' };
     delete env.DATABASE_URL;
