@@ -5,13 +5,14 @@ import { DatabaseModule } from './database/database.module';
 import { DemoImageModule } from './demo-image/demo-image.module';
 import { ImageryModule } from './imagery/imagery.module';
 import { SearchModule } from './search/search.module';
+import { WebPageModule } from './web-page/web-page.module';
 
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [DatabaseModule.forRoot(config), ApiKeyModule, SearchModule, ImageryModule, DemoImageModule],
+      imports: [DatabaseModule.forRoot(config), ApiKeyModule, SearchModule, ImageryModule, DemoImageModule, WebPageModule],
     };
   }
 }

@@ -1,17 +1,66 @@
+import { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
-import { createApp, prepareDatabase } from './app';
+import { ApiKeyService } from './api-key/api-key.service';
+import { createApp } from './app';
 import { ConfigError, loadConfig } from './config/app-config';
+import { EmbeddedDatabaseError } from './database/embedded-database';
+import { Migrator } from './database/migrator';
+import { openDatabase } from './startup/database-connection';
+import { ensureDemoKey, loadDemoDataIfEmpty } from './startup/demo-setup';
+import { WebPageService } from './web-page/web-page.service';
 
 async function main(): Promise<void> {
-  const config = loadConfig();
+  const started = Date.now();
+  const log = new Logger('Startup');
+  const { config, embedded } = await openDatabase(loadConfig(), 'server', log);
+
+  const migrationStart = Date.now();
+  const migrator = new Migrator(config.databaseUrl);
+  if (embedded && (await migrator.pending()).length > 0) {
+    log.log('Creating the schema (PostGIS takes a while to install in the built-in database)...');
+  }
+  const { applied } = await migrator.migrate();
+  if (applied.length > 0) log.log(`Applied migrations ${applied.join(', ')} in ${((Date.now() - migrationStart) / 1000).toFixed(1)} s`);
+
   const app = await createApp(config);
-  await prepareDatabase(config, app);
+  if (config.bootstrapApiKey) {
+    await app.get(ApiKeyService).register(config.bootstrapApiKey, 'bootstrap');
+    log.log('Registered BOOTSTRAP_API_KEY');
+  }
+  let demoKey: string | undefined;
+  if (embedded) {
+    await loadDemoDataIfEmpty(app, log);
+    demoKey = config.bootstrapApiKey ? undefined : await ensureDemoKey(app, config.dataDir, log);
+    // The page is pre-filled with the generated demo key only; never with a real key.
+    if (demoKey) app.get(WebPageService).offerDemoKey(demoKey);
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.log(`${signal} received, shutting down`);
+    await app.close();
+    await embedded?.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+
   await app.listen(config.port, config.host);
-  new Logger('Startup').log(`Listening on http://${config.host}:${config.port}`);
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  const base = `http://localhost:${port}`;
+  log.log(`Listening on ${base} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  const key = demoKey ?? (embedded ? config.bootstrapApiKey : undefined);
+  if (key) {
+    // The demo key and a search to paste: the first thing a new user wants.
+    console.log(`\nAPI key: ${key}\nTry:\n  curl -s ${base}/search -H 'content-type: application/json' -H 'x-api-key: ${key}' -d '{"query": "Beverly Hills", "limit": 2}'\n`);
+  }
 }
 
 main().catch((error) => {
-  // A configuration problem is the user's to fix: print it plainly, without a stack trace.
-  console.error(error instanceof ConfigError ? error.message : error);
+  // Problems the user must fix are printed plainly, without a stack trace.
+  const plain = error instanceof ConfigError || error instanceof EmbeddedDatabaseError;
+  console.error(plain ? error.message : error);
   process.exit(1);
 });

@@ -10,7 +10,7 @@ import { Client } from 'pg';
 import { Migrator } from '../../src/database/migrator';
 import { ImportFormat, isImportFormat } from '../../src/imagery/feature-reader';
 import { writeImageryFile } from '../helpers/imagery-files';
-import { databaseUrl, withServer } from '../setup/test-database';
+import { createThrowawayDatabase } from '../setup/test-database';
 
 const ROOT = resolve(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'src', 'cli', 'import.cli.js');
@@ -97,9 +97,10 @@ async function main(): Promise<void> {
 
   const dir = mkdtempSync(join(tmpdir(), 'lis-bench-'));
   const file = join(dir, `catalogue.${format === 'geojsonseq' ? 'geojsons' : format}${values.gzip ? '.gz' : ''}`);
-  const name = `lis_bench_${process.pid}_${Date.now()}`;
-  const url = databaseUrl(name);
-  await withServer((c) => c.query(`CREATE DATABASE "${name}"`));
+  // A throwaway database on the PostgreSQL server at TEST_DATABASE_URL (the built-in database is not
+  // what this measures).
+  const database = await createThrowawayDatabase('server');
+  const url = database.url;
   try {
     await new Migrator(url).migrate();
     let t = Date.now();
@@ -122,7 +123,7 @@ async function main(): Promise<void> {
       console.log(`  ${r.summary}`);
     }
   } finally {
-    await withServer((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+    await database.drop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
