@@ -11,6 +11,7 @@ import { ImageryImportService, ImportOptions } from '../../src/imagery/imagery-i
 import { ImageryModule } from '../../src/imagery/imagery.module';
 import { EXPORT_PAGE, ImageryRepository, importSql } from '../../src/imagery/imagery.repository';
 import { feature, prismaClient, resetImagery, testConfig } from '../helpers/test-app';
+import { currentKind } from '../setup/test-database';
 import { CSV_HEADER, generatedRecord, toCsvRow, toFeature } from '../helpers/imagery-files';
 
 describe('imagery import', () => {
@@ -236,17 +237,24 @@ describe('imagery import', () => {
     }
   });
 
-  it('refuses a second import of the same source while one runs', async () => {
+  it('refuses a second import of the same source while one runs (on a PostgreSQL server)', async () => {
     const repo = moduleRef.get(ImageryRepository);
     const first = await repo.openImportSession({ source: 'busy', dryRun: false, trackSeen: false });
+    const second = () => importFile(write('busy.ndjson', JSON.stringify(feature('x'))), { source: 'busy' });
     try {
-      await expect(importFile(write('busy.ndjson', JSON.stringify(feature('x'))), { source: 'busy' })).rejects.toThrow(/another import of source "busy"/);
-      // Other sources and dry runs are not held up.
+      if (currentKind() === 'server') {
+        await expect(second()).rejects.toThrow(/another import of source "busy"/);
+      } else {
+        // The built-in database serves every connection from one session, where the guard's advisory
+        // lock is re-entrant: documented as not applying there (README, import).
+        expect(await second()).toMatchObject({ inserted: 1 });
+      }
+      // Other sources are not held up.
       expect(await importFile(write('free.ndjson', JSON.stringify(feature('y'))), { source: 'free' })).toMatchObject({ inserted: 1 });
     } finally {
       await first.close();
     }
-    expect(await importFile(write('busy2.ndjson', JSON.stringify(feature('x'))), { source: 'busy' })).toMatchObject({ inserted: 1 });
+    expect(await importFile(write('busy2.ndjson', JSON.stringify(feature('z'))), { source: 'busy' })).toMatchObject({ inserted: 1 });
   });
 });
 
