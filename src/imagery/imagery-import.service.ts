@@ -90,7 +90,7 @@ export class ImageryImportService {
       // Keyed by id: a record repeated within one batch would make the upsert touch a row twice.
       let batch = new Map<string, ImageryRecord>();
       const iterator = items[Symbol.asyncIterator]();
-      const aborted = abortedPromise(options.signal);
+      const reads = new AbortableReads(iterator, options.signal);
       let exhausted = false;
       let waiting = false; // a read is still pending (interrupted while the input was idle)
       try {
@@ -101,7 +101,7 @@ export class ImageryImportService {
           }
           let next: IteratorResult<FeatureItem> | undefined;
           try {
-            next = await nextUnlessAborted(iterator, aborted);
+            next = await reads.next();
           } catch (error) {
             summary.outcome = 'input-error';
             summary.inputError = (error as Error).message;
@@ -158,21 +158,36 @@ export class ImageryImportService {
   }
 }
 
-// The next item, or undefined as soon as the signal aborts (an idle standard input must not hold up
-// Ctrl-C). `aborted` is made once per import, so racing it costs no listener per record.
-function nextUnlessAborted(iterator: AsyncIterator<FeatureItem>, aborted?: Promise<undefined>): Promise<IteratorResult<FeatureItem> | undefined> {
-  const next = iterator.next();
-  if (!aborted) return next;
-  next.catch(() => undefined); // if the abort wins the race, a later failure of this read is of no interest
-  return Promise.race([next, aborted]);
-}
+// Reads the next item, or gives undefined as soon as the signal aborts (an idle standard input must
+// not hold up Ctrl-C). One abort listener for the whole import wakes whichever read is pending; racing
+// a long-pending promise instead would leave a reaction behind on it for every record.
+class AbortableReads {
+  private wake?: () => void;
 
-function abortedPromise(signal?: AbortSignal): Promise<undefined> | undefined {
-  if (!signal) return undefined;
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve(undefined);
-    else signal.addEventListener('abort', () => resolve(undefined), { once: true });
-  });
+  constructor(
+    private readonly iterator: AsyncIterator<FeatureItem>,
+    private readonly signal?: AbortSignal,
+  ) {
+    signal?.addEventListener('abort', () => this.wake?.(), { once: true });
+  }
+
+  next(): Promise<IteratorResult<FeatureItem> | undefined> {
+    if (!this.signal) return this.iterator.next();
+    if (this.signal.aborted) return Promise.resolve(undefined);
+    return new Promise((resolve, reject) => {
+      this.wake = () => resolve(undefined);
+      this.iterator.next().then(
+        (result) => {
+          this.wake = undefined;
+          resolve(result);
+        },
+        (error) => {
+          this.wake = undefined;
+          reject(error);
+        },
+      );
+    });
+  }
 }
 
 function toRecord(item: FeatureItem): FeatureResult {
