@@ -1,11 +1,13 @@
 import { Logger } from '@nestjs/common';
 import { createApp, prepareDatabase } from './app';
 import { ConfigError, loadConfig } from './config/app-config';
+import { installGracefulShutdown } from './lifecycle/graceful-shutdown';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const app = await createApp(config);
   await prepareDatabase(config, app);
+  installGracefulShutdown(app, config.shutdownTimeoutMs);
   await app.listen(config.port, config.host);
   new Logger('Startup').log(`Listening on http://${config.host}:${config.port}`);
 }

@@ -1,14 +1,40 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, validateSync } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  Validate,
+  ValidatorConstraint,
+  ValidatorConstraintInterface,
+  validateSync,
+} from 'class-validator';
 import { resolveDatabaseUrl } from './database-url';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+export const NODE_ENVS = ['production', 'development', 'test'] as const;
+export type NodeEnv = (typeof NODE_ENVS)[number];
+
+// An origin is scheme://host[:port], nothing after it; CORS compares origins exactly.
+const ORIGIN = /^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/;
+const CORS_MESSAGE = 'CORS_ORIGINS must be * or a comma-separated list of origins like https://app.example.com';
 
 const toInt = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : value;
 
 // The environment as it arrives (strings), validated once at startup.
+@ValidatorConstraint({ name: 'corsOrigins' })
+class CorsOriginsConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'string' && (value === '*' || splitList(value).every((o) => ORIGIN.test(o)));
+  }
+}
+
 class EnvironmentVariables {
   @IsOptional()
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgresql:// connection string' })
@@ -55,6 +81,25 @@ class EnvironmentVariables {
   @Min(100, { message: 'DB_STATEMENT_TIMEOUT_MS must be an integer between 100 and 600000' })
   @Max(600000, { message: 'DB_STATEMENT_TIMEOUT_MS must be an integer between 100 and 600000' })
   DB_STATEMENT_TIMEOUT_MS?: number;
+
+  @IsOptional()
+  @IsIn(NODE_ENVS, { message: `NODE_ENV must be one of ${NODE_ENVS.join(', ')}` })
+  NODE_ENV?: NodeEnv;
+
+  @IsOptional()
+  @Validate(CorsOriginsConstraint, { message: CORS_MESSAGE })
+  CORS_ORIGINS?: string;
+
+  @IsOptional()
+  @Matches(/^[\x21-\x7e]{16,200}$/, { message: 'METRICS_TOKEN must be 16 to 200 printable ASCII characters without spaces' })
+  METRICS_TOKEN?: string;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'SHUTDOWN_TIMEOUT_MS must be an integer between 0 and 600000' })
+  @Min(0, { message: 'SHUTDOWN_TIMEOUT_MS must be an integer between 0 and 600000' })
+  @Max(600000, { message: 'SHUTDOWN_TIMEOUT_MS must be an integer between 0 and 600000' })
+  SHUTDOWN_TIMEOUT_MS?: number;
 }
 
 export interface AppConfig {
@@ -66,6 +111,11 @@ export interface AppConfig {
   logLevel: LogLevel;
   dbPoolSize: number;
   dbStatementTimeoutMs: number;
+  nodeEnv: NodeEnv;
+  /** Origins allowed by CORS; empty means CORS is off (browsers on other origins are refused). */
+  corsOrigins: string[] | '*';
+  metricsToken?: string;
+  shutdownTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -89,7 +139,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: parsed.LOG_LEVEL ?? 'info',
     dbPoolSize: parsed.DB_POOL_SIZE ?? 10,
     dbStatementTimeoutMs: parsed.DB_STATEMENT_TIMEOUT_MS ?? 2000,
+    nodeEnv: parsed.NODE_ENV ?? 'production',
+    corsOrigins: parsed.CORS_ORIGINS === '*' ? '*' : splitList(parsed.CORS_ORIGINS ?? ''),
+    metricsToken: parsed.METRICS_TOKEN,
+    shutdownTimeoutMs: parsed.SHUTDOWN_TIMEOUT_MS ?? 10_000,
   };
+}
+
+function splitList(value: string): string[] {
+  return value
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v.length > 0);
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
   IsInt,
@@ -39,18 +40,42 @@ class ResultWindowConstraint implements ValidatorConstraintInterface {
 }
 
 export class SearchRequestDto {
+  @ApiProperty({
+    description: 'Free-text place: an address, a place name or a location code. Control characters become spaces; trimmed.',
+    minLength: 1,
+    maxLength: QUERY_MAX_LENGTH,
+    example: 'Herrengasse 35, Vaduz',
+  })
   @Transform(cleanQuery)
   @IsString({ message: QUERY_MESSAGE })
   @Length(1, QUERY_MAX_LENGTH, { message: QUERY_MESSAGE })
   query!: string;
 
   // ValidateIf instead of IsOptional: absent means default, but an explicit null is an error.
+  @ApiProperty({
+    type: 'integer',
+    required: false,
+    minimum: 1,
+    maximum: LIMIT_MAX,
+    default: LIMIT_DEFAULT,
+    example: 5,
+    description: 'Records per page.',
+  })
   @ValidateIf((o: SearchRequestDto) => o.limit !== undefined)
   @IsInt({ message: LIMIT_MESSAGE })
   @Min(1, { message: LIMIT_MESSAGE })
   @Max(LIMIT_MAX, { message: LIMIT_MESSAGE })
   limit: number = LIMIT_DEFAULT;
 
+  @ApiProperty({
+    type: 'integer',
+    required: false,
+    minimum: 1,
+    maximum: RESULT_WINDOW_MAX,
+    default: 1,
+    example: 1,
+    description: `Page number, 1-based; page * limit must be at most ${RESULT_WINDOW_MAX}.`,
+  })
   @ValidateIf((o: SearchRequestDto) => o.page !== undefined)
   @IsInt({ message: PAGE_MESSAGE })
   @Min(1, { message: PAGE_MESSAGE })
@@ -58,27 +83,75 @@ export class SearchRequestDto {
   page: number = 1;
 }
 
-export interface GeoJsonPoint {
+// Response classes (not interfaces) so the OpenAPI document describes them. The pattern repeats the
+// uuid format because validators commonly skip formats.
+const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
+export class GeoJsonPoint {
+  @ApiProperty({ enum: ['Point'], example: 'Point' })
   type: 'Point';
+
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'number' },
+    minItems: 2,
+    maxItems: 2,
+    description: '[longitude, latitude] in WGS84 degrees, full stored precision',
+    example: [9.52, 47.14],
+  })
   coordinates: [number, number];
 }
 
-export interface ImageryRecordDto {
+export class ImageryRecordDto {
+  @ApiProperty({ format: 'uuid', pattern: UUID_PATTERN, example: 'a0000000-0000-4000-8000-000000000035' })
   id: string;
+
+  @ApiProperty({ example: 'Herrengasse 35, 9490 Vaduz' })
   address: string;
+
+  @ApiProperty({ description: 'Capture date as stored (no time-zone shift), "Month day, year"', example: 'September 10, 2015' })
   date: string;
+
+  @ApiProperty({
+    description: 'Heading on the 8-point compass rose, each sector 45 degrees centred on its direction',
+    pattern: '^Facing (North|Northeast|East|Southeast|South|Southwest|West|Northwest) \\((N|NE|E|SE|S|SW|W|NW)\\)$',
+    example: 'Facing West (W)',
+  })
   compass: string;
+
+  @ApiProperty({ description: 'Whether the image is an interactive panorama', example: false })
   interactive: boolean;
+
+  @ApiProperty({ type: () => GeoJsonPoint })
   geometry: GeoJsonPoint;
+
+  @ApiProperty({ format: 'uri', pattern: '^https?://', description: 'Absolute image URL', example: 'https://img.example.com/herrengasse-35.jpg' })
   image: string;
 }
 
-export interface SearchResponseDto {
+export class SearchResponseDto {
+  @ApiProperty({ enum: [true], example: true })
   isSuccess: true;
+
+  @ApiProperty({ type: 'integer', minimum: 1, description: 'The requested page, echoed', example: 1 })
   page: number;
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'ceil(total matches / limit); 0 when nothing matched', example: 1 })
   pageTotal: number;
+
+  @ApiProperty({ type: () => [ImageryRecordDto], maxItems: LIMIT_MAX, description: 'Ordered by relevance, then id; empty past the last page' })
   data: ImageryRecordDto[];
+
+  @ApiProperty({
+    format: 'uuid',
+    pattern: UUID_PATTERN,
+    description: 'UUID v5 of the normalized request (query and limit): the same on every page of one search',
+    example: '3f1c2b9e-5d7a-5e4b-9c1d-2a3b4c5d6e7f',
+  })
   result_id: string;
+
+  @ApiProperty({ enum: ['global'], example: 'global' })
   region: 'global';
+
+  @ApiProperty({ type: 'string', nullable: true, enum: [null], example: null, description: 'Always null' })
   region_id: null;
 }
