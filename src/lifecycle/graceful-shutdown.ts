@@ -4,21 +4,24 @@ import type { Server } from 'node:http';
 import { ShutdownState } from './shutdown-state';
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+// After the drain deadline, how long closing the app (the database pool) may still take.
+const CLOSE_GRACE_MS = 2000;
 
 // On SIGTERM/SIGINT: turn readiness off, stop accepting connections, let in-flight requests finish
 // (at most timeoutMs, then cut the rest), close the app (and with it the database pool), exit 0.
-export function installGracefulShutdown(app: NestExpressApplication, timeoutMs: number, exit = (code: number) => process.exit(code)): void {
+export function installGracefulShutdown(
+  app: NestExpressApplication,
+  timeoutMs: number,
+  exit: (code: number) => void = (code) => process.exit(code),
+): void {
   const logger = new Logger('Shutdown');
   let started = false;
-  const onSignal = (signal: string) => {
+  const onSignal = (signal: NodeJS.Signals) => {
     if (started) return;
     started = true;
     logger.log(`${signal} received; draining in-flight requests (at most ${timeoutMs} ms)`);
     drainAndClose(app, timeoutMs, logger).then(
-      () => {
-        logger.log('Shut down cleanly');
-        exit(0);
-      },
+      () => exit(0),
       (error) => {
         logger.error(`Shutdown failed: ${(error as Error)?.stack ?? error}`);
         exit(1);
@@ -35,19 +38,28 @@ export async function drainAndClose(app: NestExpressApplication, timeoutMs: numb
   server.closeIdleConnections();
   // Keep-alive sockets become idle as their last response ends; close them as they do.
   const sweep = setInterval(() => server.closeIdleConnections(), 100);
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(true), timeoutMs);
-  });
   try {
-    if (await Promise.race([closed.then(() => false), timedOut])) {
+    if ((await within(closed, timeoutMs)) === 'timeout') {
       logger.warn(`Requests still running after ${timeoutMs} ms; closing their connections`);
       server.closeAllConnections();
-      await closed;
     }
   } finally {
     clearInterval(sweep);
+  }
+  // Closing the pool waits for queries still running; a cut-off request may hold one, so bound it too.
+  if ((await within(app.close(), CLOSE_GRACE_MS)) === 'timeout') {
+    logger.warn(`Closing the application took over ${CLOSE_GRACE_MS} ms; exiting anyway`);
+  } else {
+    logger.log('Shut down cleanly');
+  }
+}
+
+async function within(work: Promise<unknown>, ms: number): Promise<'done' | 'timeout'> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ms)));
+  try {
+    return await Promise.race([work.then(() => 'done' as const), timeout]);
+  } finally {
     clearTimeout(timer);
   }
-  await app.close();
 }

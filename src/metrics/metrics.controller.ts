@@ -17,8 +17,8 @@ export class MetricsController {
   @UseGuards(MetricsTokenGuard)
   @ApiOperation({ operationId: 'metrics', summary: 'Prometheus metrics (text exposition format)' })
   // The token is required only when METRICS_TOKEN is set: `{}` makes it optional in the document.
-  @ApiBearerAuth(METRICS_SECURITY)
   @ApiSecurity({})
+  @ApiBearerAuth(METRICS_SECURITY)
   @ApiProduces('text/plain')
   @ApiOkResponse({ description: 'Metrics in Prometheus text format 0.0.4', schema: { type: 'string' } })
   @ApiErrorResponse(401, 'METRICS_TOKEN is set and the bearer token is missing or wrong', {

@@ -152,6 +152,7 @@ export class SearchResponseDto {
   @ApiProperty({ enum: ['global'], example: 'global' })
   region: 'global';
 
-  @ApiProperty({ type: 'string', nullable: true, enum: [null], example: null, description: 'Always null' })
+  // Not enum: [null]: validators such as Prism's fail to compile it and then silently skip the whole body.
+  @ApiProperty({ type: 'string', nullable: true, example: null, description: 'Always null (reserved)' })
   region_id: null;
 }

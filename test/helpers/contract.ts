@@ -30,12 +30,17 @@ export interface ContractProxy {
   close(): Promise<void>;
 }
 
-export async function startContractProxy(app: NestExpressApplication): Promise<ContractProxy> {
+// patchDocument exists for the harness's own tests (proving that a broken contract is caught).
+export async function startContractProxy(
+  app: NestExpressApplication,
+  patchDocument: (document: any) => void = () => undefined,
+): Promise<ContractProxy> {
   await app.listen(0, '127.0.0.1');
   const appUrl = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
   const served = await request(appUrl).get('/openapi.json').expect(200);
   const dir = mkdtempSync(join(tmpdir(), 'lis-contract-'));
   const documentPath = join(dir, 'openapi.json');
+  patchDocument(served.body);
   writeFileSync(documentPath, JSON.stringify(served.body));
   const operations = await getHttpOperationsFromSpec(documentPath);
 
