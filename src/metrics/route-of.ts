@@ -1,8 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 
 // The route template that handled a request ('/demo-images/:file'), never the raw path, so metric
-// labels stay few; requests refused before routing (unknown paths, bad bodies) are 'unmatched'.
+// labels stay few. Requests refused before routing (bad bodies) and Nest's catch-all not-found
+// route ('/{*path}') are 'unmatched'.
 export function routeOf(req: IncomingMessage): string {
   const { route, baseUrl } = req as IncomingMessage & { route?: { path?: unknown }; baseUrl?: string };
-  return typeof route?.path === 'string' ? `${baseUrl ?? ''}${route.path}` : 'unmatched';
+  if (typeof route?.path !== 'string' || route.path.includes('*')) return 'unmatched';
+  return `${baseUrl ?? ''}${route.path}`;
 }

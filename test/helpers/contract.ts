@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { AddressInfo, createServer } from 'node:net';
+import { createServer as createHttpServer, request as httpRequest, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NestExpressApplication } from '@nestjs/platform-express';
@@ -18,74 +19,134 @@ const PRISM_CLI = require.resolve('@stoplight/prism-cli/dist/index.js');
 //  - no x-api-key on a secured route (Prism's CLI always checks security and answers 401 itself),
 //  - malformed JSON or a JSON scalar body (Prism parses the body and forwards its re-serialization),
 //  - routes or methods the document does not have (Prism answers 404/405 itself).
-export interface ContractProxy {
-  /** Requests through Prism. */
-  http: TestAgent;
-  /** Requests straight to the app; check their responses with `checkDirect`. */
-  direct: TestAgent;
-  /** Validates a response that bypassed Prism against the document. */
-  checkDirect(method: string, path: string, res: request.Response): void;
-  /** Every violation seen so far (cleared on read); tests assert it is empty after each case. */
-  takeViolations(): string[];
-  close(): Promise<void>;
-}
+// Prism takes seconds to start, so one instance serves a whole test file: it forwards to a small
+// relay whose target is whichever app the file attached last (`use`).
+export class ContractProxy {
+  private prism?: ChildProcess;
+  private prismUrl?: string;
+  private document?: string;
+  private operations: IHttpOperation[] = [];
+  private readonly violations: string[] = [];
+  private readonly apps: NestExpressApplication[] = [];
+  private target?: string;
+  private relay?: Server;
+  private dir = mkdtempSync(join(tmpdir(), 'lis-contract-'));
 
-// patchDocument exists for the harness's own tests (proving that a broken contract is caught).
-export async function startContractProxy(
-  app: NestExpressApplication,
-  patchDocument: (document: any) => void = () => undefined,
-): Promise<ContractProxy> {
-  await app.listen(0, '127.0.0.1');
-  const appUrl = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
-  const served = await request(appUrl).get('/openapi.json').expect(200);
-  const dir = mkdtempSync(join(tmpdir(), 'lis-contract-'));
-  const documentPath = join(dir, 'openapi.json');
-  patchDocument(served.body);
-  writeFileSync(documentPath, JSON.stringify(served.body));
-  const operations = await getHttpOperationsFromSpec(documentPath);
+  // patchDocument exists for the harness's own tests (proving that a broken contract is caught).
+  constructor(private readonly patchDocument: (document: any) => void = () => undefined) {}
 
-  const port = await freePort();
-  const prism = spawn(
-    process.execPath,
-    [PRISM_CLI, 'proxy', documentPath, appUrl, '--errors', '--validate-request=false', '--cors=false',
-      '-h', '127.0.0.1', '-p', String(port), '-v', 'warn'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let output = '';
-  prism.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  prism.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  const prismUrl = `http://127.0.0.1:${port}`;
-  await waitUntilListening(prism, prismUrl, () => output);
+  /** Requests through Prism to the current app. */
+  get http(): TestAgent {
+    if (!this.prismUrl) throw new Error('call use(app) first');
+    return request.agent(this.prismUrl).use((req: request.Test) => {
+      req.on('response', (res: request.Response) => this.record(req.method, req.url, res));
+    });
+  }
 
-  const violations: string[] = [];
-  const record = (method: string, url: string, res: { status: number; headers: Record<string, string>; text?: string }) => {
-    if (res.headers['sl-violations']) violations.push(`${method} ${url} -> ${res.status}: ${res.headers['sl-violations']}`);
-    if (/^application\/problem\+json/.test(res.headers['content-type'] ?? '')) {
-      violations.push(`${method} ${url} -> ${res.status} answered by Prism: ${res.text}`);
+  /** Requests straight to the current app; check their responses with `checkDirect`. */
+  get direct(): TestAgent {
+    if (!this.target) throw new Error('call use(app) first');
+    return request.agent(this.target);
+  }
+
+  /** Routes requests to this app from now on; closed by close(). */
+  async use(app: NestExpressApplication): Promise<void> {
+    await app.listen(0, '127.0.0.1');
+    this.apps.push(app);
+    this.target = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+    const served = (await request(this.target).get('/openapi.json').expect(200)).body;
+    this.patchDocument(served);
+    const document = JSON.stringify(served);
+    if (this.document === undefined) {
+      this.document = document;
+      await this.startPrism();
+    } else if (document !== this.document) {
+      throw new Error('this app serves a different OpenAPI document; the document must not depend on configuration');
     }
-  };
-  const http = request.agent(prismUrl).use((req: request.Test) => {
-    req.on('response', (res: request.Response) => record(req.method, req.url, res));
-  });
+  }
 
-  return {
-    http,
-    direct: request.agent(appUrl),
-    checkDirect(method, path, res) {
-      const problems = validateDirect(operations, method, path, res);
-      violations.push(...problems.map((p) => `${method} ${path} -> ${res.status} (direct): ${p}`));
-    },
-    takeViolations: () => violations.splice(0),
-    async close() {
+  /** Validates a response that bypassed Prism against the document. */
+  checkDirect(method: string, path: string, res: Pick<request.Response, 'status' | 'headers' | 'body'>): void {
+    const problems = validateDirect(this.operations, method, path, res);
+    this.violations.push(...problems.map((p) => `${method} ${path} -> ${res.status} (direct): ${p}`));
+  }
+
+  /** Every violation seen so far (cleared on read); tests assert it is empty after each case. */
+  takeViolations(): string[] {
+    return this.violations.splice(0);
+  }
+
+  async close(): Promise<void> {
+    const prism = this.prism;
+    if (prism && prism.exitCode === null) {
+      const exited = new Promise((resolve) => prism.once('exit', resolve));
       prism.kill('SIGTERM');
-      await new Promise((resolve) => (prism.exitCode !== null ? resolve(null) : prism.once('exit', resolve)));
-      await app.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+      await exited;
+    }
+    await new Promise((resolve) => (this.relay ? this.relay.close(resolve) : resolve(null)));
+    for (const app of this.apps.splice(0)) await app.close();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  private record(method: string, url: string, res: request.Response): void {
+    if (res.headers['sl-violations']) this.violations.push(`${method} ${url} -> ${res.status}: ${res.headers['sl-violations']}`);
+    if (/^application\/problem\+json/.test(res.headers['content-type'] ?? '')) {
+      this.violations.push(`${method} ${url} -> ${res.status} answered by Prism: ${res.text}`);
+    }
+  }
+
+  private async startPrism(): Promise<void> {
+    const documentPath = join(this.dir, 'openapi.json');
+    writeFileSync(documentPath, this.document!);
+    this.operations = await getHttpOperationsFromSpec(documentPath);
+    const relayUrl = await this.startRelay();
+    const port = await freePort();
+    const prism = spawn(
+      process.execPath,
+      [PRISM_CLI, 'proxy', documentPath, relayUrl, '--errors', '--validate-request=false', '--cors=false',
+        '-h', '127.0.0.1', '-p', String(port), '-v', 'warn'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    this.prism = prism;
+    let output = '';
+    prism.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+    prism.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+    this.prismUrl = `http://127.0.0.1:${port}`;
+    await waitUntilListening(prism, this.prismUrl, () => output);
+  }
+
+  // Forwards bytes unchanged to the current target.
+  private async startRelay(): Promise<string> {
+    this.relay = createHttpServer((req, res) => {
+      const target = new URL(this.target!);
+      const upstream = httpRequest(
+        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+        (up) => {
+          res.writeHead(up.statusCode ?? 502, up.rawHeaders);
+          up.pipe(res);
+        },
+      );
+      upstream.on('error', () => res.destroy());
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => this.relay!.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.relay.address() as AddressInfo).port}`;
+  }
 }
 
-function validateDirect(operations: IHttpOperation[], method: string, path: string, res: request.Response): string[] {
+// One app behind its own proxy: the common case.
+export async function startContractProxy(app: NestExpressApplication, patchDocument?: (document: any) => void): Promise<ContractProxy> {
+  const contract = new ContractProxy(patchDocument);
+  await contract.use(app);
+  return contract;
+}
+
+function validateDirect(
+  operations: IHttpOperation[],
+  method: string,
+  path: string,
+  res: Pick<request.Response, 'status' | 'headers' | 'body'>,
+): string[] {
   const element = { statusCode: res.status, headers: res.headers as Record<string, string>, body: res.body };
   let operation = operations.find((o) => o.method === method.toLowerCase() && matchesPath(o.path, path));
   if (!operation) {
@@ -112,7 +173,7 @@ function matchesPath(template: string, path: string): boolean {
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
-    const server = createServer();
+    const server = createHttpServer();
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address() as AddressInfo;
