@@ -31,7 +31,7 @@ const toInt = ({ value }: { value: unknown }) =>
 @ValidatorConstraint({ name: 'corsOrigins' })
 class CorsOriginsConstraint implements ValidatorConstraintInterface {
   validate(value: unknown): boolean {
-    return typeof value === 'string' && (value === '*' || splitList(value).every((o) => ORIGIN.test(o)));
+    return typeof value === 'string' && (value === '*' || value.split(',').every((o) => ORIGIN.test(o.trim())));
   }
 }
 
@@ -126,7 +126,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const parsed = plainToInstance(EnvironmentVariables, present);
   const errors = validateSync(parsed, { skipMissingProperties: false });
   if (errors.length > 0) {
-    const lines = errors.flatMap((e) => Object.values(e.constraints ?? {}));
+    // One line per distinct message: several rules of one variable share a message.
+    const lines = [...new Set(errors.flatMap((e) => Object.values(e.constraints ?? {})))];
     throw new ConfigError(`Invalid configuration:\n  - ${lines.join('\n  - ')}`);
   }
   const port = parsed.PORT ?? 3000;
