@@ -30,7 +30,8 @@ export function createRootLogger(config: AppConfig, destination?: DestinationStr
   if (!destination && config.nodeEnv === 'development' && process.stdout.isTTY && hasPinoPretty()) {
     return pino({ ...options, transport: { target: 'pino-pretty', options: { singleLine: true } } });
   }
-  return destination ? pino(options, destination) : pino(options);
+  // Synchronous stdout: lines stay in order and none is lost when the process exits after a shutdown.
+  return pino(options, destination ?? pino.destination({ dest: 1, sync: true }));
 }
 
 function hasPinoPretty(): boolean {
