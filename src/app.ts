@@ -36,7 +36,13 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
   app.use(app.get(MetricsService).httpMiddleware());
   app.use(app.get(ShutdownState).middleware());
   // Self-hosted deployments often serve plain HTTP; upgrading the docs' asset requests would break them.
-  app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
+  // Image URLs from search results (demo images) are meant to be embedded by other origins.
+  app.use(
+    helmet({
+      contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
+      crossOriginResourcePolicy: { policy: 'cross-origin' },
+    }),
+  );
   if (config.corsOrigins.length > 0) {
     app.enableCors({
       origin: config.corsOrigins === '*' ? '*' : config.corsOrigins,

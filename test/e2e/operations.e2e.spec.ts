@@ -97,6 +97,8 @@ describe('operations', () => {
       expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
       expect(res.headers['referrer-policy']).toBe('no-referrer');
       expect(res.headers['content-security-policy']).toMatch(/default-src 'self'/);
+      // Result images (demo images) may be embedded by pages on other origins.
+      expect(res.headers['cross-origin-resource-policy']).toBe('cross-origin');
     });
 
     it('compresses large responses when the client accepts gzip, not small ones', async () => {
