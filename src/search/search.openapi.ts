@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiConsumes, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { ApiKeyAuth } from '../api-key/api-key.openapi';
 import { ApiErrorResponse, RETRY_AFTER_HEADER } from '../common/error-response.dto';
+import { MAX_BODY_BYTES } from '../common/json-body.middleware';
 import { LIMIT_MAX, SearchResponseDto } from './search.dto';
 
 const LIMIT_MESSAGE = `limit must be an integer between 1 and ${LIMIT_MAX}`;
@@ -23,7 +24,7 @@ export function ApiSearch(): MethodDecorator {
       INVALID_REQUEST: { message: LIMIT_MESSAGE, details: [{ field: 'limit', message: LIMIT_MESSAGE }] },
       MALFORMED_JSON: 'Request body is not valid JSON',
     }),
-    ApiErrorResponse(413, 'The body is too large', { PAYLOAD_TOO_LARGE: 'Request body must be at most 16384 bytes' }),
+    ApiErrorResponse(413, 'The body is too large', { PAYLOAD_TOO_LARGE: `Request body must be at most ${MAX_BODY_BYTES} bytes` }),
     ApiErrorResponse(415, 'The body is not JSON', { UNSUPPORTED_MEDIA_TYPE: 'Content-Type must be application/json' }),
     ApiErrorResponse(500, 'A bug; no details are exposed', { INTERNAL_ERROR: 'Internal server error' }),
     ApiErrorResponse(
