@@ -34,6 +34,10 @@ COPY --from=build /app/dist ./dist
 # Migrations are applied by the app at startup, so they ship with it.
 COPY package.json ./
 COPY prisma ./prisma
+# Without DATABASE_URL the app runs its built-in database in DATA_DIR: give the non-root user a place
+# for it (mount a volume there to keep it). docker-compose.yml uses the PostGIS service instead.
+ENV DATA_DIR=/data
+RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 3000
 # Ready = database reachable and migrations applied (node:20-slim has no curl).

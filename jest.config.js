@@ -1,4 +1,5 @@
-/** Tests in tiers: unit (no I/O), medium (repositories against real PostgreSQL/PostGIS), e2e (HTTP via supertest). */
+// Tests in tiers: unit (no I/O), medium (repositories on a real database), e2e (HTTP via supertest),
+// smoke (the built server started as a user would).
 const tier = (name) => ({
   displayName: name,
   testEnvironment: 'node',
@@ -8,7 +9,7 @@ const tier = (name) => ({
 });
 
 module.exports = {
-  projects: [tier('unit'), tier('medium'), tier('e2e')],
+  projects: [tier('unit'), tier('medium'), tier('e2e'), tier('smoke')],
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
   testTimeout: 60_000,

@@ -1,10 +1,11 @@
 import path from 'node:path';
 import { defineConfig } from 'prisma/config';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { resolveDatabaseUrl } from './src/config/database-url';
+import { BUILT_IN_DATABASE_PLACEHOLDER } from './src/config/database-url';
 
-// schema.prisma reads env("DATABASE_URL"); give the CLI the same default the app uses.
-process.env.DATABASE_URL = resolveDatabaseUrl();
+// schema.prisma reads env("DATABASE_URL"); `generate` needs a value even when the app will use its
+// built-in database. The app treats this placeholder as unset.
+process.env.DATABASE_URL ||= BUILT_IN_DATABASE_PLACEHOLDER;
 
 // The JS schema engine (engine: "js") keeps every CLI command offline: no native engine download.
 export default defineConfig({
@@ -16,6 +17,6 @@ export default defineConfig({
     seed: 'ts-node --transpile-only prisma/seed.ts',
   },
   async adapter() {
-    return new PrismaPg({ connectionString: resolveDatabaseUrl() });
+    return new PrismaPg({ connectionString: process.env.DATABASE_URL });
   },
 });

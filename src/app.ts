@@ -1,17 +1,14 @@
-import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import compression from 'compression';
 import helmet from 'helmet';
 import { Logger as PinoNestLogger } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
-import { ApiKeyService } from './api-key/api-key.service';
 import { AppModule } from './app.module';
 import { HttpExceptionFilter } from './common/http-exception.filter';
 import { jsonBody } from './common/json-body.middleware';
 import { AppValidationPipe } from './common/validation.pipe';
 import { AppConfig } from './config/app-config';
-import { Migrator } from './database/migrator';
 import { ShutdownState } from './lifecycle/shutdown-state';
 import { createRootLogger, REQUEST_ID_HEADER, requestLogger } from './logging/logging';
 import { MetricsService } from './metrics/metrics.service';
@@ -58,15 +55,4 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
   app.useGlobalFilters(new HttpExceptionFilter());
   setupOpenApi(app);
   return app;
-}
-
-// Startup work that must happen before serving: schema migrations and the bootstrap key.
-export async function prepareDatabase(config: AppConfig, app?: NestExpressApplication): Promise<void> {
-  const logger = new Logger('Startup');
-  const { applied } = await new Migrator(config.databaseUrl).migrate();
-  if (applied.length > 0) logger.log(`Applied migrations: ${applied.join(', ')}`);
-  if (app && config.bootstrapApiKey) {
-    await app.get(ApiKeyService).register(config.bootstrapApiKey, 'bootstrap');
-    logger.log('Registered BOOTSTRAP_API_KEY');
-  }
 }

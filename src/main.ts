@@ -1,19 +1,55 @@
+import { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
-import { createApp, prepareDatabase } from './app';
+import { ApiKeyService } from './api-key/api-key.service';
+import { createApp } from './app';
 import { ConfigError, loadConfig } from './config/app-config';
+import { EmbeddedDatabaseError } from './database/embedded-database';
+import { Migrator } from './database/migrator';
 import { installGracefulShutdown } from './lifecycle/graceful-shutdown';
+import { openDatabase } from './startup/database-connection';
+import { ensureDemoKey, loadDemoDataIfEmpty } from './startup/demo-setup';
 
 async function main(): Promise<void> {
-  const config = loadConfig();
+  const started = Date.now();
+  const log = new Logger('Startup');
+  const { config, embedded } = await openDatabase(loadConfig(), 'server', log);
+
+  const migrationStart = Date.now();
+  const migrator = new Migrator(config.databaseUrl);
+  if (embedded && (await migrator.pending()).length > 0) {
+    log.log('Creating the schema (PostGIS takes a while to install in the built-in database)...');
+  }
+  const { applied } = await migrator.migrate();
+  if (applied.length > 0) log.log(`Applied migrations ${applied.join(', ')} in ${((Date.now() - migrationStart) / 1000).toFixed(1)} s`);
+
   const app = await createApp(config);
-  await prepareDatabase(config, app);
-  installGracefulShutdown(app, config.shutdownTimeoutMs);
+  if (config.bootstrapApiKey) {
+    await app.get(ApiKeyService).register(config.bootstrapApiKey, 'bootstrap');
+    log.log('Registered BOOTSTRAP_API_KEY');
+  }
+  let demoKey: string | undefined;
+  if (embedded) {
+    await loadDemoDataIfEmpty(app, log);
+    demoKey = config.bootstrapApiKey ? undefined : await ensureDemoKey(app, config.dataDir, log);
+  }
+
+  // SIGTERM/SIGINT: drain in-flight requests, close the app, then stop the built-in database.
+  installGracefulShutdown(app, { timeoutMs: config.shutdownTimeoutMs, afterClose: async () => embedded?.stop() });
+
   await app.listen(config.port, config.host);
-  new Logger('Startup').log(`Listening on http://${config.host}:${config.port}`);
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  const base = `http://localhost:${port}`;
+  log.log(`Listening on ${base} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  const key = demoKey ?? (embedded ? config.bootstrapApiKey : undefined);
+  if (key) {
+    // The demo key and a search to paste: the first thing a new user wants.
+    console.log(`\nAPI key: ${key}\nTry:\n  curl -s ${base}/search -H 'content-type: application/json' -H 'x-api-key: ${key}' -d '{"query": "Beverly Hills", "limit": 2}'\n`);
+  }
 }
 
 main().catch((error) => {
-  // A configuration problem is the user's to fix: print it plainly, without a stack trace.
-  console.error(error instanceof ConfigError ? error.message : error);
+  // Problems the user must fix are printed plainly, without a stack trace.
+  const plain = error instanceof ConfigError || error instanceof EmbeddedDatabaseError;
+  console.error(plain ? error.message : error);
   process.exit(1);
 });

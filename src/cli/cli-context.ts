@@ -1,10 +1,12 @@
-import { DynamicModule, INestApplicationContext, Module } from '@nestjs/common';
+import { DynamicModule, INestApplicationContext, Logger, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ApiKeyModule } from '../api-key/api-key.module';
 import { AppConfig, ConfigError, loadConfig } from '../config/app-config';
 import { DatabaseModule } from '../database/database.module';
-import { Migrator } from '../database/migrator';
+import { EmbeddedDatabaseError } from '../database/embedded-database';
+import { MigrationResult, Migrator } from '../database/migrator';
 import { ImageryModule } from '../imagery/imagery.module';
+import { openDatabase } from '../startup/database-connection';
 
 // Command-line tools get the same services as the server, without HTTP.
 @Module({})
@@ -16,19 +18,25 @@ class CliModule {
 
 export class UsageError extends Error {}
 
-export async function runCli(task: (ctx: INestApplicationContext, config: AppConfig) => Promise<number | void>): Promise<void> {
+type CliTask = (ctx: INestApplicationContext, config: AppConfig, migration: MigrationResult) => Promise<number | void>;
+
+export async function runCli(task: CliTask): Promise<void> {
   let ctx: INestApplicationContext | undefined;
+  let stopDatabase: (() => Promise<void>) | undefined;
   try {
+    const { config, embedded } = await openDatabase(loadConfig(), 'cli', new Logger('Database'));
+    stopDatabase = embedded && (() => embedded.stop());
     // Bulk work may legitimately run longer than an API request.
-    const config = { ...loadConfig(), dbStatementTimeoutMs: 10 * 60_000 };
-    await new Migrator(config.databaseUrl).migrate();
-    ctx = await NestFactory.createApplicationContext(CliModule.forRoot(config), { logger: ['error', 'warn'] });
-    process.exitCode = (await task(ctx, config)) ?? 0;
+    const cliConfig = { ...config, dbStatementTimeoutMs: 10 * 60_000 };
+    const migration = await new Migrator(cliConfig.databaseUrl).migrate();
+    ctx = await NestFactory.createApplicationContext(CliModule.forRoot(cliConfig), { logger: ['error', 'warn'] });
+    process.exitCode = (await task(ctx, cliConfig, migration)) ?? 0;
   } catch (error) {
-    const known = error instanceof UsageError || error instanceof ConfigError || (error as any)?.code;
-    console.error(known ? `error: ${(error as Error).message}` : error);
+    const plain = error instanceof UsageError || error instanceof ConfigError || error instanceof EmbeddedDatabaseError;
+    console.error(plain || (error as any)?.code ? `error: ${(error as Error).message}` : error);
     process.exitCode = error instanceof UsageError ? 2 : 1;
   } finally {
     await ctx?.close();
+    await stopDatabase?.();
   }
 }

@@ -1,12 +1,6 @@
-import { loadConfig } from '../config/app-config';
-import { Migrator } from '../database/migrator';
+import { runCli } from './cli-context';
 
-new Migrator(loadConfig().databaseUrl)
-  .migrate()
-  .then(({ applied, alreadyApplied }) => {
-    console.log(applied.length ? `Applied: ${applied.join(', ')}` : `Up to date (${alreadyApplied} migrations).`);
-  })
-  .catch((error) => {
-    console.error(`error: ${error.message}`);
-    process.exitCode = 1;
-  });
+// Migrations run in runCli for every command; this one only reports them.
+void runCli(async (_ctx, _config, { applied, alreadyApplied }) => {
+  console.log(applied.length ? `Applied: ${applied.join(', ')}` : `Up to date (${alreadyApplied} migrations).`);
+});

@@ -13,7 +13,7 @@ import {
   ValidatorConstraintInterface,
   validateSync,
 } from 'class-validator';
-import { resolveDatabaseUrl } from './database-url';
+import { configuredDatabaseUrl } from './database-url';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -39,6 +39,10 @@ class EnvironmentVariables {
   @IsOptional()
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgresql:// connection string' })
   DATABASE_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  DATA_DIR?: string;
 
   @IsOptional()
   @Transform(toInt)
@@ -103,7 +107,9 @@ class EnvironmentVariables {
 }
 
 export interface AppConfig {
-  databaseUrl: string;
+  /** Unset: the app starts its built-in database in dataDir. */
+  databaseUrl?: string;
+  dataDir: string;
   port: number;
   host: string;
   bootstrapApiKey?: string;
@@ -120,6 +126,11 @@ export interface AppConfig {
 
 export class ConfigError extends Error {}
 
+export function requireDatabaseUrl(config: AppConfig): string {
+  if (!config.databaseUrl) throw new Error('No database URL: the built-in database was not started');
+  return config.databaseUrl;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   // Empty strings count as unset, as in most twelve-factor setups.
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
@@ -132,7 +143,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   const port = parsed.PORT ?? 3000;
   return {
-    databaseUrl: resolveDatabaseUrl(present),
+    databaseUrl: configuredDatabaseUrl(present),
+    dataDir: parsed.DATA_DIR ?? './.data',
     port,
     host: parsed.HOST ?? '0.0.0.0',
     bootstrapApiKey: parsed.BOOTSTRAP_API_KEY,

@@ -1,6 +1,8 @@
-export const DEFAULT_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
+// The Prisma CLI needs some DATABASE_URL to generate the client; this one means "no URL was given:
+// use the built-in database". prisma.config.ts sets it, loadConfig() reads it as unset.
+export const BUILT_IN_DATABASE_PLACEHOLDER = 'postgresql://built-in.invalid/lis';
 
-// The CLI (prisma.config.ts) and the app resolve the connection string the same way.
-export function resolveDatabaseUrl(env: NodeJS.ProcessEnv = process.env): string {
-  return env.DATABASE_URL || DEFAULT_DATABASE_URL;
+export function configuredDatabaseUrl(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const url = env.DATABASE_URL;
+  return url && url !== BUILT_IN_DATABASE_PLACEHOLDER ? url : undefined;
 }

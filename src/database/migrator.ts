@@ -6,8 +6,6 @@ import { Client } from 'pg';
 // Same advisory lock key as `prisma migrate`, so the two never run at once.
 const MIGRATION_LOCK_KEY = 72707369;
 
-export const MIGRATIONS_DIR = resolve(__dirname, '..', '..', '..', 'prisma', 'migrations');
-
 export interface MigrationResult {
   applied: string[];
   alreadyApplied: number;
@@ -57,6 +55,21 @@ export class Migrator {
     }
   }
 
+  // Migrations not yet applied (without taking the lock: for messages only).
+  async pending(): Promise<string[]> {
+    const client = new Client({ connectionString: this.databaseUrl, application_name: 'lis-migrator' });
+    await client.connect();
+    try {
+      const exists = await client.query("SELECT to_regclass('_prisma_migrations') IS NOT NULL AS present");
+      const done = exists.rows[0].present
+        ? new Set((await client.query('SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL')).rows.map((r) => r.migration_name))
+        : new Set<string>();
+      return this.read().map((m) => m.name).filter((n) => !done.has(n));
+    } finally {
+      await client.end();
+    }
+  }
+
   read(): MigrationFile[] {
     return readdirSync(this.dir, { withFileTypes: true })
       .filter((d) => d.isDirectory() && existsSync(join(this.dir, d.name, 'migration.sql')))
@@ -88,8 +101,8 @@ export class Migrator {
 }
 
 function findMigrationsDir(): string {
-  // Compiled code lives in dist/src/database; sources in src/database. Both sit two levels under the root.
-  const candidates = [MIGRATIONS_DIR, resolve(__dirname, '..', '..', 'prisma', 'migrations')];
+  // Compiled code runs from dist/src/database, sources (tests, ts-node) from src/database.
+  const candidates = [resolve(__dirname, '..', '..', '..', 'prisma', 'migrations'), resolve(__dirname, '..', '..', 'prisma', 'migrations')];
   const found = candidates.find((c) => existsSync(c));
   if (!found) throw new Error(`prisma/migrations not found (looked in ${candidates.join(', ')})`);
   return found;

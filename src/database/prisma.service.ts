@@ -2,7 +2,7 @@ import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/commo
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '@prisma/client';
 import { Pool } from 'pg';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { APP_CONFIG, AppConfig, requireDatabaseUrl } from '../config/app-config';
 
 // Prisma on the node-postgres driver adapter (no native query engine), connected with the app's lifecycle.
 @Injectable()
@@ -12,7 +12,7 @@ export class PrismaService extends PrismaClient implements OnModuleInit, OnModul
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     const pool = new Pool({
-      connectionString: config.databaseUrl,
+      connectionString: requireDatabaseUrl(config),
       max: config.dbPoolSize,
       connectionTimeoutMillis: 2000,
       idleTimeoutMillis: 30_000,

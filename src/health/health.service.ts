@@ -6,7 +6,7 @@ import {
   HealthIndicatorService,
   PrismaHealthIndicator,
 } from '@nestjs/terminus';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { APP_CONFIG, AppConfig, requireDatabaseUrl } from '../config/app-config';
 import { Migrator } from '../database/migrator';
 import { PrismaService } from '../database/prisma.service';
 import { ShutdownState } from '../lifecycle/shutdown-state';
@@ -57,7 +57,7 @@ export class HealthService {
 
   private async migrationsApplied(): Promise<HealthIndicatorResult> {
     const check = this.indicators.check('migrations');
-    this.expectedMigrations ??= new Migrator(this.config.databaseUrl).read().map((m) => m.name);
+    this.expectedMigrations ??= new Migrator(requireDatabaseUrl(this.config)).read().map((m) => m.name);
     let applied: Set<string>;
     try {
       applied = await this.repository.appliedMigrations();

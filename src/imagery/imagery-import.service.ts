@@ -26,6 +26,8 @@ export interface ImportOptions {
   /** Keep at most this many rejections in the summary (all are counted). */
   maxReportedRejections?: number;
   onRejection?: (rejection: ImportRejection) => void;
+  /** Called after every committed batch with the running totals. */
+  onProgress?: (summary: ImportSummary) => void;
 }
 
 @Injectable()
@@ -45,6 +47,7 @@ export class ImageryImportService {
       summary.updated += counts.updated;
       summary.unchanged += counts.unchanged;
       batch = new Map();
+      options.onProgress?.(summary);
     };
 
     for await (const item of items) {

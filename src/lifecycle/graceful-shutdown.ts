@@ -7,26 +7,33 @@ const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 // After the drain deadline, how long closing the app (the database pool) may still take.
 const CLOSE_GRACE_MS = 2000;
 
+export interface ShutdownOptions {
+  /** How long in-flight requests may run after the signal (SHUTDOWN_TIMEOUT_MS). */
+  timeoutMs: number;
+  /** Runs once the app (and its pool) is closed, e.g. stopping the built-in database. */
+  afterClose?: () => Promise<unknown>;
+  exit?: (code: number) => void;
+}
+
 // On SIGTERM/SIGINT: turn readiness off, stop accepting connections, let in-flight requests finish
 // (at most timeoutMs, then cut the rest), close the app (and with it the database pool), exit 0.
-export function installGracefulShutdown(
-  app: NestExpressApplication,
-  timeoutMs: number,
-  exit: (code: number) => void = (code) => process.exit(code),
-): void {
+export function installGracefulShutdown(app: NestExpressApplication, options: ShutdownOptions): void {
+  const { timeoutMs, exit = (code: number) => process.exit(code) } = options;
   const logger = new Logger('Shutdown');
   let started = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (started) return;
     started = true;
     logger.log(`${signal} received; draining in-flight requests (at most ${timeoutMs} ms)`);
-    drainAndClose(app, timeoutMs, logger).then(
-      () => exit(0),
-      (error) => {
-        logger.error(`Shutdown failed: ${(error as Error)?.stack ?? error}`);
-        exit(1);
-      },
-    );
+    drainAndClose(app, timeoutMs, logger)
+      .then(() => options.afterClose?.())
+      .then(
+        () => exit(0),
+        (error) => {
+          logger.error(`Shutdown failed: ${(error as Error)?.stack ?? error}`);
+          exit(1);
+        },
+      );
   };
   for (const signal of SIGNALS) process.once(signal, onSignal);
 }

@@ -2,7 +2,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import type { PoolClient } from 'pg';
 import { PrismaService } from '../../src/database/prisma.service';
 import { ShutdownState } from '../../src/lifecycle/shutdown-state';
-import { withServer, databaseUrl } from '../setup/test-database';
+import { createThrowawayDatabase } from '../setup/test-database';
 import { ContractProxy } from '../helpers/contract';
 import { createKey, startApp } from '../helpers/test-app';
 
@@ -201,9 +201,8 @@ describe('readiness when not ready', () => {
   });
 
   it('503 when migrations are not applied (an empty database)', async () => {
-    const name = `lis_test_empty_${process.pid}_${Date.now()}`;
-    await withServer((c) => c.query(`CREATE DATABASE "${name}"`));
-    const app = await startApp({ databaseUrl: databaseUrl(name) });
+    const empty = await createThrowawayDatabase();
+    const app = await startApp({ databaseUrl: empty.url });
     try {
       await contract.use(app);
       const res = await contract.http.get('/health/ready').expect(503);
@@ -212,7 +211,7 @@ describe('readiness when not ready', () => {
       await contract.http.get('/health/live').expect(200);
     } finally {
       await app.close();
-      await withServer((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+      await empty.drop();
     }
   });
 

@@ -3,14 +3,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { Migrator } from '../../src/database/migrator';
-import { databaseUrl, withServer } from '../setup/test-database';
+import { createThrowawayDatabase, ThrowawayDatabase } from '../setup/test-database';
 
 describe('Migrator', () => {
-  const name = `lis_migrate_${process.pid}_${Date.now()}`;
-  const url = databaseUrl(name);
+  let db: ThrowawayDatabase;
+  let url: string;
 
-  beforeAll(() => withServer((c) => c.query(`CREATE DATABASE "${name}"`)));
-  afterAll(() => withServer((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)));
+  beforeAll(async () => {
+    db = await createThrowawayDatabase();
+    url = db.url;
+  });
+  afterAll(() => db.drop());
 
   it('applies every migration once and records it the way prisma migrate does', async () => {
     const migrator = new Migrator(url);
@@ -39,13 +42,12 @@ describe('Migrator', () => {
   });
 
   it('runs safely when several instances start at once', async () => {
-    const other = `${name}_b`;
-    await withServer((c) => c.query(`CREATE DATABASE "${other}"`));
+    const other = await createThrowawayDatabase();
     try {
-      const results = await Promise.all([1, 2, 3].map(() => new Migrator(databaseUrl(other)).migrate()));
+      const results = await Promise.all([1, 2, 3].map(() => new Migrator(other.url).migrate()));
       expect(results.flatMap((r) => r.applied)).toHaveLength(new Migrator(url).read().length);
     } finally {
-      await withServer((c) => c.query(`DROP DATABASE IF EXISTS "${other}" WITH (FORCE)`));
+      await other.drop();
     }
   });
 });

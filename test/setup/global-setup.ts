@@ -1,11 +1,18 @@
 import { Migrator } from '../../src/database/migrator';
-import { databaseUrl, TEST_DB_ENV, withServer } from './test-database';
+import { chooseKind, createThrowawayDatabase, KIND_ENV, ThrowawayDatabase } from './test-database';
 
-// One throwaway database per test run, migrated like production, dropped in global-teardown.
+declare global {
+  // eslint-disable-next-line no-var
+  var __lisTestDatabase: ThrowawayDatabase | undefined;
+}
+
+// One throwaway database per run, migrated like production, dropped in global-teardown.
 export default async function globalSetup(): Promise<void> {
-  const name = `lis_test_${process.pid}_${Date.now()}`;
-  await withServer((c) => c.query(`CREATE DATABASE "${name}"`));
-  process.env[TEST_DB_ENV] = name;
-  process.env.DATABASE_URL = databaseUrl(name);
-  await new Migrator(process.env.DATABASE_URL).migrate();
+  const kind = await chooseKind();
+  process.env[KIND_ENV] = kind;
+  console.log(`\nTests run on ${kind === 'server' ? 'the PostgreSQL server' : 'the built-in PGlite database'}.`);
+  const db = await createThrowawayDatabase(kind);
+  globalThis.__lisTestDatabase = db;
+  process.env.DATABASE_URL = db.url;
+  await new Migrator(db.url).migrate();
 }

@@ -1,0 +1,93 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Extension, PGlite } from '@electric-sql/pglite';
+import { postgis } from '@electric-sql/pglite-postgis';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import * as lockfile from 'proper-lockfile';
+
+// pglite's contrib typings resolve only as ESM; its CommonJS build is what runs here.
+/* eslint-disable @typescript-eslint/no-require-imports */
+const { pg_trgm } = require('@electric-sql/pglite/contrib/pg_trgm') as { pg_trgm: Extension };
+const { unaccent } = require('@electric-sql/pglite/contrib/unaccent') as { unaccent: Extension };
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+// PGlite runs one query at a time; a few connections let requests queue in the socket server
+// instead of in the pool, and leave room for a CLI next to the server.
+export const EMBEDDED_MAX_CONNECTIONS = 12;
+export const EMBEDDED_POOL_SIZE = 4;
+
+export class EmbeddedDatabaseError extends Error {}
+
+interface ServerInfo {
+  url: string;
+  pid: number;
+}
+
+// The built-in database used when DATABASE_URL is unset: PGlite (PostgreSQL compiled to WASM) with
+// PostGIS, pg_trgm and unaccent, served on a loopback port so the app uses the same pg driver,
+// Prisma adapter, SQL and migrations as with a real server.
+export class EmbeddedDatabase {
+  private constructor(
+    readonly url: string,
+    readonly dataDir: string,
+    private readonly db: PGlite,
+    private readonly server: PGLiteSocketServer,
+    private readonly release: () => Promise<void>,
+  ) {}
+
+  static async start(dataDirOption: string, opts: { port?: number } = {}): Promise<EmbeddedDatabase> {
+    const dataDir = resolve(dataDirOption);
+    const pgdata = join(dataDir, 'pgdata');
+    mkdirSync(pgdata, { recursive: true });
+    const release = await lockfile.lock(pgdata, { stale: 15_000, update: 5_000, realpath: false }).catch((e) => {
+      if (e.code === 'ELOCKED') {
+        throw new EmbeddedDatabaseError(
+          `The built-in database in ${dataDir} is already open in another process (pid ${EmbeddedDatabase.serverInfo(dataDir)?.pid ?? 'unknown'}). ` +
+            'Stop it first, or set DATABASE_URL to use a PostgreSQL server.',
+        );
+      }
+      throw e;
+    });
+    try {
+      const db = await PGlite.create({ dataDir: pgdata, extensions: { postgis, pg_trgm, unaccent } });
+      const server = new PGLiteSocketServer({
+        db,
+        host: '127.0.0.1',
+        port: opts.port ?? 0,
+        maxConnections: EMBEDDED_MAX_CONNECTIONS,
+      });
+      await server.start();
+      const url = `postgresql://postgres@${server.getServerConn()}/postgres`;
+      writeFileSync(join(dataDir, 'server.json'), JSON.stringify({ url, pid: process.pid } satisfies ServerInfo));
+      return new EmbeddedDatabase(url, dataDir, db, server, release);
+    } catch (error) {
+      await release();
+      throw error;
+    }
+  }
+
+  // Where a running server in this data directory accepts connections, for CLIs run beside it.
+  static serverInfo(dataDir: string): ServerInfo | undefined {
+    const file = join(resolve(dataDir), 'server.json');
+    if (!existsSync(file)) return undefined;
+    try {
+      const info = JSON.parse(readFileSync(file, 'utf8')) as ServerInfo;
+      process.kill(info.pid, 0); // throws when that process is gone
+      return info;
+    } catch {
+      return undefined;
+    }
+  }
+
+  static isLocked(dataDir: string): boolean {
+    const pgdata = join(resolve(dataDir), 'pgdata');
+    return existsSync(pgdata) && lockfile.checkSync(pgdata, { stale: 15_000, realpath: false });
+  }
+
+  async stop(): Promise<void> {
+    rmSync(join(this.dataDir, 'server.json'), { force: true });
+    await this.server.stop();
+    await this.db.close();
+    await this.release();
+  }
+}

@@ -1,0 +1,28 @@
+import { Logger } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
+import { EMBEDDED_POOL_SIZE, EmbeddedDatabase } from '../database/embedded-database';
+
+export interface DatabaseConnection {
+  /** The configuration with the database URL and pool size the process will really use. */
+  config: AppConfig & { databaseUrl: string };
+  /** Set when this process runs the built-in database (and must stop it on exit). */
+  embedded?: EmbeddedDatabase;
+}
+
+// DATABASE_URL wins; without it, the built-in database in DATA_DIR. A CLI started beside a running
+// server connects to that server's database instead of opening the directory a second time.
+export async function openDatabase(config: AppConfig, role: 'server' | 'cli', log: Logger): Promise<DatabaseConnection> {
+  if (config.databaseUrl) return { config: { ...config, databaseUrl: config.databaseUrl } };
+
+  const running = role === 'cli' ? EmbeddedDatabase.serverInfo(config.dataDir) : undefined;
+  if (running) {
+    log.log(`Using the built-in database of the server running as pid ${running.pid}`);
+    return { config: { ...config, databaseUrl: running.url, dbPoolSize: 1 } };
+  }
+
+  const started = Date.now();
+  log.log(`Starting the built-in database in ${config.dataDir} (DATABASE_URL is not set)`);
+  const embedded = await EmbeddedDatabase.start(config.dataDir);
+  log.log(`Built-in database ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return { config: { ...config, databaseUrl: embedded.url, dbPoolSize: Math.min(config.dbPoolSize, EMBEDDED_POOL_SIZE) }, embedded };
+}
