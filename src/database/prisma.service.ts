@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '@prisma/client';
 import { Pool } from 'pg';
@@ -21,6 +21,10 @@ export class PrismaService extends PrismaClient implements OnModuleInit, OnModul
     });
     super({ adapter: new PrismaPg(pool) });
     this.pool = pool;
+    // An idle connection the server closed (restart, failover, admin): pg drops it from the pool; without
+    // a listener the 'error' event would crash the process (PrismaPg's own listener goes at $disconnect).
+    const logger = new Logger('Database');
+    pool.on('error', (error) => logger.warn(`Idle database connection closed: ${error.message}`));
   }
 
   async onModuleInit(): Promise<void> {

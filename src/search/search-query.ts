@@ -1,8 +1,10 @@
 import { v5 as uuidv5 } from 'uuid';
+import { equivalentWords } from './abbreviations';
 
 // Fixed namespace so result ids are stable across instances and restarts.
 const RESULT_ID_NAMESPACE = '6f3b9d52-2d7e-4a8c-9a51-1f0c5b7e2a10';
 const MAX_TOKENS = 32;
+const CODE_MAX_LENGTH = 64;
 
 // Letters that Unicode decomposition does not split but unaccent() maps (kept in step with the
 // database so both sides of a full-text match agree).
@@ -10,13 +12,24 @@ const FOLD: Record<string, string> = {
   ß: 'ss', ẞ: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ð: 'd', ł: 'l', þ: 'th', ı: 'i', ħ: 'h', ŧ: 't',
 };
 
+// Punctuation that belongs in addresses ("St.", "35,", "Fürst-Franz-Josef", "O'Brien", "19/2").
+const ADDRESS_PUNCTUATION = new Set(['.', ',', '-', "'", '’', '/']);
+const WORD = /[\p{L}\p{N}]+/gu;
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
 export interface TextQuery {
-  /** Whitespace-collapsed query; the database normalizes it the same way as addresses. */
+  /** What ranking compares addresses with (the database normalizes it like addresses). */
   text: string;
-  /** All words, the last one as a prefix: what the user may still be typing. */
+  /** The folded words searched, in query order. */
+  words: string[];
+  /** One group per word: the word first, then spellings that count as the same word. */
+  groups: string[][];
+  /** Every group required, the last word as a prefix: what the user may still be typing. */
   tsquery: string;
-  /** All words as whole words: ranks exact house numbers above longer ones. */
+  /** Every group as whole words: ranks exact house numbers above longer ones. */
   tsqueryExact: string;
+  /** The query as a location code (letters and digits only, lower case), when it can be one. */
+  code: string | null;
 }
 
 export function collapseWhitespace(query: string): string {
@@ -31,27 +44,96 @@ export function foldText(s: string): string {
     .replace(/[ßẞæœøđðłþıħŧ]/gu, (c) => FOLD[c] ?? c);
 }
 
+// Words of a query, folded. Noise is dropped: a query or a whitespace-separated chunk with more
+// symbols than letters and digits ("' OR '1'='1", "%#$@*&l;der#$!", emoji, "<->"), and single
+// letters glued to symbols other than address punctuation ("a&b", "!c").
 export function tokenize(query: string): string[] {
-  return foldText(query)
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((t) => t.length > 0)
-    .slice(0, MAX_TOKENS);
+  const folded = foldText(query);
+  // A query that is mostly symbols ("' OR '1'='1") is noise as a whole.
+  const visible = [...folded.replace(/\s+/gu, '')];
+  const visibleWordChars = visible.filter((c) => WORD_CHAR.test(c)).length;
+  if (visible.length - visibleWordChars > visibleWordChars) return [];
+  const tokens: string[] = [];
+  for (const chunk of folded.split(/\s+/u)) {
+    const chars = [...chunk];
+    const wordChars = chars.filter((c) => WORD_CHAR.test(c)).length;
+    if (wordChars === 0 || chars.length - wordChars > wordChars) continue;
+    for (const m of chunk.matchAll(WORD)) {
+      const word = m[0];
+      if ([...word].length === 1 && /\p{L}/u.test(word)) {
+        const before = chunk[m.index - 1];
+        const after = chunk[m.index + word.length];
+        const glued = [before, after].some((c) => c !== undefined && !ADDRESS_PUNCTUATION.has(c));
+        if (glued) continue;
+      }
+      tokens.push(word);
+    }
+  }
+  return tokens.slice(0, MAX_TOKENS);
 }
 
-// Tokens hold only letters and digits, so quoting them cannot break tsquery syntax.
+// A query that could be an identifier stored as an address: letters and digits in groups separated
+// by - _ . / or spaces. Compared without separators and case, like the address_code column.
+export function locationCodeOf(query: string): string | null {
+  const q = query.trim();
+  if (q.length === 0 || q.length > CODE_MAX_LENGTH) return null;
+  if (!/^[A-Za-z0-9]+(?:[-_./ ]+[A-Za-z0-9]+)*$/.test(q)) return null;
+  return q.replace(/[^A-Za-z0-9]/g, '').toLowerCase();
+}
+
 export function buildTextQuery(query: string): TextQuery | null {
-  const tokens = tokenize(query);
-  if (tokens.length === 0) return null;
-  const quoted = tokens.map((t) => `'${t}'`);
-  return {
-    text: collapseWhitespace(query),
-    tsquery: [...quoted.slice(0, -1), `${quoted[quoted.length - 1]}:*`].join(' & '),
-    tsqueryExact: quoted.join(' & '),
-  };
+  const words = tokenize(query);
+  if (words.length === 0) return null;
+  return textQueryFromGroups(
+    words.map((w) => [w, ...equivalentWords(w)]),
+    collapseWhitespace(query),
+    locationCodeOf(query),
+  );
 }
 
-// Same normalized request -> same result_id on every page.
-export function resultIdFor(request: { query: string; limit: number }): string {
-  const key = JSON.stringify({ q: collapseWhitespace(request.query).toLowerCase(), limit: request.limit });
-  return uuidv5(key, RESULT_ID_NAMESPACE);
+export function textQueryFromGroups(groups: string[][], text: string, code: string | null): TextQuery {
+  const last = groups.length - 1;
+  const tsquery = groups
+    .map((g, i) => anyOf(g.map((w, j) => (i === last && j === 0 ? `${quote(w)}:*` : quote(w)))))
+    .join(' & ');
+  const tsqueryExact = groups.map((g) => anyOf(g.map(quote))).join(' & ');
+  return { text, words: groups.map((g) => g[0]), groups, tsquery, tsqueryExact, code };
+}
+
+// tsquery string literal: quotes doubled and backslashes escaped, so no word can become an operator.
+function quote(word: string): string {
+  return `'${word.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+}
+
+function anyOf(terms: string[]): string {
+  return terms.length === 1 ? terms[0] : `(${terms.join(' | ')})`;
+}
+
+// What a search is, besides its page: every page of one search shares the id. `scope` holds the
+// filters and any sort other than the default for the request; without them the id is the same as
+// for a plain query.
+export function resultIdFor(
+  request: { query?: string | null; limit: number },
+  scope: { filters?: Record<string, unknown>; sort?: string } = {},
+): string {
+  const key: Record<string, unknown> = {
+    q: request.query == null ? null : collapseWhitespace(request.query).toLowerCase(),
+    limit: request.limit,
+  };
+  if (scope.filters && Object.keys(scope.filters).length > 0) key.f = canonical(scope.filters);
+  if (scope.sort) key.s = scope.sort;
+  return uuidv5(JSON.stringify(key), RESULT_ID_NAMESPACE);
+}
+
+// Same value, same JSON: object keys sorted at every level.
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.keys(value as object)
+        .sort()
+        .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+    );
+  }
+  return value;
 }

@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Prisma } from '@prisma/client';
 import { PrismaService } from '../database/prisma.service';
+import { circleBounds, LatLon } from './coordinates';
+import { NO_FILTERS, SearchFilters, SearchPlan } from './search-filters';
+import { SortOrder } from './search-filters.dto';
 import { TextQuery } from './search-query';
 
 export interface SearchRow {
@@ -13,10 +16,16 @@ export interface SearchRow {
   lon: number;
   lat: number;
   score: number;
+  /** Metres from the plan's anchor point (sphere); null without one. */
+  distance: number | null;
 }
 
 export interface SearchPage {
   total: number;
+  /** False when counting stopped at COUNT_CAP. */
+  totalExact: boolean;
+  /** Some match is a location code equal to the query. */
+  codeMatched: boolean;
   rows: SearchRow[];
 }
 
@@ -25,67 +34,266 @@ export interface PageWindow {
   offset: number;
 }
 
+// Searches without text count their matches up to this many; text searches score (and so count)
+// every match anyway. Equal to the deepest page a request may ask for (page * limit <= 10,000).
+export const COUNT_CAP = 10_000;
+// Vocabulary words fetched per misspelt query word (nearest by trigram distance).
+export const WORD_CANDIDATES = 20;
+
 // All imagery search SQL. Raw SQL because Prisma's query builder cannot express full-text,
 // trigram or PostGIS operators; every value is a bound parameter.
 @Injectable()
 export class SearchRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  searchFullText(query: TextQuery, window: PageWindow): Promise<SearchPage> {
-    return this.run(SearchRepository.fullTextSql(query, window));
+  searchFullText(query: TextQuery, window: PageWindow, plan: SearchPlan = NO_FILTERS): Promise<SearchPage> {
+    return this.run(SearchRepository.fullTextSql(query, window, plan), false);
   }
 
-  searchFuzzy(query: TextQuery, window: PageWindow): Promise<SearchPage> {
-    return this.run(SearchRepository.fuzzySql(query, window));
+  searchFuzzy(query: TextQuery, window: PageWindow, plan: SearchPlan = NO_FILTERS): Promise<SearchPage> {
+    return this.run(SearchRepository.fuzzySql(query, window, plan), false);
   }
 
-  // Full-text match on the generated tsvector (GIN index imagery_address_tsv_idx).
-  static fullTextSql(query: TextQuery, window: PageWindow): Prisma.Sql {
+  // Nearest first: count, then fetch the page from the k nearest (see nearestPageSql). Other orders:
+  // one statement.
+  async searchArea(window: PageWindow, plan: SearchPlan): Promise<SearchPage> {
+    if (plan.sort !== 'distance' || plan.anchor === null) return this.run(SearchRepository.areaSql(window, plan), true);
+    const [{ total: counted }] = await this.prisma.$queryRaw<Array<{ total: number }>>(SearchRepository.areaCountSql(plan));
+    const total = Math.min(counted, COUNT_CAP);
+    const page: SearchPage = { total, totalExact: counted <= COUNT_CAP, codeMatched: false, rows: [] };
+    const k = Math.min(window.offset + window.limit, total);
+    if (k <= window.offset) return page;
+    page.rows = await this.prisma.$queryRaw<SearchRow[]>(SearchRepository.nearestPageSql(window, plan, k));
+    return page;
+  }
+
+  // Per word, the vocabulary words nearest to it by trigram distance, nearest first.
+  async wordCandidates(words: string[]): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>();
+    if (words.length === 0) return out;
+    const rows = await this.prisma.$queryRaw<Array<{ typed: string; word: string }>>(SearchRepository.wordCandidatesSql(words));
+    for (const { typed, word } of rows) out.set(typed, [...(out.get(typed) ?? []), word]);
+    return out;
+  }
+
+  // Full-text match on the generated tsvector (GIN index imagery_address_tsv_idx), or an address
+  // that is the query as a location code (btree imagery_address_code_idx); code matches rank first.
+  static fullTextSql(query: TextQuery, window: PageWindow, plan: SearchPlan = NO_FILTERS): Prisma.Sql {
     const norm = Prisma.sql`lis_normalize(${query.text})`;
-    return pageSql(
+    const tsv = Prisma.sql`i.address_tsv @@ to_tsquery('simple', ${query.tsquery})`;
+    const codeMatch = query.code === null ? Prisma.sql`false` : Prisma.sql`coalesce(i.address_code = ${query.code}, false)`;
+    return scoredPageSql(
       window,
-      Prisma.sql`i.address_tsv @@ to_tsquery('simple', ${query.tsquery})`,
+      plan,
+      query.code === null ? tsv : Prisma.sql`(${tsv} OR i.address_code = ${query.code})`,
       Prisma.sql`similarity(i.address_norm, ${norm})
+        + CASE WHEN ${codeMatch} THEN 10 ELSE 0 END
         + CASE WHEN i.address_norm = ${norm} THEN 2 ELSE 0 END
         + CASE WHEN starts_with(i.address_norm, ${norm}) THEN 0.5 ELSE 0 END
         + CASE WHEN i.address_tsv @@ to_tsquery('simple', ${query.tsqueryExact}) THEN 0.5 ELSE 0 END`,
+      codeMatch,
     );
   }
 
   // Trigram word similarity for misspellings (GIN index imagery_address_norm_trgm_idx).
-  static fuzzySql(query: TextQuery, window: PageWindow): Prisma.Sql {
+  static fuzzySql(query: TextQuery, window: PageWindow, plan: SearchPlan = NO_FILTERS): Prisma.Sql {
     const norm = Prisma.sql`lis_normalize(${query.text})`;
-    return pageSql(
+    return scoredPageSql(
       window,
+      plan,
       Prisma.sql`${norm} <% i.address_norm`,
       Prisma.sql`word_similarity(${norm}, i.address_norm) + similarity(i.address_norm, ${norm})`,
+      Prisma.sql`false`,
     );
   }
 
-  private async run(sql: Prisma.Sql): Promise<SearchPage> {
-    const rows = await this.prisma.$queryRaw<Array<{ total: number } & Partial<SearchRow>>>(sql);
-    const total = rows[0]?.total ?? 0;
-    return { total, rows: rows.filter((r) => r.id !== null && r.id !== undefined) as SearchRow[] };
+  // No text: the filters alone (a circle or a bbox is always among them, so the geometry GiST index
+  // applies), in one statement: count (stopping after COUNT_CAP + 1 rows) and page. Used for newest
+  // and oldest (imagery_captured_at_idx serves wide areas); nearest first goes through
+  // areaCountSql and nearestPageSql instead.
+  static areaSql(window: PageWindow, plan: SearchPlan): Prisma.Sql {
+    const where = Prisma.join(filterConditions(plan.filters), ' AND ');
+    const distance = distanceSql(plan.anchor);
+    return Prisma.sql`
+      SELECT t.total, false AS "codeMatched", p.*
+      FROM (SELECT count(*)::int AS total FROM (SELECT 1 FROM imagery i WHERE ${where} LIMIT ${COUNT_CAP + 1}) c) t
+      LEFT JOIN LATERAL (
+        SELECT ${ROW_COLUMNS}, 0::float8 AS score, ${distance}::float8 AS distance
+        FROM imagery i
+        WHERE ${where}
+        ORDER BY ${orderSql(plan.sort, {
+          score: Prisma.sql`0`,
+          distance,
+          capturedAt: Prisma.sql`i.captured_at`,
+          id: Prisma.sql`i.id`,
+        })}
+        LIMIT ${window.limit} OFFSET ${window.offset}
+      ) p ON true
+      ORDER BY ${orderSql(plan.sort, OUTER)}`;
+  }
+
+  static areaCountSql(plan: SearchPlan): Prisma.Sql {
+    const where = Prisma.join(filterConditions(plan.filters), ' AND ');
+    return Prisma.sql`SELECT count(*)::int AS total FROM (SELECT 1 FROM imagery i WHERE ${where} LIMIT ${COUNT_CAP + 1}) c`;
+  }
+
+  // The page of a nearest-first search, given k = the position of its last row (at most the number
+  // of matches, so the scan never has to look beyond the radius). First the distance of the k-th
+  // nearest match, by a KNN walk of the geography GiST index (ORDER BY <-> alone: PostgreSQL cannot
+  // add the id tie-break to an index-ordered KNN scan); then every match up to that distance, which
+  // a bitmap scan of the same index finds, ordered by distance and id so ties never swap pages.
+  static nearestPageSql(window: PageWindow, plan: SearchPlan, k: number): Prisma.Sql {
+    const anchor = plan.anchor!;
+    const where = Prisma.join(filterConditions(plan.filters), ' AND ');
+    const distance = distanceSql(anchor);
+    return Prisma.sql`
+      WITH kth AS MATERIALIZED (
+        SELECT max(n.d) AS d
+        FROM (SELECT ${distance} AS d FROM imagery i WHERE ${where} ORDER BY ${distance} LIMIT ${k}) n
+      )
+      SELECT ${ROW_COLUMNS}, 0::float8 AS score, ${distance}::float8 AS distance
+      FROM imagery i, kth
+      WHERE ${where}
+        AND ST_DWithin(i.location::geography, ${geography(anchor)}, kth.d + 1, false)
+        AND ${distance} <= kth.d
+      ORDER BY ${distance}, i.id
+      LIMIT ${window.limit} OFFSET ${window.offset}`;
+  }
+
+  // KNN on the trigram GiST index of the vocabulary (imagery_words_trgm_idx), per word.
+  static wordCandidatesSql(words: string[]): Prisma.Sql {
+    return Prisma.sql`
+      SELECT q.typed, w.word
+      FROM unnest(${words}::text[]) WITH ORDINALITY AS q(typed, n)
+      CROSS JOIN LATERAL (
+        SELECT v.word, v.word <-> q.typed AS d
+        FROM imagery_words v
+        ORDER BY v.word <-> q.typed
+        LIMIT ${WORD_CANDIDATES}
+      ) w
+      ORDER BY q.n, w.d, w.word`;
+  }
+
+  private async run(sql: Prisma.Sql, capped: boolean): Promise<SearchPage> {
+    const rows = await this.prisma.$queryRaw<Array<{ total: number; codeMatched: boolean } & Partial<SearchRow>>>(sql);
+    const counted = rows[0]?.total ?? 0;
+    const exceeded = capped && counted > COUNT_CAP;
+    return {
+      total: exceeded ? COUNT_CAP : counted,
+      totalExact: !exceeded,
+      codeMatched: rows[0]?.codeMatched ?? false,
+      rows: rows
+        .filter((r) => r.id !== null && r.id !== undefined)
+        .map(({ total: _t, codeMatched: _c, ...row }) => row as SearchRow),
+    };
+  }
+}
+
+const ROW_COLUMNS = Prisma.sql`i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
+  i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat`;
+
+interface SortColumns {
+  score: Prisma.Sql;
+  distance: Prisma.Sql;
+  capturedAt: Prisma.Sql;
+  id: Prisma.Sql;
+}
+
+// Columns of the page rows (p) that the outer query re-sorts by.
+const OUTER: SortColumns = {
+  score: Prisma.sql`p.score`,
+  distance: Prisma.sql`p.distance`,
+  capturedAt: Prisma.sql`p."capturedAt"`,
+  id: Prisma.sql`p.id`,
+};
+
+// Every order ends with the id, so equal keys never swap between pages. newest breaks ties by id
+// descending so one backward scan of imagery_captured_at_idx (captured_at, id) serves it.
+function orderSql(sort: SortOrder, c: SortColumns): Prisma.Sql {
+  switch (sort) {
+    case 'relevance':
+      return Prisma.sql`${c.score} DESC, ${c.distance} ASC NULLS LAST, ${c.id}`;
+    case 'distance':
+      return Prisma.sql`${c.distance} ASC NULLS LAST, ${c.id}`;
+    case 'newest':
+      return Prisma.sql`${c.capturedAt} DESC, ${c.id} DESC`;
+    case 'oldest':
+      return Prisma.sql`${c.capturedAt} ASC, ${c.id} ASC`;
   }
 }
 
 // Score every match, count them, then fetch full rows only for the requested page. The outer
 // LEFT JOIN keeps one row (with the total) even when the page is past the end.
-function pageSql(window: PageWindow, where: Prisma.Sql, score: Prisma.Sql): Prisma.Sql {
+function scoredPageSql(window: PageWindow, plan: SearchPlan, match: Prisma.Sql, score: Prisma.Sql, codeMatch: Prisma.Sql): Prisma.Sql {
+  const where = Prisma.join([match, ...filterConditions(plan.filters)], ' AND ');
   return Prisma.sql`
     WITH matches AS MATERIALIZED (
-      SELECT i.id, (${score})::float8 AS score
+      SELECT i.id, (${score})::float8 AS score, ${distanceSql(plan.anchor)}::float8 AS distance, i.captured_at,
+             ${codeMatch} AS code_match
       FROM imagery i
       WHERE ${where}
     )
-    SELECT t.total, p.*
-    FROM (SELECT count(*)::int AS total FROM matches) t
+    SELECT t.total, t.code_matched AS "codeMatched", p.*
+    FROM (SELECT count(*)::int AS total, coalesce(bool_or(code_match), false) AS code_matched FROM matches) t
     LEFT JOIN LATERAL (
-      SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
-             i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat, m.score
+      SELECT ${ROW_COLUMNS}, m.score, m.distance
       FROM matches m JOIN imagery i ON i.id = m.id
-      ORDER BY m.score DESC, m.id
+      ORDER BY ${orderSql(plan.sort, {
+        score: Prisma.sql`m.score`,
+        distance: Prisma.sql`m.distance`,
+        capturedAt: Prisma.sql`m.captured_at`,
+        id: Prisma.sql`m.id`,
+      })}
       LIMIT ${window.limit} OFFSET ${window.offset}
     ) p ON true
-    ORDER BY p.score DESC, p.id`;
+    ORDER BY ${orderSql(plan.sort, OUTER)}`;
+}
+
+// A bound point as geography. i.location::geography is written exactly as in the expression index
+// imagery_location_geog_idx so the planner can use it.
+function geography(p: LatLon): Prisma.Sql {
+  return Prisma.sql`ST_SetSRID(ST_MakePoint(${p.lon}::float8, ${p.lat}::float8), 4326)::geography`;
+}
+
+// Sphere distance in metres; <-> on geography is also the KNN operator of the GiST index.
+function distanceSql(anchor: LatLon | null): Prisma.Sql {
+  return anchor ? Prisma.sql`(i.location::geography <-> ${geography(anchor)})` : Prisma.sql`NULL`;
+}
+
+function filterConditions(f: SearchFilters): Prisma.Sql[] {
+  const where: Prisma.Sql[] = [];
+  // A radius: the box around the circle for the geometry GiST index (its statistics give the planner
+  // true row estimates, which ST_DWithin on geography does not), then the exact sphere distance.
+  for (const c of f.circles) {
+    const { west, south, east, north } = circleBounds(c, c.radiusM);
+    const box = (w: number, e: number) =>
+      Prisma.sql`i.location && ST_MakeEnvelope(${w}::float8, ${south}::float8, ${e}::float8, ${north}::float8, 4326)`;
+    where.push(west <= east ? box(west, east) : Prisma.sql`(${box(west, 180)} OR ${box(-180, east)})`);
+    where.push(Prisma.sql`${distanceSql(c)} <= ${c.radiusM}::float8`);
+  }
+  if (f.bbox) {
+    const { west, south, east, north } = f.bbox;
+    // ST_Intersects: the GiST && test (single-precision boxes) plus an exact one, edges included.
+    const box = (w: number, e: number) =>
+      Prisma.sql`ST_Intersects(i.location, ST_MakeEnvelope(${w}::float8, ${south}::float8, ${e}::float8, ${north}::float8, 4326))`;
+    // Across the antimeridian: the part east of west, and the part west of east.
+    where.push(west < east ? box(west, east) : Prisma.sql`(${box(west, 180)} OR ${box(-180, east)})`);
+  }
+  if (f.capturedAfter !== undefined) where.push(Prisma.sql`i.captured_at >= ${f.capturedAfter}::date`);
+  if (f.capturedBefore !== undefined) where.push(Prisma.sql`i.captured_at <= ${f.capturedBefore}::date`);
+  if (f.interactive !== undefined) where.push(Prisma.sql`i.interactive = ${f.interactive}`);
+  if (f.heading) {
+    const { from, to, toInclusive } = f.heading;
+    const upper = toInclusive ? Prisma.sql`i.heading <= ${to}::float8` : Prisma.sql`i.heading < ${to}::float8`;
+    where.push(from <= to ? Prisma.sql`(i.heading >= ${from}::float8 AND ${upper})` : Prisma.sql`(i.heading >= ${from}::float8 OR ${upper})`);
+  }
+  if (f.lookingAt) {
+    // Heading minus the bearing to the target, folded to 0..180. An image at the target itself has
+    // no bearing (NULL) and qualifies; so does every 360-degree (interactive) image.
+    const turn = Prisma.sql`(i.heading - degrees(ST_Azimuth(i.location::geography, ${geography(f.lookingAt)})))`;
+    where.push(
+      Prisma.sql`(i.interactive OR coalesce(abs(${turn} - 360 * round(${turn} / 360)) <= ${f.lookingAt.halfFovDeg}::float8, true))`,
+    );
+  }
+  return where;
 }

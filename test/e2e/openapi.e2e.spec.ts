@@ -1,11 +1,12 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { getMetadataStorage } from 'class-validator';
+import { HeadingRangeDto, LookingAtDto, NearDto } from '../../src/search/search-filters.dto';
 import { SearchRequestDto } from '../../src/search/search.dto';
 import { ContractProxy, startContractProxy } from '../helpers/contract';
 import { createKey, startApp } from '../helpers/test-app';
 
 const ERROR_CODES_BY_STATUS: Record<string, string[]> = {
-  '400': ['INVALID_REQUEST', 'MALFORMED_JSON'],
+  '400': ['INVALID_REQUEST', 'MALFORMED_JSON', 'INVALID_COORDINATES', 'INVALID_PLUS_CODE', 'INVALID_SORT'],
   '401': ['MISSING_API_KEY', 'INVALID_API_KEY'],
   '413': ['PAYLOAD_TOO_LARGE'],
   '415': ['UNSUPPORTED_MEDIA_TYPE'],
@@ -44,33 +45,50 @@ describe('OpenAPI document and Swagger UI', () => {
 
   it('documents every request field with its bounds, default and example', () => {
     const request = schema('SearchRequestDto');
-    expect(request.required).toEqual(['query']);
+    // query is required unless near, bbox or looking_at is given: optional in the schema, said in its description.
+    expect(request.required).toBeUndefined();
+    expect(request.properties.query.description).toMatch(/Required unless near, bbox or looking_at/);
     expect(request.additionalProperties).toBe(false);
     expect(request.properties.query).toMatchObject({ type: 'string', minLength: 1, maxLength: 256 });
+    expect(request.properties.bbox).toMatchObject({ type: 'array', minItems: 4, maxItems: 4 });
+    expect(request.properties.sort.enum).toEqual(['relevance', 'distance', 'newest', 'oldest']);
+    expect(request.properties.include.items.enum).toEqual(['captured_at', 'heading', 'distance_m', 'score', 'total', 'interpretation']);
+    expect(schema('NearDto')).toMatchObject({ required: ['lat', 'lon'], properties: { radius_m: { minimum: 1, maximum: 50000, default: 250 } } });
     expect(request.properties.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 10 });
     expect(request.properties.page).toMatchObject({ type: 'integer', minimum: 1, maximum: 10000, default: 1 });
     for (const property of Object.values<any>(request.properties)) {
+      if (property.$ref || property.allOf) continue; // nested objects: their own properties carry examples
       expect(property.example).toBeDefined();
       expect(property.description).toEqual(expect.any(String));
     }
   });
 
-  it('documents every field the validation pipe accepts (new DTO fields need @ApiProperty)', () => {
+  it.each([
+    [SearchRequestDto, 'SearchRequestDto'],
+    [NearDto, 'NearDto'],
+    [LookingAtDto, 'LookingAtDto'],
+    [HeadingRangeDto, 'HeadingRangeDto'],
+  ])('documents every field the validation pipe accepts in %p (new DTO fields need @ApiProperty)', (dto, name) => {
     const validated = new Set(
       getMetadataStorage()
-        .getTargetValidationMetadatas(SearchRequestDto, '', true, false)
+        .getTargetValidationMetadatas(dto, '', true, false)
         .map((m) => m.propertyName),
     );
-    expect([...validated].sort()).toEqual(Object.keys(schema('SearchRequestDto').properties).sort());
+    expect([...validated].sort()).toEqual(Object.keys(schema(name).properties).sort());
+    for (const property of Object.values<any>(schema(name).properties)) {
+      if (!property.$ref && !property.allOf) expect(property.example).toBeDefined();
+    }
   });
 
   it('describes the response contract exactly, closed to extra keys', () => {
+    // Required = the default contract; the optional rest appear only when asked for with include.
     const response = schema('SearchResponseDto');
-    expect(Object.keys(response.properties).sort()).toEqual(['data', 'isSuccess', 'page', 'pageTotal', 'region', 'region_id', 'result_id']);
-    expect(response.required.sort()).toEqual(Object.keys(response.properties).sort());
+    expect(response.required.sort()).toEqual(['data', 'isSuccess', 'page', 'pageTotal', 'region', 'region_id', 'result_id']);
+    expect(Object.keys(response.properties).filter((k) => !response.required.includes(k)).sort()).toEqual(['interpretation', 'total', 'total_exact']);
     expect(response.additionalProperties).toBe(false);
     const record = schema('ImageryRecordDto');
-    expect(Object.keys(record.properties).sort()).toEqual(['address', 'compass', 'date', 'geometry', 'id', 'image', 'interactive']);
+    expect(record.required.sort()).toEqual(['address', 'compass', 'date', 'geometry', 'id', 'image', 'interactive']);
+    expect(Object.keys(record.properties).filter((k) => !record.required.includes(k)).sort()).toEqual(['captured_at', 'distance_m', 'heading', 'score']);
     expect(record.additionalProperties).toBe(false);
     expect(schema('GeoJsonPoint').properties.coordinates).toMatchObject({ minItems: 2, maxItems: 2 });
   });
@@ -132,6 +150,30 @@ describe('OpenAPI document and Swagger UI', () => {
       .send({ query: example.query.example, limit: example.limit.example, page: example.page.example })
       .expect(200);
     expect(res.body.isSuccess).toBe(true);
+  });
+});
+
+describe('opt-in fields against the document', () => {
+  let contract: ContractProxy;
+  let key: string;
+  beforeAll(async () => {
+    const app = await startApp();
+    key = await createKey(app);
+    contract = await startContractProxy(app);
+  });
+  afterEach(() => expect(contract.takeViolations()).toEqual([]));
+  afterAll(() => contract.close());
+
+  it('validates every include, and a null interpretation when there is no query', async () => {
+    const include = ['captured_at', 'heading', 'distance_m', 'score', 'total', 'interpretation'];
+    const res = await contract.http
+      .post('/search')
+      .set('x-api-key', key)
+      .send({ near: { lat: 47.14, lon: 9.52, radius_m: 1000 }, include })
+      .expect(200);
+    expect(res.body).toMatchObject({ interpretation: null, total_exact: true });
+    const text = await contract.http.post('/search').set('x-api-key', key).send({ query: 'Vaduz', include }).expect(200);
+    expect(text.body.interpretation).toMatchObject({ kind: 'text' });
   });
 });
 

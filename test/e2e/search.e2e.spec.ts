@@ -82,6 +82,75 @@ describe('POST /search', () => {
     });
   });
 
+  describe('understanding, filters and opt-in detail', () => {
+    it('adds exactly the fields asked for with include, and nothing by default', async () => {
+      const plain = await search({ query: 'Herrengasse 35, 9490 Vaduz', near: { lat: 47.14, lon: 9.52 } }).expect(200);
+      expect(Object.keys(plain.body).sort()).toEqual(RESPONSE_KEYS);
+      expect(Object.keys(plain.body.data[0]).sort()).toEqual(RECORD_KEYS);
+
+      const res = await search({
+        query: 'Herrengasse 35, 9490 Vaduz',
+        near: { lat: 47.14, lon: 9.52 },
+        include: ['captured_at', 'heading', 'distance_m', 'score', 'total', 'interpretation'],
+      }).expect(200);
+      expect(Object.keys(res.body).sort()).toEqual([...RESPONSE_KEYS, 'interpretation', 'total', 'total_exact'].sort());
+      expect(res.body).toMatchObject({ total: 1, total_exact: true, interpretation: { kind: 'text', normalized: 'herrengasse 35 9490 vaduz' } });
+      expect(res.body.data[0]).toMatchObject({ id: ids.herrengasse35, captured_at: '2015-09-10', heading: 273.1, distance_m: 0 });
+      expect(Object.keys(res.body.data[0]).sort()).toEqual([...RECORD_KEYS, 'captured_at', 'distance_m', 'heading', 'score'].sort());
+      expect(typeof res.body.data[0].score).toBe('number');
+      expect(res.body.result_id).toBe(plain.body.result_id);
+    });
+
+    it('searches around coordinates and says how it read them', async () => {
+      const res = await search({ query: `47°08'24"N 9°31'12"E`, limit: 100, include: ['interpretation', 'distance_m'] }).expect(200);
+      expect(res.body.interpretation).toEqual({ kind: 'coordinates', normalized: '47.14,9.52', lat: 47.14, lon: 9.52 });
+      expect(res.body.data.length).toBeGreaterThan(0);
+      for (const r of res.body.data) expect(r.distance_m).toBeLessThanOrEqual(250);
+    });
+
+    it('searches without a query when near, bbox or looking_at says where', async () => {
+      await search({ near: { lat: 47.14, lon: 9.52, radius_m: 10 } }).expect(200);
+      await search({ bbox: [9.5, 47.1, 9.6, 47.2], sort: 'oldest' }).expect(200);
+      const res = await search({ looking_at: { lat: 47.14, lon: 9.52 }, interactive: false, facing: 'W' }).expect(200);
+      expect(res.body.data.every((r: { compass: string; interactive: boolean }) => r.compass === 'Facing West (W)' && !r.interactive)).toBe(true);
+    });
+
+    it('gives filters and sort their own result_id, shared by every page', async () => {
+      const base = { query: 'pagination way', limit: 7 };
+      const a = await search({ ...base, captured_after: '2019-01-01' }).expect(200);
+      const b = await search({ ...base, captured_after: '2019-01-01', page: 2 }).expect(200);
+      const c = await search({ ...base, sort: 'newest' }).expect(200);
+      const plain = await search(base).expect(200);
+      expect(a.body.result_id).toBe(b.body.result_id);
+      expect(new Set([a.body.result_id, c.body.result_id, plain.body.result_id]).size).toBe(3);
+    });
+
+    it('answers garbage with 200 and nothing', async () => {
+      for (const query of ['%#$@*&l;der#$!', '🙈🙉🙊', "' OR '1'='1"]) {
+        const res = await search({ query, include: ['interpretation'] }).expect(200);
+        expect(res.body).toMatchObject({ isSuccess: true, pageTotal: 0, data: [], interpretation: { kind: 'text', normalized: '' } });
+      }
+    });
+
+    it.each([
+      [{ query: '91.5, 9.2' }, 'INVALID_COORDINATES', 'query', /latitude 91.5 is out of range/],
+      [{ query: '9G8F+6X' }, 'INVALID_PLUS_CODE', 'query', /short plus code/],
+      [{ query: 'Vaduz', sort: 'distance' }, 'INVALID_SORT', 'sort', /sort distance needs a point/],
+      [{ bbox: [9, 47, 10, 48], sort: 'relevance' }, 'INVALID_SORT', 'sort', /sort relevance needs a query/],
+      [{ query: 'Vaduz', include: ['everything'] }, 'INVALID_REQUEST', 'include', /include has unknown name "everything"/],
+      [{ query: 'Vaduz', near: { lat: 47, lon: 9, radius_m: 60_000 } }, 'INVALID_REQUEST', 'near.radius_m', /between 1 and 50000/],
+      [{ query: 'Vaduz', bbox: [10, 47, 9, 46] }, 'INVALID_REQUEST', 'bbox', /minLat must be less than maxLat/],
+      [{ interactive: true }, 'INVALID_REQUEST', 'query', /query is required unless near, bbox or looking_at is given/],
+      [{ query: 'Vaduz', facing: 'N', heading: { min: 0, max: 10 } }, 'INVALID_REQUEST', 'heading', /either facing or heading/],
+    ])('400 for %j', async (body, code, field, message) => {
+      const res = await search(body).expect(400);
+      expect(res.body).toEqual({
+        isSuccess: false,
+        error: { code, message: expect.stringMatching(message), details: [expect.objectContaining({ field })] },
+      });
+    });
+  });
+
   describe('pagination', () => {
     it('walks every match exactly once with the same result_id', async () => {
       const seen: string[] = [];

@@ -1,4 +1,5 @@
-import { buildTextQuery, collapseWhitespace, resultIdFor, tokenize } from '../../src/search/search-query';
+import { equivalentWords } from '../../src/search/abbreviations';
+import { buildTextQuery, collapseWhitespace, locationCodeOf, resultIdFor, tokenize } from '../../src/search/search-query';
 
 describe('tokenize', () => {
   it('folds case, accents and ß like unaccent() does', () => {
@@ -7,13 +8,37 @@ describe('tokenize', () => {
   });
 
   it('splits on anything that is not a letter or digit', () => {
-    expect(tokenize("Herrengasse 35, 9490 Vaduz")).toEqual(['herrengasse', '35', '9490', 'vaduz']);
+    expect(tokenize('Herrengasse 35, 9490 Vaduz')).toEqual(['herrengasse', '35', '9490', 'vaduz']);
     expect(tokenize("'; DROP TABLE imagery; --")).toEqual(['drop', 'table', 'imagery']);
+    expect(tokenize('Fürst-Franz-Josef-Strasse 19/2')).toEqual(['furst', 'franz', 'josef', 'strasse', '19', '2']);
     expect(tokenize('%#$@*&;#$!')).toEqual([]);
   });
 
   it('keeps non-Latin scripts', () => {
     expect(tokenize('東京 Москва')).toEqual(['東京', 'москва']);
+  });
+
+  it('drops chunks with more symbols than letters and digits', () => {
+    expect(tokenize('%#$@*&l;der#$!')).toEqual([]);
+    expect(tokenize('Herrengasse 35 ;-) <-> 💩')).toEqual(['herrengasse', '35']);
+    expect(tokenize('🏠')).toEqual([]);
+  });
+
+  it('drops a whole query with more symbols than letters and digits', () => {
+    expect(tokenize("' OR '1'='1")).toEqual([]);
+    expect(tokenize('Vaduz ;-) <-> 💩💩')).toEqual([]);
+    expect(tokenize("'; DROP TABLE imagery; --")).toEqual(['drop', 'table', 'imagery']);
+  });
+
+  it('drops single letters glued to symbols, but keeps address abbreviations', () => {
+    expect(tokenize('l;der')).toEqual(['der']);
+    expect(tokenize('a&b Vaduz !c')).toEqual(['vaduz']);
+    expect(tokenize("N. Main St. O'Brien")).toEqual(['n', 'main', 'st', 'o', 'brien']);
+    expect(tokenize('E Street')).toEqual(['e', 'street']);
+  });
+
+  it('uses at most 32 words', () => {
+    expect(tokenize(Array.from({ length: 40 }, (_, i) => `w${i}`).join(' '))).toHaveLength(32);
   });
 });
 
@@ -21,18 +46,59 @@ describe('buildTextQuery', () => {
   it('matches every word and the last one as a prefix', () => {
     expect(buildTextQuery('Herrengasse  35')).toEqual({
       text: 'Herrengasse 35',
+      words: ['herrengasse', '35'],
+      groups: [['herrengasse'], ['35']],
       tsquery: "'herrengasse' & '35':*",
       tsqueryExact: "'herrengasse' & '35'",
+      code: 'herrengasse35',
     });
+  });
+
+  it('lets abbreviations match their long forms and the other way round', () => {
+    expect(buildTextQuery('Main St')!.tsquery).toBe("'main' & ('st':* | 'street' | 'saint')");
+    expect(buildTextQuery('Main Street Springfield')!.tsqueryExact).toBe("'main' & ('street' | 'st') & 'springfield'");
+    expect(buildTextQuery('Bahnhofstr. 12')!.groups[0]).toEqual(['bahnhofstr', 'bahnhofstrasse']);
+    expect(buildTextQuery('Bahnhofstraße 12')!.groups[0]).toEqual(['bahnhofstrasse', 'bahnhofstr']);
   });
 
   it('returns null when nothing searchable is left', () => {
     expect(buildTextQuery('?!  ...')).toBeNull();
+    expect(buildTextQuery('%#$@*&l;der#$!')).toBeNull();
   });
 
   it('never lets quotes or operators through', () => {
-    const q = buildTextQuery("a' | b:* & !c <-> (d)")!;
-    expect(q.tsquery).toBe("'a' & 'b' & 'c' & 'd':*");
+    expect(buildTextQuery("a' | b:* & !c <-> (d)")).toBeNull();
+    expect(buildTextQuery("it's  b:c 7 Vaduz & Schaan")!.tsquery).toBe("'it' & ('s' | 'south') & '7' & 'vaduz' & 'schaan':*");
+  });
+});
+
+describe('equivalentWords', () => {
+  it('reads the abbreviation table in both directions', () => {
+    expect(equivalentWords('ave').sort()).toEqual(['av', 'avenue']);
+    expect(equivalentWords('av').sort()).toEqual(['avda', 'ave', 'avenida', 'avenue']);
+    expect(equivalentWords('avenue').sort()).toEqual(['av', 'ave']);
+    expect(equivalentWords('rd')).toEqual(['road']);
+    expect(equivalentWords('vaduz')).toEqual([]);
+  });
+
+  it('expands German compound endings', () => {
+    expect(equivalentWords('hauptstr')).toEqual(['hauptstrasse']);
+    expect(equivalentWords('hauptstrasse')).toEqual(['hauptstr']);
+    expect(equivalentWords('str').sort()).toEqual(['straat', 'strasse']);
+  });
+});
+
+describe('locationCodeOf', () => {
+  it('ignores case, spaces, dashes and other separators', () => {
+    for (const q of ['LI-9490-35', 'li 9490 35', 'li949035', 'Li_9490.35']) expect(locationCodeOf(q)).toBe('li949035');
+    expect(locationCodeOf('ZRH')).toBe('zrh');
+    expect(locationCodeOf('9490')).toBe('9490');
+  });
+
+  it('is null for text that cannot be a code', () => {
+    expect(locationCodeOf('Tübinger Straße')).toBeNull();
+    expect(locationCodeOf('Herrengasse 35, Vaduz')).toBeNull();
+    expect(locationCodeOf('x'.repeat(65))).toBeNull();
   });
 });
 
@@ -47,6 +113,15 @@ describe('resultIdFor', () => {
     const a = resultIdFor({ query: 'herrengasse 35', limit: 10 });
     expect(resultIdFor({ query: 'herrengasse 36', limit: 10 })).not.toBe(a);
     expect(resultIdFor({ query: 'herrengasse 35', limit: 20 })).not.toBe(a);
+  });
+
+  it('identifies filters and sort, whatever the key order', () => {
+    const a = resultIdFor({ query: 'x', limit: 10 }, { filters: { near: { lat: 1, lon: 2, radius_m: 250 } } });
+    expect(resultIdFor({ query: 'x', limit: 10 }, { filters: { near: { radius_m: 250, lon: 2, lat: 1 } } })).toBe(a);
+    expect(resultIdFor({ query: 'x', limit: 10 }, { filters: { near: { lat: 1, lon: 2, radius_m: 251 } } })).not.toBe(a);
+    expect(resultIdFor({ query: 'x', limit: 10 }, { filters: { near: { lat: 1, lon: 2, radius_m: 250 } }, sort: 'newest' })).not.toBe(a);
+    expect(resultIdFor({ query: 'x', limit: 10 }, { filters: {} })).toBe(resultIdFor({ query: 'x', limit: 10 }));
+    expect(resultIdFor({ limit: 10 }, { filters: { bbox: [1, 2, 3, 4] } })).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('collapses whitespace', () => {

@@ -1,5 +1,7 @@
 import { loadConfig } from '../../src/config/app-config';
+import { SearchPlan } from '../../src/search/search-filters';
 import { SearchRequestDto } from '../../src/search/search.dto';
+import { SearchException } from '../../src/search/search.exception';
 import { TextQuery } from '../../src/search/search-query';
 import { PageWindow, SearchPage, SearchRepository, SearchRow } from '../../src/search/search.repository';
 import { SearchService } from '../../src/search/search.service';
@@ -14,32 +16,56 @@ const row = (over: Partial<SearchRow> = {}): SearchRow => ({
   lon: 9.5209,
   lat: 47.1391,
   score: 1,
+  distance: null,
   ...over,
 });
 
+const page = (total: number, rows: SearchRow[] = [], over: Partial<SearchPage> = {}): SearchPage => ({
+  total,
+  totalExact: true,
+  codeMatched: false,
+  rows,
+  ...over,
+});
+
+// Answers full-text calls in turn from `fullText`, and records every call with what it was given.
 class FakeSearchRepository {
-  calls: string[] = [];
+  calls: Array<{ method: string; query?: TextQuery; plan?: SearchPlan; window?: PageWindow }> = [];
   constructor(
-    private readonly fullText: SearchPage,
-    private readonly fuzzy: SearchPage = { total: 0, rows: [] },
+    private readonly fullText: SearchPage[],
+    private readonly fuzzy: SearchPage = page(0),
+    private readonly area: SearchPage = page(0),
+    private readonly candidates: Map<string, string[]> = new Map(),
   ) {}
-  async searchFullText(_q: TextQuery, _w: PageWindow) {
-    this.calls.push('fullText');
-    return this.fullText;
+  async searchFullText(query: TextQuery, window: PageWindow, plan: SearchPlan) {
+    this.calls.push({ method: 'fullText', query, window, plan });
+    return this.fullText.shift() ?? page(0);
   }
-  async searchFuzzy(_q: TextQuery, _w: PageWindow) {
-    this.calls.push('fuzzy');
+  async searchFuzzy(query: TextQuery, window: PageWindow, plan: SearchPlan) {
+    this.calls.push({ method: 'fuzzy', query, window, plan });
     return this.fuzzy;
+  }
+  async searchArea(window: PageWindow, plan: SearchPlan) {
+    this.calls.push({ method: 'area', window, plan });
+    return this.area;
+  }
+  async wordCandidates(words: string[]) {
+    this.calls.push({ method: `candidates:${words.join(',')}` });
+    return this.candidates;
+  }
+  methods() {
+    return this.calls.map((c) => c.method);
   }
 }
 
 const config = loadConfig({ IMAGE_BASE_URL: 'https://img.example.com/' });
 const request = (over: Partial<SearchRequestDto> = {}) => Object.assign(new SearchRequestDto(), { query: 'Herrengasse 35', ...over });
+const serviceWith = (repo: FakeSearchRepository) => new SearchService(repo as unknown as SearchRepository, config);
 
 describe('SearchService', () => {
-  it('formats records exactly as the contract says', async () => {
-    const repo = new FakeSearchRepository({ total: 1, rows: [row()] });
-    const res = await new SearchService(repo as unknown as SearchRepository, config).search(request());
+  it('formats records exactly as the contract says, with no opt-in fields by default', async () => {
+    const repo = new FakeSearchRepository([page(1, [row({ distance: 12.3 })])]);
+    const res = await serviceWith(repo).search(request());
     expect(res).toEqual({
       isSuccess: true,
       page: 1,
@@ -59,20 +85,96 @@ describe('SearchService', () => {
       region: 'global',
       region_id: null,
     });
-    expect(repo.calls).toEqual(['fullText']);
+    expect(repo.methods()).toEqual(['fullText']);
   });
 
-  it('falls back to trigram matching only when full text finds nothing', async () => {
-    const repo = new FakeSearchRepository({ total: 0, rows: [] }, { total: 3, rows: [row()] });
-    const res = await new SearchService(repo as unknown as SearchRepository, config).search(request({ limit: 2 }));
-    expect(repo.calls).toEqual(['fullText', 'fuzzy']);
+  it('corrects misspelt words against the vocabulary when full text finds nothing', async () => {
+    const candidates = new Map([['herengasse', ['herrengasse', 'hengasse', 'bergasse']]]);
+    const repo = new FakeSearchRepository([page(0), page(3, [row()])], page(0), page(0), candidates);
+    const res = await serviceWith(repo).search(request({ query: 'Herengasse 35', limit: 2, include: ['interpretation'] }));
+    expect(repo.methods()).toEqual(['fullText', 'candidates:herengasse', 'fullText']);
+    expect(repo.calls[2].query!.groups[0]).toEqual(['herengasse', 'herrengasse', 'hengasse']);
+    expect(res.pageTotal).toBe(2);
+    expect(res.interpretation).toEqual({ kind: 'text', normalized: 'herrengasse 35' });
+  });
+
+  it('falls back to trigram similarity when neither full text nor corrections find anything', async () => {
+    const repo = new FakeSearchRepository([page(0)], page(3, [row()]));
+    const res = await serviceWith(repo).search(request({ query: 'Qzzyx 35', limit: 2 }));
+    expect(repo.methods()).toEqual(['fullText', 'candidates:qzzyx', 'fuzzy']);
     expect(res.pageTotal).toBe(2);
   });
 
   it('answers an empty page without touching the database when nothing is searchable', async () => {
-    const repo = new FakeSearchRepository({ total: 5, rows: [row()] });
-    const res = await new SearchService(repo as unknown as SearchRepository, config).search(request({ query: '%#$@!', page: 3 }));
+    const repo = new FakeSearchRepository([page(5, [row()])]);
+    const res = await serviceWith(repo).search(request({ query: '%#$@*&l;der#$!', page: 3, include: ['interpretation'] }));
     expect(repo.calls).toEqual([]);
-    expect(res).toMatchObject({ page: 3, pageTotal: 0, data: [] });
+    expect(res).toMatchObject({ page: 3, pageTotal: 0, data: [], interpretation: { kind: 'text', normalized: '' } });
+  });
+
+  it('searches around coordinates, nearest first, without text', async () => {
+    const repo = new FakeSearchRepository([], page(0), page(1, [row({ score: 0, distance: 50 })]));
+    const res = await serviceWith(repo).search(
+      request({ query: '47.1427, 9.5188', include: ['interpretation', 'distance_m', 'score'] }),
+    );
+    expect(repo.methods()).toEqual(['area']);
+    const plan = repo.calls[0].plan!;
+    expect(plan.sort).toBe('distance');
+    expect(plan.anchor).toEqual({ lat: 47.1427, lon: 9.5188, radiusM: 250 });
+    expect(plan.filters.circles).toEqual([{ lat: 47.1427, lon: 9.5188, radiusM: 250 }]);
+    expect(res.interpretation).toEqual({ kind: 'coordinates', normalized: '47.1427,9.5188', lat: 47.1427, lon: 9.5188 });
+    expect(res.data[0]).toMatchObject({ distance_m: 50, score: 0.8 });
+  });
+
+  it('names a location-code match in the interpretation', async () => {
+    const repo = new FakeSearchRepository([page(1, [row()], { codeMatched: true })]);
+    const res = await serviceWith(repo).search(request({ query: 'li 9490-35', include: ['interpretation'] }));
+    expect(repo.calls[0].query!.code).toBe('li949035');
+    expect(res.interpretation).toEqual({ kind: 'location_code', normalized: 'LI949035' });
+  });
+
+  it('adds exactly the opt-in fields asked for', async () => {
+    const repo = new FakeSearchRepository([page(10_000, [row({ score: 1.23456789, distance: 12.345 })], { totalExact: false })]);
+    const res = await serviceWith(repo).search(
+      request({ near: Object.assign({ lat: 47.14, lon: 9.52, radius_m: 500 }), include: ['captured_at', 'heading', 'distance_m', 'score', 'total'] }),
+    );
+    expect(res).toMatchObject({ total: 10_000, total_exact: false });
+    expect(res).not.toHaveProperty('interpretation');
+    expect(res.data[0]).toMatchObject({ captured_at: '2015-09-10', heading: 273.1, distance_m: 12.3, score: 1.234568 });
+  });
+
+  it('leaves distance_m out when no point is known', async () => {
+    const repo = new FakeSearchRepository([page(1, [row()])]);
+    const res = await serviceWith(repo).search(request({ include: ['distance_m'] }));
+    expect(res.data[0]).not.toHaveProperty('distance_m');
+  });
+
+  it('refuses sorts that cannot apply', async () => {
+    const repo = new FakeSearchRepository([]);
+    await expect(serviceWith(repo).search(request({ sort: 'distance' }))).rejects.toMatchObject({ code: 'INVALID_SORT', status: 400 });
+    await expect(
+      serviceWith(repo).search(request({ query: undefined, bbox: [9, 47, 10, 48], sort: 'relevance' })),
+    ).rejects.toBeInstanceOf(SearchException);
+    expect(repo.calls).toEqual([]);
+  });
+
+  it('refuses impossible coordinates with the reason', async () => {
+    const repo = new FakeSearchRepository([]);
+    await expect(serviceWith(repo).search(request({ query: '91.5, 9.2' }))).rejects.toMatchObject({
+      code: 'INVALID_COORDINATES',
+      status: 400,
+      message: expect.stringMatching(/latitude 91.5 is out of range/),
+    });
+  });
+
+  it('gives filters and sort their own result_id, and the plain query its old one', async () => {
+    const repo = new FakeSearchRepository([]);
+    const id = async (over: Partial<SearchRequestDto>) => (await serviceWith(repo).search(request(over))).result_id;
+    const plain = await id({});
+    expect(await id({ sort: 'relevance' })).toBe(plain);
+    expect(await id({ sort: 'newest' })).not.toBe(plain);
+    expect(await id({ interactive: true })).not.toBe(plain);
+    expect(await id({ interactive: false })).not.toBe(await id({ interactive: true }));
+    expect(await id({ include: ['score'] })).toBe(plain);
   });
 });

@@ -1,0 +1,82 @@
+import { equivalentWords } from './abbreviations';
+import { TextQuery, textQueryFromGroups } from './search-query';
+
+// How many spellings of one word a corrected query may try besides the word itself.
+const MAX_CORRECTIONS_PER_WORD = 4;
+
+// Typos tolerated per word, by length (as Elasticsearch's AUTO fuzziness): none below 3 letters,
+// one up to 5, two from 6. Words with digits (house numbers, postcodes) must match exactly.
+export function allowedTypos(word: string): number {
+  if (/\p{N}/u.test(word)) return 0;
+  return allowanceFor([...word].length);
+}
+
+function allowanceFor(length: number): number {
+  if (length < 3) return 0;
+  return length <= 5 ? 1 : 2;
+}
+
+// Words worth looking up in the vocabulary.
+export function wordsToCorrect(query: TextQuery): string[] {
+  return [...new Set(query.words.filter((w) => allowedTypos(w) > 0))];
+}
+
+// The allowance follows the longer of the typed and the vocabulary word: a dropped "ß" ("Strae"
+// for "Strasse") is one typo to the person typing but two letters after folding. A word still being
+// typed is measured by what has been typed.
+function allowedBetween(typed: string, word: string, prefix: boolean): number {
+  if (allowedTypos(typed) === 0) return 0;
+  return prefix ? allowedTypos(typed) : allowanceFor(Math.max([...typed].length, [...word].length));
+}
+
+// Optimal string alignment distance: insertions, deletions, substitutions and swaps of neighbours
+// each count one. With `prefix`, the distance from `typed` to the closest prefix of `word`, for the
+// last query word that may still be half typed. Hand-written because no maintained package offers
+// the prefix form; word lengths are bounded (64), so the O(n*m) table is small.
+export function editDistance(typed: string, word: string, prefix = false): number {
+  const a = [...typed];
+  const b = [...word];
+  const rows: number[][] = [Array.from({ length: b.length + 1 }, (_, j) => j)];
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(rows[i - 1][j] + 1, row[j - 1] + 1, rows[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2][j - 2] + 1);
+      row.push(d);
+    }
+    rows.push(row);
+  }
+  const last = rows[a.length];
+  return prefix ? Math.min(...last) : last[b.length];
+}
+
+// The query with each misspelt word widened to the vocabulary words within its typo allowance
+// (closest first). `candidates` holds, per word, vocabulary words nearest by trigram similarity.
+// Returns null when nothing could be corrected.
+export function correctQuery(query: TextQuery, candidates: ReadonlyMap<string, readonly string[]>): TextQuery | null {
+  const lastIndex = query.groups.length - 1;
+  let changed = false;
+  const best: string[] = [];
+  const groups = query.groups.map((group, i) => {
+    const typed = group[0];
+    const prefix = i === lastIndex;
+    const scored = (candidates.get(typed) ?? [])
+      .map((word, rank) => ({ word, rank, distance: editDistance(typed, word, prefix) }))
+      .filter((c) => c.distance <= allowedBetween(typed, c.word, prefix))
+      .sort((x, y) => x.distance - y.distance || x.rank - y.rank)
+      .slice(0, MAX_CORRECTIONS_PER_WORD);
+    best.push(scored[0]?.word ?? typed);
+    const widened = [...group];
+    for (const { word } of scored) {
+      for (const w of [word, ...equivalentWords(word)]) {
+        if (!widened.includes(w)) {
+          widened.push(w);
+          changed = true;
+        }
+      }
+    }
+    return widened;
+  });
+  return changed ? textQueryFromGroups(groups, best.join(' '), query.code) : null;
+}

@@ -1,0 +1,45 @@
+import { resetImagery } from '../helpers/test-app';
+import { Category } from '../relevance/relevance-fixture';
+import { accuracy, CategoryResult, formatMisses, formatTable, measureRelevance } from '../relevance/relevance-suite';
+
+// The relevance suite (npm run relevance prints the same table) as a gate: the build fails when
+// quality drops below the bars.
+describe('relevance suite', () => {
+  let results: CategoryResult[];
+  let report: string;
+
+  beforeAll(async () => {
+    const measured = await measureRelevance();
+    results = measured.results;
+    const address = new Map(measured.fixture.records.map((r) => [r.id, r.address]));
+    report = `${formatTable(results)}\n\n${formatMisses(results, (id) => (id === null ? 'nothing' : (address.get(id) ?? id)))}`;
+  }, 300_000); // 3,247 records and 360 searches
+
+  afterAll(() => resetImagery());
+
+  const of = (category: Category) => results.find((r) => r.category === category)!;
+  // Fails with the whole table and every miss, so a regression can be read from the test output.
+  function expectAtLeast(category: Category, metric: 'top1' | 'top5', bar: number) {
+    const r = of(category);
+    const value = accuracy(r[metric], r.queries);
+    if (value < bar) throw new Error(`${category} ${metric} is ${(value * 100).toFixed(1)}%, below ${bar * 100}%\n\n${report}`);
+  }
+
+  it('asks at least 150 queries, at least 20 in every category, and none fails with an error', () => {
+    expect(results.reduce((n, r) => n + r.queries, 0)).toBeGreaterThanOrEqual(150);
+    for (const r of results) expect({ category: r.category, enough: r.queries >= 20 }).toEqual({ category: r.category, enough: true });
+    const errors = results.flatMap((r) => r.misses.filter((m) => m.error));
+    expect(errors).toEqual([]);
+  });
+
+  it('finds exact addresses first (top-1 at least 98%)', () => expectAtLeast('exact', 'top1', 0.98));
+
+  it('finds misspelt addresses among the first five (top-5 at least 90%)', () => expectAtLeast('typo', 'top5', 0.9));
+
+  it('answers garbage with nothing, every time', () => expectAtLeast('garbage', 'top1', 1));
+
+  it.each<Category>(['prefix', 'accents', 'abbreviations', 'house_numbers', 'word_order', 'coordinates', 'plus_codes', 'location_codes'])(
+    '%s: top-1 at least 95%%',
+    (category) => expectAtLeast(category, 'top1', 0.95),
+  );
+});

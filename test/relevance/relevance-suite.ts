@@ -1,0 +1,93 @@
+import { Test } from '@nestjs/testing';
+import { AppValidationPipe } from '../../src/common/validation.pipe';
+import { DatabaseModule } from '../../src/database/database.module';
+import { SearchRequestDto, SearchResponseDto } from '../../src/search/search.dto';
+import { SearchRepository } from '../../src/search/search.repository';
+import { SearchService } from '../../src/search/search.service';
+import { feature, importFixture, resetImagery, testConfig } from '../helpers/test-app';
+import { CATEGORIES, Category, RelevanceFixture, relevanceFixture, RelevanceQuery } from './relevance-fixture';
+
+export interface CategoryResult {
+  category: Category;
+  queries: number;
+  top1: number;
+  top5: number;
+  misses: Array<{ query: string; from: string; expected: string | null; got: string[]; error?: string }>;
+}
+
+// Runs every query (five results each) and scores it: a hit at top-1 when the expected record comes
+// first, at top-5 when it is among the first five; for garbage, a hit when nothing comes back.
+// An error (any thrown exception) is a miss.
+export async function runRelevance(
+  search: (body: { query: string; limit: number }) => Promise<SearchResponseDto>,
+  queries: RelevanceQuery[],
+): Promise<CategoryResult[]> {
+  const results = new Map<Category, CategoryResult>(CATEGORIES.map((c) => [c, { category: c, queries: 0, top1: 0, top5: 0, misses: [] }]));
+  for (const q of queries) {
+    const r = results.get(q.category)!;
+    r.queries++;
+    let got: string[] = [];
+    try {
+      got = (await search({ query: q.query, limit: 5 })).data.map((d) => d.id);
+    } catch (e) {
+      r.misses.push({ query: q.query, from: q.from, expected: q.expected, got, error: (e as Error).message });
+      continue;
+    }
+    const top1 = q.expected === null ? got.length === 0 : got[0] === q.expected;
+    const top5 = q.expected === null ? got.length === 0 : got.includes(q.expected);
+    if (top1) r.top1++;
+    if (top5) r.top5++;
+    if (!top1) r.misses.push({ query: q.query, from: q.from, expected: q.expected, got });
+  }
+  return [...results.values()].filter((r) => r.queries > 0);
+}
+
+export const accuracy = (hits: number, of: number) => (of === 0 ? 0 : hits / of);
+const pct = (hits: number, of: number) => `${(accuracy(hits, of) * 100).toFixed(1)}%`.padStart(7);
+
+export function formatTable(results: CategoryResult[]): string {
+  const lines = [`${'category'.padEnd(16)}${'queries'.padStart(8)}${'top-1'.padStart(8)}${'top-5'.padStart(8)}`];
+  for (const r of results) lines.push(`${r.category.padEnd(16)}${String(r.queries).padStart(8)} ${pct(r.top1, r.queries)} ${pct(r.top5, r.queries)}`);
+  const total = results.reduce((a, r) => ({ q: a.q + r.queries, t1: a.t1 + r.top1, t5: a.t5 + r.top5 }), { q: 0, t1: 0, t5: 0 });
+  lines.push(`${'all'.padEnd(16)}${String(total.q).padStart(8)} ${pct(total.t1, total.q)} ${pct(total.t5, total.q)}`);
+  return lines.join('\n');
+}
+
+export function formatMisses(results: CategoryResult[], describe: (id: string | null) => string): string {
+  return results
+    .flatMap((r) =>
+      r.misses.map(
+        (m) =>
+          `[${r.category}] ${JSON.stringify(m.query)} (from ${m.from})\n    expected ${describe(m.expected)}\n    got ${
+            m.error ? `error: ${m.error}` : m.got.map(describe).join(' | ') || 'nothing'
+          }`,
+      ),
+    )
+    .join('\n');
+}
+
+// Loads the relevance catalogue into the database at DATABASE_URL (migrated; its imagery is
+// replaced) and runs every query through validation and the search service, as a request would.
+export async function measureRelevance(): Promise<{ results: CategoryResult[]; fixture: RelevanceFixture }> {
+  const fixture = relevanceFixture();
+  await resetImagery();
+  const summary = await importFixture(
+    fixture.records.map((r) => feature(r.address, { id: r.id }, [r.lon, r.lat])),
+    'relevance',
+  );
+  if (summary.rejected > 0) throw new Error(`relevance fixture: ${summary.rejected} records rejected`);
+  const moduleRef = await Test.createTestingModule({
+    imports: [DatabaseModule.forRoot(testConfig())],
+    providers: [SearchRepository, SearchService],
+  }).compile();
+  await moduleRef.init();
+  try {
+    const service = moduleRef.get(SearchService);
+    const pipe = new AppValidationPipe();
+    const search = async (body: object) =>
+      service.search((await pipe.transform(body, { type: 'body', metatype: SearchRequestDto })) as SearchRequestDto);
+    return { results: await runRelevance(search, fixture.queries), fixture };
+  } finally {
+    await moduleRef.close();
+  }
+}
