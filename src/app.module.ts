@@ -11,6 +11,7 @@ import { LifecycleModule } from './lifecycle/lifecycle.module';
 import { createRootLogger } from './logging/logging';
 import { MetricsModule } from './metrics/metrics.module';
 import { SearchModule } from './search/search.module';
+import { WebPageModule } from './web-page/web-page.module';
 
 @Module({})
 export class AppModule {
@@ -28,6 +29,7 @@ export class AppModule {
         SearchModule,
         ImageryModule,
         DemoImageModule,
+        WebPageModule,
       ],
     };
   }

@@ -6,7 +6,9 @@ import { Logger as PinoNestLogger } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import { HttpExceptionFilter } from './common/http-exception.filter';
+import { applyHttpServerLimits } from './common/http-server-limits';
 import { jsonBody } from './common/json-body.middleware';
+import { RequestBodyInterceptor } from './common/request-body.interceptor';
 import { AppValidationPipe } from './common/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { ShutdownState } from './lifecycle/shutdown-state';
@@ -28,6 +30,8 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
   });
   app.useLogger(app.get(PinoNestLogger));
   app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  applyHttpServerLimits(app.getHttpServer());
   // Order matters: logging and timing first, so requests refused by any later step are still seen.
   app.use(requestLogger(logger));
   app.use(app.get(MetricsService).httpMiddleware());
@@ -45,12 +49,13 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
       origin: config.corsOrigins === '*' ? '*' : config.corsOrigins,
       methods: ['GET', 'POST'],
       allowedHeaders: ['content-type', 'x-api-key', 'authorization', REQUEST_ID_HEADER],
-      exposedHeaders: [REQUEST_ID_HEADER, 'retry-after'],
+      exposedHeaders: [REQUEST_ID_HEADER, 'retry-after', 'ratelimit', 'ratelimit-policy'],
       maxAge: 600,
     });
   }
   app.use(compression());
   app.use(jsonBody());
+  app.useGlobalInterceptors(new RequestBodyInterceptor());
   app.useGlobalPipes(new AppValidationPipe());
   app.useGlobalFilters(new HttpExceptionFilter());
   setupOpenApi(app);

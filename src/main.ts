@@ -8,6 +8,7 @@ import { Migrator } from './database/migrator';
 import { installGracefulShutdown } from './lifecycle/graceful-shutdown';
 import { openDatabase } from './startup/database-connection';
 import { ensureDemoKey, loadDemoDataIfEmpty } from './startup/demo-setup';
+import { WebPageService } from './web-page/web-page.service';
 
 async function main(): Promise<void> {
   const started = Date.now();
@@ -31,6 +32,8 @@ async function main(): Promise<void> {
   if (embedded) {
     await loadDemoDataIfEmpty(app, log);
     demoKey = config.bootstrapApiKey ? undefined : await ensureDemoKey(app, config.dataDir, log);
+    // The page is pre-filled with the generated demo key only; never with a real key.
+    if (demoKey) app.get(WebPageService).offerDemoKey(demoKey);
   }
 
   // SIGTERM/SIGINT: drain in-flight requests, close the app, then stop the built-in database.

@@ -5,6 +5,7 @@ export enum ApiKeyExceptionCode {
   INVALID_API_KEY = 'INVALID_API_KEY',
   API_KEY_NOT_FOUND = 'API_KEY_NOT_FOUND',
   AMBIGUOUS_API_KEY = 'AMBIGUOUS_API_KEY',
+  INVALID_RATE_LIMIT = 'INVALID_RATE_LIMIT',
 }
 
 const STATUS: Record<ApiKeyExceptionCode, number> = {
@@ -12,6 +13,7 @@ const STATUS: Record<ApiKeyExceptionCode, number> = {
   INVALID_API_KEY: 401,
   API_KEY_NOT_FOUND: 404,
   AMBIGUOUS_API_KEY: 409,
+  INVALID_RATE_LIMIT: 400,
 };
 
 export class ApiKeyException extends AppException {

@@ -6,8 +6,9 @@ import { PrismaService } from '../database/prisma.service';
 export class ApiKeyRepository {
   constructor(private readonly prisma: PrismaService) {}
 
+  // On the request path: the least-privileged connection (DATABASE_READONLY_URL when set).
   findByHash(keyHash: string): Promise<ApiKey | null> {
-    return this.prisma.apiKey.findUnique({ where: { keyHash } });
+    return this.prisma.reader.apiKey.findUnique({ where: { keyHash } });
   }
 
   // Inserts unless a key with this hash exists; never revives a revoked key.
@@ -15,7 +16,7 @@ export class ApiKeyRepository {
     return this.prisma.apiKey.upsert({ where: { keyHash: data.keyHash }, create: data, update: {} });
   }
 
-  create(data: { name: string; prefix: string; keyHash: string }): Promise<ApiKey> {
+  create(data: { name: string; prefix: string; keyHash: string; rateLimit?: number | null }): Promise<ApiKey> {
     return this.prisma.apiKey.create({ data });
   }
 
@@ -32,5 +33,9 @@ export class ApiKeyRepository {
 
   revoke(id: string): Promise<ApiKey> {
     return this.prisma.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
+  }
+
+  setRateLimit(id: string, rateLimit: number | null): Promise<ApiKey> {
+    return this.prisma.apiKey.update({ where: { id }, data: { rateLimit } });
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiKey } from '@prisma/client';
+import { RATE_LIMIT_MAX } from '../config/app-config';
 import { displayPrefix, generateApiKey, hashApiKey, hashesEqual } from './api-key-secret';
 import { ApiKeyException, ApiKeyExceptionCode } from './api-key.exception';
 import { ApiKeyRepository } from './api-key.repository';
@@ -8,6 +9,8 @@ export interface AuthenticatedKey {
   id: string;
   name: string;
   prefix: string;
+  /** Requests per minute for this key; null means the server default. */
+  rateLimit: number | null;
 }
 
 // Longer than any key we issue or accept; anything longer is refused before hashing.
@@ -27,12 +30,13 @@ export class ApiKeyService {
     const key = await this.repository.findByHash(hash);
     // Looked up by hash; the constant-time compare guards against any lookup that is not exact.
     if (!key || !hashesEqual(key.keyHash, hash) || key.revokedAt) throw invalid;
-    return { id: key.id, name: key.name, prefix: key.prefix };
+    return { id: key.id, name: key.name, prefix: key.prefix, rateLimit: key.rateLimit };
   }
 
-  async create(name: string): Promise<{ key: string; record: ApiKey }> {
+  async create(name: string, rateLimit: number | null = null): Promise<{ key: string; record: ApiKey }> {
+    checkRateLimit(rateLimit);
     const key = generateApiKey();
-    const record = await this.repository.create({ name, prefix: displayPrefix(key), keyHash: hashApiKey(key) });
+    const record = await this.repository.create({ name, prefix: displayPrefix(key), keyHash: hashApiKey(key), rateLimit });
     return { key, record };
   }
 
@@ -46,6 +50,18 @@ export class ApiKeyService {
   }
 
   async revoke(idOrPrefix: string): Promise<ApiKey> {
+    const key = await this.findOne(idOrPrefix);
+    return key.revokedAt ? key : this.repository.revoke(key.id);
+  }
+
+  // null returns the key to the server default (RATE_LIMIT_PER_MINUTE); takes effect on its next request.
+  async setRateLimit(idOrPrefix: string, rateLimit: number | null): Promise<ApiKey> {
+    checkRateLimit(rateLimit);
+    const key = await this.findOne(idOrPrefix);
+    return this.repository.setRateLimit(key.id, rateLimit);
+  }
+
+  private async findOne(idOrPrefix: string): Promise<ApiKey> {
     const matches = await this.repository.findByIdOrPrefix(idOrPrefix);
     if (matches.length === 0) {
       throw new ApiKeyException(ApiKeyExceptionCode.API_KEY_NOT_FOUND, `No API key matches ${idOrPrefix}`);
@@ -56,6 +72,14 @@ export class ApiKeyService {
         `${matches.length} API keys match ${idOrPrefix}; use the id or a longer prefix`,
       );
     }
-    return matches[0].revokedAt ? matches[0] : this.repository.revoke(matches[0].id);
+    return matches[0];
   }
+}
+
+function checkRateLimit(rateLimit: number | null): void {
+  if (rateLimit === null || (Number.isInteger(rateLimit) && rateLimit >= 1 && rateLimit <= RATE_LIMIT_MAX)) return;
+  throw new ApiKeyException(
+    ApiKeyExceptionCode.INVALID_RATE_LIMIT,
+    `rate limit must be an integer between 1 and ${RATE_LIMIT_MAX} requests per minute`,
+  );
 }

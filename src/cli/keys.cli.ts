@@ -3,20 +3,34 @@ import { ApiKeyService } from '../api-key/api-key.service';
 import { runCli, UsageError } from './cli-context';
 
 const USAGE = `usage:
-  npm run keys -- create --name <name>     create a key and print it once
-  npm run keys -- list                     list keys (never prints secrets)
-  npm run keys -- revoke <id-or-prefix>    revoke a key at once`;
+  npm run keys -- create --name <name> [--rate-limit <n>]   create a key and print it once
+  npm run keys -- list                                      list keys (never prints secrets)
+  npm run keys -- revoke <id-or-prefix>                     revoke a key at once
+  npm run keys -- set-rate-limit <id-or-prefix> <n|default> requests per minute for one key
+  (without a key's own limit, RATE_LIMIT_PER_MINUTE applies; default 600)`;
 
-void runCli(async (ctx) => {
-  const { positionals, values } = parseArgs({ allowPositionals: true, options: { name: { type: 'string' } } });
+// "default" (or "none") clears the key's own limit; anything else must be a whole number.
+function parseRateLimit(value: string | undefined): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'default' || value === 'none') return null;
+  if (!/^\d+$/.test(value)) throw new UsageError(`rate limit must be a whole number of requests per minute or "default", got "${value}"`);
+  return Number(value);
+}
+
+void runCli(async (ctx, config) => {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: { name: { type: 'string' }, 'rate-limit': { type: 'string' } },
+  });
   const keys = ctx.get(ApiKeyService);
-  const [command, arg] = positionals;
+  const [command, arg, arg2] = positionals;
   switch (command) {
     case 'create': {
       const name = values.name?.trim();
       if (!name) throw new UsageError(`create needs --name\n${USAGE}`);
-      const { key, record } = await keys.create(name);
-      console.log(`Created API key ${record.id} (${record.prefix}…) named "${record.name}".`);
+      const { key, record } = await keys.create(name, parseRateLimit(values['rate-limit']) ?? null);
+      const limit = record.rateLimit ? `, ${record.rateLimit} requests per minute` : '';
+      console.log(`Created API key ${record.id} (${record.prefix}…) named "${record.name}"${limit}.`);
       console.log('Store it now; it cannot be shown again:');
       console.log(key);
       return;
@@ -31,6 +45,7 @@ void runCli(async (ctx) => {
           name: k.name,
           created: k.createdAt.toISOString(),
           status: k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active',
+          'per minute': k.rateLimit ?? `${config.rateLimitPerMinute} (default)`,
         })),
       );
       return;
@@ -39,6 +54,14 @@ void runCli(async (ctx) => {
       if (!arg) throw new UsageError(`revoke needs an id or prefix\n${USAGE}`);
       const key = await keys.revoke(arg);
       console.log(`Revoked ${key.id} (${key.prefix}…) "${key.name}".`);
+      return;
+    }
+    case 'set-rate-limit': {
+      const limit = parseRateLimit(arg2);
+      if (!arg || limit === undefined) throw new UsageError(`set-rate-limit needs an id or prefix and a limit\n${USAGE}`);
+      const key = await keys.setRateLimit(arg, limit);
+      const shown = key.rateLimit === null ? `the default (${config.rateLimitPerMinute})` : String(key.rateLimit);
+      console.log(`Rate limit of ${key.id} (${key.prefix}…) "${key.name}" is now ${shown} requests per minute.`);
       return;
     }
     default:

@@ -23,6 +23,8 @@ export enum RequestExceptionCode {
   UNSUPPORTED_MEDIA_TYPE = 'UNSUPPORTED_MEDIA_TYPE',
   NOT_FOUND = 'NOT_FOUND',
   METHOD_NOT_ALLOWED = 'METHOD_NOT_ALLOWED',
+  REQUEST_TIMEOUT = 'REQUEST_TIMEOUT',
+  HEADERS_TOO_LARGE = 'HEADERS_TOO_LARGE',
 }
 
 const REQUEST_STATUS: Record<RequestExceptionCode, number> = {
@@ -32,6 +34,8 @@ const REQUEST_STATUS: Record<RequestExceptionCode, number> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  REQUEST_TIMEOUT: 408,
+  HEADERS_TOO_LARGE: 431,
 };
 
 // Problems with the HTTP request itself, before any feature logic runs.

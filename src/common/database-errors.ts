@@ -1,20 +1,41 @@
-// Errors that mean "the database cannot be reached right now" rather than "this query is wrong".
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'EPIPE']);
-const PRISMA_CONNECTION_CODES = new Set(['P1001', 'P1002', 'P1017', 'P2024']);
-// 57P01..57P03: admin shutdown / cannot connect now; 08xxx: connection exceptions; 53300: too many connections.
+// Errors that mean "the database cannot answer right now" rather than "this query is wrong".
+// They arrive in several wrappings: Prisma errors (code P1001; or P2010 with the driver adapter's
+// error in meta.driverAdapterError.cause), the adapter's own error kinds, and plain node-postgres
+// errors that the adapter passes through untouched (connect and read timeouts, dropped connections).
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'EAI_AGAIN']);
+const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1017', 'P2024']);
+const ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
+// 08xxx: connection exceptions; 57P01..57P03: shutdown / cannot connect now; 53300: too many connections.
 const PG_UNAVAILABLE = /^(08...|57P0[123]|53300)$/;
+// 57014: statement_timeout (or a cancel) hit.
+const PG_TIMEOUT = '57014';
+const PG_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused/i;
+const PG_TIMEOUT_MESSAGES = /Query read timeout/i;
+
+export type DatabaseTrouble = 'unavailable' | 'timeout';
+
+export function databaseTrouble(error: unknown): DatabaseTrouble | undefined {
+  const seen = new Set<unknown>();
+  const queue: unknown[] = [error];
+  while (queue.length > 0 && seen.size < 10) {
+    const e: any = queue.shift();
+    if (!e || typeof e !== 'object' || seen.has(e)) continue;
+    seen.add(e);
+    for (const code of [e.code, e.originalCode]) {
+      if (typeof code !== 'string') continue;
+      if (code === PG_TIMEOUT) return 'timeout';
+      if (SOCKET_CODES.has(code) || PRISMA_CODES.has(code) || PG_UNAVAILABLE.test(code)) return 'unavailable';
+    }
+    if (typeof e.kind === 'string' && ADAPTER_KINDS.has(e.kind)) return 'unavailable';
+    if (typeof e.message === 'string') {
+      if (PG_TIMEOUT_MESSAGES.test(e.message)) return 'timeout';
+      if (PG_MESSAGES.test(e.message)) return 'unavailable';
+    }
+    queue.push(e.cause, e.meta?.driverAdapterError);
+  }
+  return undefined;
+}
 
 export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let e: any = error, depth = 0; e && depth < 5; e = e.cause, depth++) {
-    const code = typeof e.code === 'string' ? e.code : undefined;
-    if (code && (CONNECTION_CODES.has(code) || PRISMA_CONNECTION_CODES.has(code) || PG_UNAVAILABLE.test(code))) {
-      return true;
-    }
-    const original = e.meta?.driverAdapterError?.cause ?? e.cause;
-    if (original?.kind === 'DatabaseNotReachable' || original?.kind === 'SocketTimeout') return true;
-    if (typeof e.message === 'string' && /Connection terminated|timeout exceeded when trying to connect/i.test(e.message)) {
-      return true;
-    }
-  }
-  return false;
+  return databaseTrouble(error) !== undefined;
 }

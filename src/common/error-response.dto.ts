@@ -33,6 +33,12 @@ export const RETRY_AFTER_HEADER: HeadersObject = {
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
 };
 
+// draft-ietf-httpapi-ratelimit-headers fields, set by ApiKeyGuard (see src/rate-limit/rate-limit-headers.ts).
+export const RATE_LIMIT_HEADERS: HeadersObject = {
+  'RateLimit-Policy': { description: 'The quota: "per-key";q=600;w=60', schema: { type: 'string', example: '"per-key";q=600;w=60' } },
+  RateLimit: { description: 'What is left: "per-key";r=599;t=42', schema: { type: 'string', example: '"per-key";r=599;t=42' } },
+};
+
 // Documents one error status: the shared shape, narrowed to the codes this status can carry, with an
 // example per code. `examples` maps each code to an example message.
 export function ApiErrorResponse(

@@ -8,7 +8,10 @@ import {
   ServerException,
   ServerExceptionCode,
 } from './app-exception';
-import { isDatabaseUnavailable } from './database-errors';
+import { databaseTrouble } from './database-errors';
+
+// Seconds a client should wait after a 503: long enough for a pool to reconnect, short enough to recover quickly.
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 // The one place where any error becomes an HTTP response; nothing internal ever leaves here.
 @Catch()
@@ -18,7 +21,10 @@ export class HttpExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
     const appException = this.toAppException(exception);
-    if (appException.status >= 500) {
+    if (appException.status === 503) {
+      // An outage fails every request: one line each, not a stack trace each.
+      this.logger.warn(`${appException.code}: ${summary(exception)}`);
+    } else if (appException.status >= 500) {
       this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
     }
     if (res.headersSent) return;
@@ -30,13 +36,22 @@ export class HttpExceptionFilter implements ExceptionFilter {
   private toAppException(exception: unknown): AppException {
     if (exception instanceof AppException) return exception;
     if (exception instanceof HttpException) return fromHttpException(exception);
-    if (isDatabaseUnavailable(exception)) {
-      return new ServerException(ServerExceptionCode.DATABASE_UNAVAILABLE, 'The database is unavailable; retry shortly', {
-        'Retry-After': '5',
+    const trouble = databaseTrouble(exception);
+    if (trouble) {
+      const message =
+        trouble === 'timeout' ? 'The database did not answer in time; retry shortly' : 'The database is unavailable; retry shortly';
+      return new ServerException(ServerExceptionCode.DATABASE_UNAVAILABLE, message, {
+        'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS),
       });
     }
     return new ServerException(ServerExceptionCode.INTERNAL_ERROR, 'Internal server error');
   }
+}
+
+// Prisma puts the cause on the last line, after the call site.
+function summary(exception: unknown): string {
+  const text = exception instanceof Error ? exception.message : String(exception);
+  return text.trim().split('\n').filter((l) => l.trim()).pop() ?? 'unknown error';
 }
 
 function fromHttpException(exception: HttpException): AppException {

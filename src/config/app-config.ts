@@ -9,11 +9,13 @@ import {
   Max,
   Min,
   Validate,
+  ValidateBy,
   ValidatorConstraint,
   ValidatorConstraintInterface,
   validateSync,
 } from 'class-validator';
 import { configuredDatabaseUrl } from './database-url';
+import { isTrustProxy, parseTrustProxy, TRUST_PROXY_MESSAGE, TrustProxy } from './trust-proxy';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -27,7 +29,9 @@ const CORS_MESSAGE = 'CORS_ORIGINS must be * or a comma-separated list of origin
 const toInt = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : value;
 
-// The environment as it arrives (strings), validated once at startup.
+// Per-key limits (api_keys.rate_limit, same CHECK in the database) share this bound.
+export const RATE_LIMIT_MAX = 100_000;
+
 @ValidatorConstraint({ name: 'corsOrigins' })
 class CorsOriginsConstraint implements ValidatorConstraintInterface {
   validate(value: unknown): boolean {
@@ -35,6 +39,7 @@ class CorsOriginsConstraint implements ValidatorConstraintInterface {
   }
 }
 
+// The environment as it arrives (strings), validated once at startup.
 class EnvironmentVariables {
   @IsOptional()
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgresql:// connection string' })
@@ -87,6 +92,43 @@ class EnvironmentVariables {
   DB_STATEMENT_TIMEOUT_MS?: number;
 
   @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'DB_CONNECT_TIMEOUT_MS must be an integer between 100 and 60000' })
+  @Min(100, { message: 'DB_CONNECT_TIMEOUT_MS must be an integer between 100 and 60000' })
+  @Max(60000, { message: 'DB_CONNECT_TIMEOUT_MS must be an integer between 100 and 60000' })
+  DB_CONNECT_TIMEOUT_MS?: number;
+
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_READONLY_URL must be a postgresql:// connection string' })
+  DATABASE_READONLY_URL?: string;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: `RATE_LIMIT_PER_MINUTE must be an integer between 1 and ${RATE_LIMIT_MAX}` })
+  @Min(1, { message: `RATE_LIMIT_PER_MINUTE must be an integer between 1 and ${RATE_LIMIT_MAX}` })
+  @Max(RATE_LIMIT_MAX, { message: `RATE_LIMIT_PER_MINUTE must be an integer between 1 and ${RATE_LIMIT_MAX}` })
+  RATE_LIMIT_PER_MINUTE?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'AUTH_FAILURES_PER_MINUTE must be an integer between 1 and 10000' })
+  @Min(1, { message: 'AUTH_FAILURES_PER_MINUTE must be an integer between 1 and 10000' })
+  @Max(10000, { message: 'AUTH_FAILURES_PER_MINUTE must be an integer between 1 and 10000' })
+  AUTH_FAILURES_PER_MINUTE?: number;
+
+  @IsOptional()
+  @Matches(/^rediss?:\/\/\S+$/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
+  REDIS_URL?: string;
+
+  @IsOptional()
+  @Matches(/^[\x21-\x7e]{1,64}$/, { message: 'RATE_LIMIT_REDIS_PREFIX must be 1 to 64 printable ASCII characters' })
+  RATE_LIMIT_REDIS_PREFIX?: string;
+
+  @IsOptional()
+  @ValidateBy({ name: 'trustProxy', validator: { validate: isTrustProxy, defaultMessage: () => TRUST_PROXY_MESSAGE } })
+  TRUST_PROXY?: string;
+
+  @IsOptional()
   @IsIn(NODE_ENVS, { message: `NODE_ENV must be one of ${NODE_ENVS.join(', ')}` })
   NODE_ENV?: NodeEnv;
 
@@ -117,6 +159,15 @@ export interface AppConfig {
   logLevel: LogLevel;
   dbPoolSize: number;
   dbStatementTimeoutMs: number;
+  /** How long a request may wait for a new or a free pooled connection before giving up. */
+  dbConnectTimeoutMs: number;
+  /** Read-only role for request-path queries; unset means DATABASE_URL serves everything. */
+  databaseReadonlyUrl?: string;
+  rateLimitPerMinute: number;
+  authFailuresPerMinute: number;
+  redisUrl?: string;
+  rateLimitRedisPrefix: string;
+  trustProxy: TrustProxy;
   nodeEnv: NodeEnv;
   /** Origins allowed by CORS; empty means CORS is off (browsers on other origins are refused). */
   corsOrigins: string[] | '*';
@@ -152,6 +203,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: parsed.LOG_LEVEL ?? 'info',
     dbPoolSize: parsed.DB_POOL_SIZE ?? 10,
     dbStatementTimeoutMs: parsed.DB_STATEMENT_TIMEOUT_MS ?? 2000,
+    dbConnectTimeoutMs: parsed.DB_CONNECT_TIMEOUT_MS ?? 2000,
+    databaseReadonlyUrl: parsed.DATABASE_READONLY_URL,
+    rateLimitPerMinute: parsed.RATE_LIMIT_PER_MINUTE ?? 600,
+    authFailuresPerMinute: parsed.AUTH_FAILURES_PER_MINUTE ?? 20,
+    redisUrl: parsed.REDIS_URL,
+    rateLimitRedisPrefix: parsed.RATE_LIMIT_REDIS_PREFIX ?? 'lis:rate-limit:',
+    trustProxy: parseTrustProxy(parsed.TRUST_PROXY),
     nodeEnv: parsed.NODE_ENV ?? 'production',
     corsOrigins: parsed.CORS_ORIGINS === '*' ? '*' : splitList(parsed.CORS_ORIGINS ?? ''),
     metricsToken: parsed.METRICS_TOKEN,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Pool } from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { PrismaService } from '../database/prisma.service';
 import { routeOf } from './route-of';
@@ -32,32 +33,37 @@ export class MetricsService {
   });
 
   constructor(prisma: PrismaService) {
-    const pool = prisma.pool;
-    // Read at scrape time straight from the pg Pool the Prisma adapter uses.
+    // Read at scrape time straight from the pg pools the Prisma adapters use; `pool` is primary, or
+    // readonly when DATABASE_READONLY_URL gives the request path its own role.
+    const pools = () => Object.entries(prisma.pools).filter((e): e is [string, Pool] => e[1] !== undefined);
     new Gauge({
       name: 'lis_db_pool_connections',
-      help: 'Database pool connections by state (in_use, idle)',
-      labelNames: ['state'] as const,
+      help: 'Database pool connections by pool and state (in_use, idle)',
+      labelNames: ['pool', 'state'] as const,
       registers: [this.registry],
       collect() {
-        this.set({ state: 'in_use' }, pool.totalCount - pool.idleCount);
-        this.set({ state: 'idle' }, pool.idleCount);
+        for (const [name, p] of pools()) {
+          this.set({ pool: name, state: 'in_use' }, p.totalCount - p.idleCount);
+          this.set({ pool: name, state: 'idle' }, p.idleCount);
+        }
       },
     });
     new Gauge({
       name: 'lis_db_pool_waiting_requests',
-      help: 'Queries waiting for a free database connection',
+      help: 'Queries waiting for a free database connection, by pool',
+      labelNames: ['pool'] as const,
       registers: [this.registry],
       collect() {
-        this.set(pool.waitingCount);
+        for (const [name, p] of pools()) this.set({ pool: name }, p.waitingCount);
       },
     });
     new Gauge({
       name: 'lis_db_pool_max_connections',
-      help: 'Configured database pool size (DB_POOL_SIZE)',
+      help: 'Configured size of each database pool (DB_POOL_SIZE)',
+      labelNames: ['pool'] as const,
       registers: [this.registry],
       collect() {
-        this.set(pool.options.max ?? 10);
+        for (const [name, p] of pools()) this.set({ pool: name }, p.options.max ?? 10);
       },
     });
     collectDefaultMetrics({ register: this.registry });

@@ -1,7 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiConsumes, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { ApiKeyAuth } from '../api-key/api-key.openapi';
-import { ApiErrorResponse, RETRY_AFTER_HEADER } from '../common/error-response.dto';
+import { ApiErrorResponse, RATE_LIMIT_HEADERS, RETRY_AFTER_HEADER } from '../common/error-response.dto';
+import { HTTP_LIMITS } from '../common/http-server-limits';
 import { MAX_BODY_BYTES } from '../common/json-body.middleware';
 import { LIMIT_MAX, SearchResponseDto } from './search.dto';
 
@@ -22,7 +23,7 @@ export function ApiSearch(): MethodDecorator {
     }),
     ApiConsumes('application/json'),
     ApiKeyAuth(),
-    ApiOkResponse({ type: SearchResponseDto, description: 'A page of matches (empty when nothing matched)' }),
+    ApiOkResponse({ type: SearchResponseDto, description: 'A page of matches (empty when nothing matched)', headers: RATE_LIMIT_HEADERS }),
     ApiErrorResponse(400, 'The request is not acceptable', {
       INVALID_REQUEST: detail('limit', LIMIT_MESSAGE),
       MALFORMED_JSON: 'Request body is not valid JSON',
@@ -30,8 +31,12 @@ export function ApiSearch(): MethodDecorator {
       INVALID_PLUS_CODE: detail('query', '9G8F+6X is a short plus code; give the full code (like 8FVC9G8F+6X) or a near point to recover it from'),
       INVALID_SORT: detail('sort', 'sort distance needs a point: coordinates or a plus code as query, near, or looking_at'),
     }),
+    ApiErrorResponse(408, 'The request took too long to arrive', { REQUEST_TIMEOUT: 'The request took too long to arrive' }),
     ApiErrorResponse(413, 'The body is too large', { PAYLOAD_TOO_LARGE: `Request body must be at most ${MAX_BODY_BYTES} bytes` }),
     ApiErrorResponse(415, 'The body is not JSON', { UNSUPPORTED_MEDIA_TYPE: 'Content-Type must be application/json' }),
+    ApiErrorResponse(431, 'The request headers are too large', {
+      HEADERS_TOO_LARGE: `Request headers must be at most ${HTTP_LIMITS.maxHeaderBytes} bytes`,
+    }),
     ApiErrorResponse(500, 'A bug; no details are exposed', { INTERNAL_ERROR: 'Internal server error' }),
     ApiErrorResponse(
       503,

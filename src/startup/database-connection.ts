@@ -2,6 +2,8 @@ import { Logger } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { EMBEDDED_POOL_SIZE, EmbeddedDatabase } from '../database/embedded-database';
 
+const EMBEDDED_CONNECTION_WAIT_MS = 30_000;
+
 export interface DatabaseConnection {
   /** The configuration with the database URL and pool size the process will really use. */
   config: AppConfig & { databaseUrl: string };
@@ -24,5 +26,11 @@ export async function openDatabase(config: AppConfig, role: 'server' | 'cli', lo
   log.log(`Starting the built-in database in ${config.dataDir} (DATABASE_URL is not set)`);
   const embedded = await EmbeddedDatabase.start(config.dataDir);
   log.log(`Built-in database ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return { config: { ...config, databaseUrl: embedded.url, dbPoolSize: Math.min(config.dbPoolSize, EMBEDDED_POOL_SIZE) }, embedded };
+  // PGlite answers one query at a time, so requests queue for a connection: waiting is expected
+  // there, not a sign of an unreachable database.
+  const dbConnectTimeoutMs = Math.max(config.dbConnectTimeoutMs, EMBEDDED_CONNECTION_WAIT_MS);
+  return {
+    config: { ...config, databaseUrl: embedded.url, dbPoolSize: Math.min(config.dbPoolSize, EMBEDDED_POOL_SIZE), dbConnectTimeoutMs },
+    embedded,
+  };
 }

@@ -8,8 +8,11 @@ import { createKey, startApp } from '../helpers/test-app';
 const ERROR_CODES_BY_STATUS: Record<string, string[]> = {
   '400': ['INVALID_REQUEST', 'MALFORMED_JSON', 'INVALID_COORDINATES', 'INVALID_PLUS_CODE', 'INVALID_SORT'],
   '401': ['MISSING_API_KEY', 'INVALID_API_KEY'],
+  '408': ['REQUEST_TIMEOUT'],
   '413': ['PAYLOAD_TOO_LARGE'],
   '415': ['UNSUPPORTED_MEDIA_TYPE'],
+  '429': ['RATE_LIMITED'],
+  '431': ['HEADERS_TOO_LARGE'],
   '500': ['INTERNAL_ERROR'],
   '503': ['DATABASE_UNAVAILABLE'],
 };

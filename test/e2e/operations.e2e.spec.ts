@@ -73,19 +73,19 @@ describe('operations', () => {
     });
 
     it('reports the database pool: in use, idle, waiting and its size', async () => {
-      const pool = app.get(PrismaService).pool;
+      const pool = app.get(PrismaService).pools.primary;
       const held: PoolClient[] = [await pool.connect(), await pool.connect()];
       try {
         const text = (await contract.http.get('/metrics').expect(200)).text;
-        expect(metric(text, 'lis_db_pool_connections', { state: 'in_use' })).toBe(2);
-        expect(metric(text, 'lis_db_pool_waiting_requests')).toBe(0);
-        expect(metric(text, 'lis_db_pool_max_connections')).toBe(10);
+        expect(metric(text, 'lis_db_pool_connections', { pool: 'primary', state: 'in_use' })).toBe(2);
+        expect(metric(text, 'lis_db_pool_waiting_requests', { pool: 'primary' })).toBe(0);
+        expect(metric(text, 'lis_db_pool_max_connections', { pool: 'primary' })).toBe(10);
       } finally {
         held.forEach((c) => c.release());
       }
       const after = (await contract.http.get('/metrics').expect(200)).text;
-      expect(metric(after, 'lis_db_pool_connections', { state: 'in_use' })).toBe(0);
-      expect(metric(after, 'lis_db_pool_connections', { state: 'idle' })).toBeGreaterThanOrEqual(2);
+      expect(metric(after, 'lis_db_pool_connections', { pool: 'primary', state: 'in_use' })).toBe(0);
+      expect(metric(after, 'lis_db_pool_connections', { pool: 'primary', state: 'idle' })).toBeGreaterThanOrEqual(2);
     });
   });
 

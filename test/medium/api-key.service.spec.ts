@@ -52,4 +52,27 @@ describe('ApiKeyService on PostgreSQL', () => {
     await expect(keys.authenticate('')).rejects.toMatchObject({ code: 'MISSING_API_KEY' });
     await expect(keys.authenticate('lis_unknown')).rejects.toMatchObject({ code: 'INVALID_API_KEY', status: 401 });
   });
+
+  it('stores a per-key rate limit, changes and clears it, and authenticates with it', async () => {
+    const { key, record } = await keys.create('limited', 1200);
+    expect(record.rateLimit).toBe(1200);
+    await expect(keys.authenticate(key)).resolves.toMatchObject({ rateLimit: 1200 });
+    await expect(keys.setRateLimit(record.prefix, 30)).resolves.toMatchObject({ id: record.id, rateLimit: 30 });
+    await expect(keys.authenticate(key)).resolves.toMatchObject({ rateLimit: 30 });
+    await keys.setRateLimit(record.id, null);
+    await expect(keys.authenticate(key)).resolves.toMatchObject({ rateLimit: null });
+    expect((await keys.create('default')).record.rateLimit).toBeNull();
+  });
+
+  it('refuses rate limits outside 1..100000, in the service and in the database', async () => {
+    for (const bad of [0, -1, 1.5, 100_001, Number.NaN]) {
+      await expect(keys.create('bad', bad)).rejects.toMatchObject({ code: 'INVALID_RATE_LIMIT', status: 400 });
+    }
+    const { record } = await keys.create('checked');
+    await expect(keys.setRateLimit(record.id, 0)).rejects.toMatchObject({ code: 'INVALID_RATE_LIMIT' });
+    await expect(keys.setRateLimit('lis_nothing-like-this', 5)).rejects.toMatchObject({ code: 'API_KEY_NOT_FOUND' });
+    await expect(prisma.$executeRaw`UPDATE api_keys SET rate_limit = 0 WHERE id = ${record.id}::uuid`).rejects.toThrow(
+      /api_keys_rate_limit_check/,
+    );
+  });
 });

@@ -152,7 +152,8 @@ describe('search query plans', () => {
   });
 
   it('stops counting at the cap and says so; pages up to the cap still come nearest first', async () => {
-    const prismaRepo = new SearchRepository(prisma as never);
+    // The request path reads through PrismaService.reader.
+    const prismaRepo = new SearchRepository({ reader: prisma } as never);
     const widePlan = searchPlan({ near: { lat: 47.1, lon: 9.5, radius_m: 50_000 } });
     const wide = await prismaRepo.searchArea({ limit: 5, offset: 0 }, widePlan);
     expect(wide).toMatchObject({ total: COUNT_CAP, totalExact: false });

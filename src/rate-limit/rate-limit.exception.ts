@@ -1,0 +1,13 @@
+import { AppException } from '../common/app-exception';
+
+export enum RateLimitExceptionCode {
+  RATE_LIMITED = 'RATE_LIMITED',
+}
+
+// 429 with Retry-After; the RateLimit fields are already on the response (see rate-limit-headers.ts).
+export class RateLimitException extends AppException {
+  readonly status = 429;
+  constructor(message: string, retryAfterSeconds: number) {
+    super(RateLimitExceptionCode.RATE_LIMITED, message, undefined, { 'Retry-After': String(retryAfterSeconds) });
+  }
+}

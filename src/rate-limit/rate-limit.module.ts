@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { createRateLimitStorage, RATE_LIMIT_STORAGE } from './rate-limit-storage';
+import { RateLimitService } from './rate-limit.service';
+
+@Module({
+  providers: [
+    { provide: RATE_LIMIT_STORAGE, inject: [APP_CONFIG], useFactory: (config: AppConfig) => createRateLimitStorage(config) },
+    RateLimitService,
+  ],
+  exports: [RateLimitService],
+})
+export class RateLimitModule {}

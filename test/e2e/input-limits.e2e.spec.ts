@@ -1,0 +1,193 @@
+import zlib from 'node:zlib';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { HTTP_LIMITS } from '../../src/common/http-server-limits';
+import { MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_JSON_MEMBERS } from '../../src/common/json-body.middleware';
+import { createKey, feature, importFixture, resetImagery, startApp } from '../helpers/test-app';
+import { listen, rawRequest, rawSocket } from '../helpers/raw-http';
+
+const ERROR_SHAPE = { isSuccess: false, error: { code: expect.any(String), message: expect.any(String) } };
+
+// Every bound from the README's Bounds table, at its edge, over real HTTP.
+describe('input limits', () => {
+  let app: NestExpressApplication;
+  let port: number;
+  let key: string;
+  const post = (body: string, headers: Record<string, string> = {}) =>
+    rawRequest(port, { body, headers: { 'content-type': 'application/json', 'x-api-key': key, ...headers } });
+  const search = (body: object) => post(JSON.stringify(body));
+
+  beforeAll(async () => {
+    await resetImagery();
+    await importFixture([feature('Boundary Road 1'), feature('Boundary Road 2')]);
+    app = await startApp({ rateLimitPerMinute: 100_000 });
+    port = await listen(app);
+    key = await createKey(app);
+  });
+  afterAll(() => app.close());
+
+  describe('contract fields at their bounds', () => {
+    it.each([
+      ['query of 1 character', { query: 'B' }],
+      ['query of 256 characters', { query: 'B'.repeat(256) }],
+      ['query of 256 characters inside spaces', { query: `   ${'B'.repeat(256)}   ` }],
+      ['query with control characters', { query: 'Boundary\u0000Road\u001f1' }],
+      ['limit 1', { query: 'Boundary', limit: 1 }],
+      ['limit 100', { query: 'Boundary', limit: 100 }],
+      ['page 1', { query: 'Boundary', page: 1 }],
+      ['page * limit = 10000', { query: 'Boundary', limit: 100, page: 100 }],
+      ['page 10000 with limit 1', { query: 'Boundary', limit: 1, page: 10_000 }],
+    ])('accepts %s', async (_label, body) => {
+      const res = await search(body);
+      expect(res.status).toBe(200);
+      expect(res.json.isSuccess).toBe(true);
+    });
+
+    it.each([
+      ['an empty query', { query: '' }, 'query'],
+      ['a blank query', { query: ' \t\n ' }, 'query'],
+      ['a query of 257 characters', { query: 'B'.repeat(257) }, 'query'],
+      ['a missing query', { limit: 5 }, 'query'],
+      ['limit 0', { query: 'B', limit: 0 }, 'limit'],
+      ['limit 101', { query: 'B', limit: 101 }, 'limit'],
+      ['a negative limit', { query: 'B', limit: -1 }, 'limit'],
+      ['a fractional limit', { query: 'B', limit: 2.5 }, 'limit'],
+      ['page 0', { query: 'B', page: 0 }, 'page'],
+      ['page * limit = 10001', { query: 'B', limit: 1, page: 10_001 }, 'page'],
+      ['page 2^53', { query: 'B', page: 2 ** 53 }, 'page'],
+    ])('refuses %s with 400 naming the field', async (_label, body, field) => {
+      const res = await search(body);
+      expect(res.status).toBe(400);
+      expect(res.json).toMatchObject({ isSuccess: false, error: { code: 'INVALID_REQUEST' } });
+      expect(res.json.error.details.map((d: { field: string }) => d.field)).toContain(field);
+    });
+
+    it('refuses numbers beyond double range and negative zero as page', async () => {
+      for (const text of ['{"query":"B","limit":1e400}', '{"query":"B","page":-0}', '{"query":"B","limit":-1e400}']) {
+        const res = await post(text);
+        expect(res.status).toBe(400);
+        expect(res.json.error.code).toBe('INVALID_REQUEST');
+      }
+    });
+  });
+
+  describe('body', () => {
+    it(`takes ${MAX_BODY_BYTES} bytes and refuses one more with 413`, async () => {
+      const body = (size: number) => {
+        const shell = JSON.stringify({ query: 'Boundary', limit: 1, pad: '' });
+        return shell.replace('"pad":""', `"pad":"${'x'.repeat(size - shell.length)}"`);
+      };
+      expect(Buffer.byteLength(body(MAX_BODY_BYTES))).toBe(MAX_BODY_BYTES);
+      const fits = await post(body(MAX_BODY_BYTES));
+      expect(fits.status).toBe(400); // read and validated (pad is not a field), not refused for size
+      expect(fits.json.error.details).toEqual([{ field: 'pad', message: 'property pad should not exist' }]);
+      const over = await post(body(MAX_BODY_BYTES + 1));
+      expect(over.status).toBe(413);
+      expect(over.json).toEqual({ isSuccess: false, error: { code: 'PAYLOAD_TOO_LARGE', message: expect.any(String) } });
+    });
+
+    it('refuses a compressed body that inflates past the limit (a zip bomb) with 413', async () => {
+      const bomb = zlib.gzipSync(Buffer.alloc(50 * 1024 * 1024, 0x20));
+      const res = await rawRequest(port, {
+        body: bomb,
+        headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', 'x-api-key': key },
+      });
+      expect(res.status).toBe(413);
+      expect(res.json.error.code).toBe('PAYLOAD_TOO_LARGE');
+    });
+
+    it(`refuses nesting deeper than ${MAX_JSON_DEPTH} cheaply, even thousands of levels (no stack overflow)`, async () => {
+      const deep = (n: number) => `{"query":"B","x":${'['.repeat(n)}${']'.repeat(n)}}`;
+      const ok = await post(deep(MAX_JSON_DEPTH - 1));
+      expect(ok.json.error.details[0].field).toBe('x'); // only the unknown property is wrong
+      for (const n of [MAX_JSON_DEPTH, 5000]) {
+        const started = Date.now();
+        const res = await post(deep(n));
+        expect(res.status).toBe(400);
+        expect(res.json.error).toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringContaining(`deeper than ${MAX_JSON_DEPTH}`) });
+        expect(Date.now() - started).toBeLessThan(1000);
+      }
+    });
+
+    it(`refuses arrays and objects with more than ${MAX_JSON_MEMBERS} members`, async () => {
+      const res = await post(`{"query":"B","ids":[${Array(5000).fill(1).join(',')}]}`);
+      expect(res.status).toBe(400);
+      expect(res.json.error.details[0]).toEqual({ field: 'ids', message: expect.stringContaining(`${MAX_JSON_MEMBERS} members`) });
+      const top = await post(`[${Array(MAX_JSON_MEMBERS + 1).fill('"a"').join(',')}]`);
+      expect(top.status).toBe(400);
+    });
+
+    it('refuses unpaired surrogates (JSON allows them, text does not)', async () => {
+      for (const text of ['{"query":"\\ud800Boundary"}', '{"query":"Boundary\\udfff"}']) {
+        const res = await post(text);
+        expect(res.status).toBe(400);
+        expect(res.json.error.details[0].field).toBe('query');
+      }
+      const pair = await post('{"query":"Boundary \\ud83d\\ude00"}');
+      expect(pair.status).toBe(200);
+    });
+
+    it('takes the last of duplicate keys, as JSON.parse does, and validates that', async () => {
+      const dup = await post('{"query":"nothing here","query":"Boundary Road 1"}');
+      expect(dup.status).toBe(200);
+      expect(dup.json.data[0].address).toBe('Boundary Road 1');
+      const bad = await post('{"query":"B","limit":5,"limit":"5"}');
+      expect(bad.status).toBe(400);
+    });
+
+    it('refuses prototype-pollution keys anywhere', async () => {
+      for (const text of [
+        '{"query":"B","__proto__":{"isAdmin":true}}',
+        '{"query":"B","constructor":{"prototype":{"x":1}}}',
+        '{"query":"B","prototype":1}',
+        '{"query":"B","nested":{"__proto__":{"x":1}}}',
+      ]) {
+        const res = await post(text);
+        expect(res.status).toBe(400);
+        expect(res.json).toMatchObject(ERROR_SHAPE);
+      }
+      expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
+    });
+
+    it('refuses non-UTF-8 charsets and unknown content encodings with 415', async () => {
+      expect((await post('{"query":"B"}', { 'content-type': 'application/json; charset=latin1' })).status).toBe(415);
+      expect((await post('{"query":"B"}', { 'content-encoding': 'zstd' })).status).toBe(415);
+    });
+  });
+
+  describe('HTTP', () => {
+    it(`answers headers over ${HTTP_LIMITS.maxHeaderBytes} bytes with 431 in the error shape`, async () => {
+      const res = await rawRequest(port, {
+        body: '{"query":"B"}',
+        headers: { 'content-type': 'application/json', 'x-api-key': key, 'x-padding': 'p'.repeat(HTTP_LIMITS.maxHeaderBytes) },
+      });
+      expect(res.status).toBe(431);
+      expect(res.json).toEqual({ isSuccess: false, error: { code: 'HEADERS_TOO_LARGE', message: expect.any(String) } });
+      const fits = await rawRequest(port, {
+        body: '{"query":"B"}',
+        headers: { 'content-type': 'application/json', 'x-api-key': key, 'x-padding': 'p'.repeat(HTTP_LIMITS.maxHeaderBytes / 2) },
+      });
+      expect(fits.status).toBe(200);
+    });
+
+    it('answers malformed HTTP with 400 in the error shape', async () => {
+      const text = await rawSocket(port, 'THIS IS NOT HTTP\r\n\r\n');
+      expect(text).toMatch(/^HTTP\/1\.1 400 /);
+      expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toEqual({
+        isSuccess: false,
+        error: { code: 'INVALID_REQUEST', message: 'Malformed HTTP request' },
+      });
+    });
+
+    it('refuses an x-api-key over 200 characters without a database lookup', async () => {
+      const res = await post('{"query":"B"}', { 'x-api-key': 'k'.repeat(201) });
+      expect(res.status).toBe(401);
+      expect(res.json.error.code).toBe('INVALID_API_KEY');
+    });
+
+    it('is still healthy afterwards', async () => {
+      const res = await search({ query: 'Boundary Road', limit: 2 });
+      expect(res.status).toBe(200);
+      expect(res.json.data).toHaveLength(2);
+    });
+  });
+});

@@ -1,0 +1,63 @@
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { Client } from 'pg';
+import request from 'supertest';
+import { PrismaService } from '../../src/database/prisma.service';
+import { createKey, feature, importFixture, resetImagery, startApp } from '../helpers/test-app';
+import { createTestReadonlyRole, dropTestReadonlyRole } from '../helpers/readonly-role';
+
+// With DATABASE_READONLY_URL, searches and key lookups run as a role that can only read.
+describe('least privilege (DATABASE_READONLY_URL)', () => {
+  let role: string;
+  let app: NestExpressApplication;
+  let key: string;
+  let owner: Client;
+  const search = () => request(app.getHttpServer()).post('/search').set('x-api-key', key).send({ query: 'Privilege Place' });
+
+  beforeAll(async () => {
+    await resetImagery();
+    await importFixture([feature('Privilege Place 1')]);
+    const created = await createTestReadonlyRole();
+    role = created.role;
+    app = await startApp({ databaseReadonlyUrl: created.url });
+    key = await createKey(app); // written through the owner connection
+    owner = new Client({ connectionString: process.env.DATABASE_URL });
+    await owner.connect();
+  });
+  afterAll(async () => {
+    await app.close();
+    await owner.end();
+    await dropTestReadonlyRole(role);
+  });
+
+  it('searches and authenticates through the read-only role', async () => {
+    const res = await search().expect(200);
+    expect(res.body.data[0].address).toBe('Privilege Place 1');
+    const reader = app.get(PrismaService).reader;
+    expect(await reader.$queryRaw`SELECT current_user::text AS u`).toEqual([{ u: role }]);
+  });
+
+  it('really depends on that role: without its grant, the request path fails', async () => {
+    await owner.query(`REVOKE SELECT ON imagery FROM ${owner.escapeIdentifier(role)}`);
+    try {
+      const res = await search().expect(500);
+      expect(res.body.error.code).toBe('INTERNAL_ERROR');
+    } finally {
+      await owner.query(`GRANT SELECT ON imagery TO ${owner.escapeIdentifier(role)}`);
+    }
+    await search().expect(200);
+    await owner.query(`REVOKE SELECT ON api_keys FROM ${owner.escapeIdentifier(role)}`);
+    try {
+      await search().expect(500); // the key lookup itself
+    } finally {
+      await owner.query(`GRANT SELECT ON api_keys TO ${owner.escapeIdentifier(role)}`);
+    }
+    await search().expect(200);
+  });
+
+  it('cannot write through the request-path connection', async () => {
+    const reader = app.get(PrismaService).reader;
+    await expect(reader.$executeRaw`DELETE FROM imagery`).rejects.toThrow();
+    await expect(reader.apiKey.updateMany({ data: { revokedAt: null } })).rejects.toThrow();
+    await search().expect(200);
+  });
+});

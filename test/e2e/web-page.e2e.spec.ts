@@ -1,0 +1,67 @@
+import { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import { WebPageService } from '../../src/web-page/web-page.service';
+import { startApp } from '../helpers/test-app';
+
+const text = (res: request.Response) => (typeof res.body === 'string' || Buffer.isBuffer(res.body) ? res.body.toString() : res.text);
+
+// GET / and its assets: no key, same-origin only, the one error shape for anything unknown.
+describe('GET / (web page)', () => {
+  let app: NestExpressApplication;
+  beforeAll(async () => {
+    app = await startApp();
+  });
+  afterAll(() => app.close());
+
+  it('serves the page without an API key, with a same-origin content security policy', async () => {
+    const res = await request(app.getHttpServer()).get('/').expect(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('no-cache');
+    const csp = res.headers['content-security-policy'];
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toMatch(/script-src|https:\/\//); // scripts only from 'self' (the default)
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.text).toContain('<script type="module" src="/assets/app.js"></script>');
+    // Nothing loads from elsewhere: every src and href in the page is a path on this service.
+    const urls = [...res.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    expect(urls.length).toBeGreaterThan(2);
+    expect(urls.filter((u) => !u.startsWith('/') && !u.startsWith('#'))).toEqual([]);
+  });
+
+  it('serves the bundle, the map worker and the basemap', async () => {
+    const js = await request(app.getHttpServer()).get('/assets/app.js').expect(200);
+    expect(js.headers['content-type']).toMatch(/^(text|application)\/javascript/);
+    const worker = await request(app.getHttpServer()).get('/assets/maplibre-gl-worker.mjs').expect(200);
+    expect(worker.headers['content-type']).toMatch(/^(text|application)\/javascript/);
+    const css = await request(app.getHttpServer()).get('/assets/app.css').expect(200);
+    expect(css.headers['content-type']).toMatch(/^text\/css/);
+    expect(text(css)).not.toMatch(/@import|url\(["']?https?:/); // no external fonts or images
+    for (const file of ['countries-50m.json', 'world-50m.json']) {
+      const res = await request(app.getHttpServer()).get(`/assets/basemap/${file}`).expect(200);
+      expect(res.body.type).toBe('Topology');
+    }
+  });
+
+  it('answers unknown and escaping asset paths with the JSON 404', async () => {
+    for (const path of ['/assets/nope.js', '/assets/../package.json', '/assets/%2e%2e/package.json', '/assets/']) {
+      const res = await request(app.getHttpServer()).get(path).expect(404);
+      expect(res.body).toEqual({ isSuccess: false, error: { code: 'NOT_FOUND', message: 'No such route' } });
+    }
+  });
+
+  it('offers no demo key unless the built-in database generated one', async () => {
+    const none = await request(app.getHttpServer()).get('/config.json').expect(200);
+    expect(none.body).toEqual({ demoKey: null });
+    expect(none.headers['cache-control']).toBe('no-store');
+
+    const other = await startApp();
+    try {
+      other.get(WebPageService).offerDemoKey('lis_demo-key-for-this-test-only-000000000000');
+      const res = await request(other.getHttpServer()).get('/config.json').expect(200);
+      expect(res.body).toEqual({ demoKey: 'lis_demo-key-for-this-test-only-000000000000' });
+    } finally {
+      await other.close();
+    }
+  });
+});

@@ -1,0 +1,108 @@
+import { MemoryRateLimitStorage } from '../../src/rate-limit/memory-rate-limit.storage';
+import { rateLimitHeaders } from '../../src/rate-limit/rate-limit-headers';
+import { RateLimitService } from '../../src/rate-limit/rate-limit.service';
+import { loadConfig } from '../../src/config/app-config';
+
+describe('RateLimitService (in-memory counters)', () => {
+  let storage: MemoryRateLimitStorage;
+  let limits: RateLimitService;
+  const key = (id: string, rateLimit: number | null = null) => ({ id, rateLimit });
+
+  beforeEach(() => {
+    storage = new MemoryRateLimitStorage();
+    limits = new RateLimitService(storage, loadConfig({ RATE_LIMIT_PER_MINUTE: '5', AUTH_FAILURES_PER_MINUTE: '3' }));
+  });
+  afterEach(() => storage.onApplicationShutdown());
+
+  it('counts down a key against the server default, then refuses until the window has passed', async () => {
+    const seen = [];
+    for (let i = 0; i < 6; i++) seen.push(await limits.consumeKeyQuota(key('a')));
+    expect(seen.map((d) => d.remaining)).toEqual([4, 3, 2, 1, 0, 0]);
+    expect(seen[0].resetSeconds).toBe(60);
+    expect(seen.map((d) => d.limited)).toEqual([false, false, false, false, false, true]);
+    expect(seen[0].policy).toEqual({ name: 'per-key', limit: 5, windowSeconds: 60 });
+    expect(seen[5].resetSeconds).toBeGreaterThanOrEqual(59);
+    expect(seen[5].resetSeconds).toBeLessThanOrEqual(60);
+  });
+
+  it("uses a key's own limit, and keeps keys apart", async () => {
+    for (let i = 0; i < 2; i++) expect((await limits.consumeKeyQuota(key('b', 2))).limited).toBe(false);
+    expect((await limits.consumeKeyQuota(key('b', 2))).limited).toBe(true);
+    const other = await limits.consumeKeyQuota(key('c', 1000));
+    expect(other).toMatchObject({ limited: false, remaining: 999, policy: { limit: 1000 } });
+  });
+
+  it('counts failed authentications per address, IPv6 by /64', async () => {
+    for (let i = 0; i < 3; i++) expect((await limits.recordAuthFailure('2001:db8:1:2::1')).limited).toBe(false);
+    // Another address in the same /64 is the same client.
+    const blocked = await limits.recordAuthFailure('2001:db8:1:2:ffff::9');
+    expect(blocked).toMatchObject({ limited: true, remaining: 0, policy: { name: 'failed-auth', limit: 3 } });
+    expect((await limits.recordAuthFailure('2001:db8:1:3::1')).limited).toBe(false);
+    expect((await limits.recordAuthFailure('10.0.0.1')).limited).toBe(false);
+  });
+
+  it('keeps failed-auth and key counters apart', async () => {
+    for (let i = 0; i < 4; i++) await limits.recordAuthFailure('10.0.0.2');
+    expect((await limits.consumeKeyQuota(key('d'))).limited).toBe(false);
+  });
+});
+
+describe('MemoryRateLimitStorage', () => {
+  let storage: MemoryRateLimitStorage;
+  beforeEach(() => {
+    jest.useFakeTimers({ now: 1_000_000 });
+    storage = new MemoryRateLimitStorage();
+  });
+  afterEach(() => {
+    storage.onApplicationShutdown();
+    jest.useRealTimers();
+  });
+  const hit = () => storage.increment('k', 60_000, 2, 60_000, 'p');
+
+  it('counts in a fixed window and starts a new one when it ends', async () => {
+    expect(await hit()).toEqual({ totalHits: 1, timeToExpire: 60, isBlocked: false, timeToBlockExpire: 0 });
+    jest.advanceTimersByTime(30_000);
+    expect(await hit()).toMatchObject({ totalHits: 2, timeToExpire: 30, isBlocked: false });
+    jest.advanceTimersByTime(30_000);
+    expect(await hit()).toMatchObject({ totalHits: 1, timeToExpire: 60, isBlocked: false });
+  });
+
+  it('blocks for the block duration from the first request over the limit, like the Redis script', async () => {
+    await hit();
+    jest.advanceTimersByTime(50_000);
+    await hit();
+    expect(await hit()).toMatchObject({ totalHits: 3, isBlocked: true, timeToBlockExpire: 60 });
+    jest.advanceTimersByTime(20_000); // the window ended, the block did not
+    expect(await hit()).toMatchObject({ totalHits: 1, isBlocked: true, timeToBlockExpire: 40 });
+    jest.advanceTimersByTime(40_000);
+    expect(await hit()).toMatchObject({ isBlocked: false });
+  });
+
+  it('keeps separate counters per key and policy, and forgets idle ones', async () => {
+    await storage.increment('a', 60_000, 5, 60_000, 'p');
+    await storage.increment('a', 60_000, 5, 60_000, 'q');
+    expect((await storage.increment('b', 60_000, 5, 60_000, 'p')).totalHits).toBe(1);
+    expect(storage.size).toBe(3);
+    jest.advanceTimersByTime(60_001);
+    storage.sweep();
+    expect(storage.size).toBe(0);
+  });
+
+  it('keeps one counter per key, not one entry per hit, however busy the key', async () => {
+    jest.useRealTimers();
+    for (let i = 0; i < 50_000; i++) await storage.increment('busy', 60_000, 100_000, 60_000, 'p');
+    expect(storage.size).toBe(1);
+    expect((await storage.increment('busy', 60_000, 100_000, 60_000, 'p')).totalHits).toBe(50_001);
+  });
+});
+
+describe('rateLimitHeaders', () => {
+  it('writes the draft-ietf-httpapi-ratelimit-headers structured fields', () => {
+    const policy = { name: 'per-key', limit: 600, windowSeconds: 60 };
+    expect(rateLimitHeaders({ policy, remaining: 599, resetSeconds: 42, limited: false })).toEqual({
+      'RateLimit-Policy': '"per-key";q=600;w=60',
+      RateLimit: '"per-key";r=599;t=42',
+    });
+    expect(rateLimitHeaders({ policy, remaining: -3, resetSeconds: -1, limited: true }).RateLimit).toBe('"per-key";r=0;t=0');
+  });
+});

@@ -1,0 +1,90 @@
+import type { ImageryRecord } from './api';
+import { displayImageUrl, headingOf } from './search-state';
+
+export interface ResultEvents {
+  onHover(id: string | null): void;
+  onShowOnMap(id: string): void;
+}
+
+const el = <K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] => {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+};
+
+const CALENDAR_ICON =
+  '<svg viewBox="0 0 16 16" aria-hidden="true"><rect x="2" y="3" width="12" height="11" rx="2"/><path d="M2 7h12M5 1.5v3M11 1.5v3"/></svg>';
+
+// Built with DOM nodes and textContent only: catalogue text is never parsed as HTML.
+export function renderResults(list: HTMLOListElement, records: ImageryRecord[], firstNumber: number, events: ResultEvents): void {
+  list.start = firstNumber;
+  list.replaceChildren(...records.map((record, i) => resultItem(record, firstNumber + i, events)));
+}
+
+function resultItem(record: ImageryRecord, number: number, events: ResultEvents): HTMLLIElement {
+  const li = el('li', 'result');
+  li.dataset.id = record.id;
+
+  const thumb = el('a', 'thumb');
+  thumb.href = displayImageUrl(record.image, location.origin);
+  thumb.target = '_blank';
+  thumb.rel = 'noopener noreferrer';
+  thumb.setAttribute('aria-label', `Open the image of ${record.address} in a new tab`);
+  const img = el('img');
+  img.src = thumb.href;
+  img.alt = '';
+  img.loading = 'lazy';
+  img.decoding = 'async';
+  img.width = 160;
+  img.height = 100;
+  img.addEventListener('error', () => thumb.classList.add('thumb-missing'), { once: true });
+  thumb.append(img);
+
+  const body = el('div', 'result-body');
+  const title = el('h3', 'result-title');
+  const num = el('span', 'result-number', String(number));
+  num.setAttribute('aria-hidden', 'true');
+  const show = el('button', 'result-address', record.address);
+  show.type = 'button';
+  show.setAttribute('aria-label', `${number}. ${record.address}, show on the map`);
+  show.addEventListener('click', () => events.onShowOnMap(record.id));
+  title.append(num, show);
+
+  const meta = el('p', 'result-meta');
+  const date = el('span', 'meta-date');
+  date.innerHTML = CALENDAR_ICON; // a constant icon, no data
+  date.append(el('span', undefined, record.date));
+  const compass = el('span', 'meta-compass');
+  const heading = headingOf(record.compass);
+  const rose = el('span', 'compass-rose');
+  rose.setAttribute('aria-hidden', 'true');
+  if (heading !== null) rose.style.setProperty('--heading', `${heading}deg`);
+  compass.append(rose, el('span', undefined, record.compass));
+  meta.append(date, compass);
+
+  const badge = record.interactive
+    ? el('span', 'badge badge-interactive', '360° interactive')
+    : el('span', 'badge badge-still', 'Still image');
+
+  body.append(title, meta, badge);
+  li.append(thumb, body);
+
+  li.addEventListener('mouseenter', () => events.onHover(record.id));
+  li.addEventListener('mouseleave', () => events.onHover(null));
+  li.addEventListener('focusin', () => events.onHover(record.id));
+  li.addEventListener('focusout', (e) => {
+    if (!li.contains(e.relatedTarget as Node | null)) events.onHover(null);
+  });
+  return li;
+}
+
+export function setResultHighlight(list: HTMLOListElement, id: string | null): HTMLElement | null {
+  let match: HTMLElement | null = null;
+  for (const item of list.querySelectorAll<HTMLElement>('.result')) {
+    const on = item.dataset.id === id;
+    item.classList.toggle('is-active', on);
+    if (on) match = item;
+  }
+  return match;
+}
