@@ -13,6 +13,8 @@ COPY prisma.config.ts tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY prisma ./prisma
 # prisma.config.ts reads src/config/database-url.ts, so sources come before generating the client.
 COPY src ./src
+# The web page (GET /) is bundled by esbuild into dist/web.
+COPY web ./web
 RUN npx prisma generate && npm run build
 
 # --- deps: production dependencies only (dev tools and optional peers such as the prisma CLI left out)

@@ -1,6 +1,7 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { version } from '../../package.json';
 import { API_KEY_SECURITY } from '../api-key/api-key.openapi';
 import { METRICS_SECURITY } from '../metrics/metrics.controller';
 
@@ -16,13 +17,21 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         '`{isSuccess: false, error: {code, message, details?}}`. Every response carries `X-Request-Id` ' +
         '(an incoming one is echoed).',
     )
-    .setVersion(version)
+    .setVersion(packageVersion())
     .setLicense('MIT', 'https://opensource.org/licenses/MIT')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key', description: 'An API key (lis_...)' }, API_KEY_SECURITY)
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'METRICS_TOKEN, when it is set' }, METRICS_SECURITY)
     .build();
   const document = SwaggerModule.createDocument(app, config, { operationIdFactory: (_controller, method) => method });
   return closeObjectSchemas(document);
+}
+
+// Read at runtime (not imported, which would copy package.json into dist and confuse webRoot()):
+// the first package.json above this file is the project's, from src/ and from dist/src/ alike.
+function packageVersion(): string {
+  let dir = __dirname;
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 // The DTOs are closed: the validation pipe refuses unknown request fields, and responses never carry

@@ -2,6 +2,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { getMetadataStorage } from 'class-validator';
 import { HeadingRangeDto, LookingAtDto, NearDto } from '../../src/search/search-filters.dto';
 import { SearchRequestDto } from '../../src/search/search.dto';
+import { ApiKeyService } from '../../src/api-key/api-key.service';
 import { ContractProxy, startContractProxy } from '../helpers/contract';
 import { createKey, startApp } from '../helpers/test-app';
 
@@ -177,6 +178,24 @@ describe('opt-in fields against the document', () => {
     expect(res.body).toMatchObject({ interpretation: null, total_exact: true });
     const text = await contract.http.post('/search').set('x-api-key', key).send({ query: 'Vaduz', include }).expect(200);
     expect(text.body.interpretation).toMatchObject({ kind: 'text' });
+  });
+});
+
+describe('rate limits against the document', () => {
+  it('answers 429 RATE_LIMITED with Retry-After and the RateLimit fields as documented', async () => {
+    const app = await startApp();
+    const contract = await startContractProxy(app);
+    try {
+      const { key } = await app.get(ApiKeyService).create('one-a-minute', 1);
+      const ok = await contract.http.post('/search').set('x-api-key', key).send({ query: 'Vaduz' }).expect(200);
+      expect(ok.headers['ratelimit-policy']).toBe('"per-key";q=1;w=60');
+      const limited = await contract.http.post('/search').set('x-api-key', key).send({ query: 'Vaduz' }).expect(429);
+      expect(limited.body.error.code).toBe('RATE_LIMITED');
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      expect(contract.takeViolations()).toEqual([]);
+    } finally {
+      await contract.close();
+    }
   });
 });
 

@@ -216,7 +216,10 @@ describe('readiness when not ready', () => {
   });
 
   it('503 when the database cannot be reached; liveness does not touch the database', async () => {
-    await contract.use(await startApp({ databaseUrl: 'postgresql://postgres@127.0.0.1:1/unreachable' }));
+    await contract.use(await startApp({ databaseUrl: 'postgresql://postgres@127.0.0.1:1/unreachable', dbConnectTimeoutMs: 500 }));
+    // The API answers as documented meanwhile: 503 DATABASE_UNAVAILABLE with Retry-After.
+    const search = await contract.http.post('/search').set('x-api-key', `lis_${'k'.repeat(43)}`).send({ query: 'Vaduz' }).expect(503);
+    expect(search.body.error.code).toBe('DATABASE_UNAVAILABLE');
     const res = await contract.http.get('/health/ready').expect(503);
     expect(res.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['database', 'migrations']);
     expect(JSON.stringify(res.body)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|stack/);
@@ -290,10 +293,14 @@ describe('request logs', () => {
     }
   });
 
-  it('logs requests refused before routing, too', async () => {
+  it('logs refused requests too: a bad body on a route, and a path no route matches', async () => {
     const res = await contract.http.post('/search').set('x-api-key', key).set('content-type', 'text/plain').send('Vaduz').expect(415);
     const [line] = await requestLog(res.headers['x-request-id']);
-    expect(line).toMatchObject({ res: { statusCode: 415 }, route: 'unmatched', req: { method: 'POST', url: '/search' } });
+    expect(line).toMatchObject({ res: { statusCode: 415 }, route: '/search', req: { method: 'POST', url: '/search' } });
+    const lost = await contract.direct.get('/no/such/route').expect(404);
+    contract.checkDirect('GET', '/no/such/route', lost);
+    const [unmatched] = await requestLog(lost.headers['x-request-id']);
+    expect(unmatched).toMatchObject({ res: { statusCode: 404 }, route: 'unmatched', req: { method: 'GET', url: '/no/such/route' } });
   });
 
   it('logs health probes and scrapes at debug level only', async () => {
