@@ -5,6 +5,7 @@ import { createApp } from './app';
 import { ConfigError, loadConfig } from './config/app-config';
 import { EmbeddedDatabaseError } from './database/embedded-database';
 import { Migrator } from './database/migrator';
+import { installGracefulShutdown } from './lifecycle/graceful-shutdown';
 import { openDatabase } from './startup/database-connection';
 import { ensureDemoKey, loadDemoDataIfEmpty } from './startup/demo-setup';
 import { WebPageService } from './web-page/web-page.service';
@@ -35,17 +36,8 @@ async function main(): Promise<void> {
     if (demoKey) app.get(WebPageService).offerDemoKey(demoKey);
   }
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.log(`${signal} received, shutting down`);
-    await app.close();
-    await embedded?.stop();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  // SIGTERM/SIGINT: drain in-flight requests, close the app, then stop the built-in database.
+  installGracefulShutdown(app, { timeoutMs: config.shutdownTimeoutMs, afterClose: async () => embedded?.stop() });
 
   await app.listen(config.port, config.host);
   const { port } = app.getHttpServer().address() as AddressInfo;

@@ -29,7 +29,8 @@ export class HttpExceptionFilter implements ExceptionFilter {
     }
     if (res.headersSent) return;
     for (const [name, value] of Object.entries(appException.headers ?? {})) res.setHeader(name, value);
-    res.status(appException.status).json(errorBody(appException));
+    // type() because a handler may have set another Content-Type (e.g. an image) before failing.
+    res.status(appException.status).type('application/json').json(errorBody(appException));
   }
 
   private toAppException(exception: unknown): AppException {

@@ -1,16 +1,43 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, ValidateBy, validateSync } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  Validate,
+  ValidateBy,
+  ValidatorConstraint,
+  ValidatorConstraintInterface,
+  validateSync,
+} from 'class-validator';
 import { configuredDatabaseUrl } from './database-url';
 import { isTrustProxy, parseTrustProxy, TRUST_PROXY_MESSAGE, TrustProxy } from './trust-proxy';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+export const NODE_ENVS = ['production', 'development', 'test'] as const;
+export type NodeEnv = (typeof NODE_ENVS)[number];
+
+// An origin is scheme://host[:port], nothing after it; CORS compares origins exactly.
+const ORIGIN = /^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/;
+const CORS_MESSAGE = 'CORS_ORIGINS must be * or a comma-separated list of origins like https://app.example.com';
 
 const toInt = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : value;
 
 // Per-key limits (api_keys.rate_limit, same CHECK in the database) share this bound.
 export const RATE_LIMIT_MAX = 100_000;
+
+@ValidatorConstraint({ name: 'corsOrigins' })
+class CorsOriginsConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'string' && (value === '*' || value.split(',').every((o) => ORIGIN.test(o.trim())));
+  }
+}
 
 // The environment as it arrives (strings), validated once at startup.
 class EnvironmentVariables {
@@ -100,6 +127,25 @@ class EnvironmentVariables {
   @IsOptional()
   @ValidateBy({ name: 'trustProxy', validator: { validate: isTrustProxy, defaultMessage: () => TRUST_PROXY_MESSAGE } })
   TRUST_PROXY?: string;
+
+  @IsOptional()
+  @IsIn(NODE_ENVS, { message: `NODE_ENV must be one of ${NODE_ENVS.join(', ')}` })
+  NODE_ENV?: NodeEnv;
+
+  @IsOptional()
+  @Validate(CorsOriginsConstraint, { message: CORS_MESSAGE })
+  CORS_ORIGINS?: string;
+
+  @IsOptional()
+  @Matches(/^[\x21-\x7e]{16,200}$/, { message: 'METRICS_TOKEN must be 16 to 200 printable ASCII characters without spaces' })
+  METRICS_TOKEN?: string;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'SHUTDOWN_TIMEOUT_MS must be an integer between 0 and 600000' })
+  @Min(0, { message: 'SHUTDOWN_TIMEOUT_MS must be an integer between 0 and 600000' })
+  @Max(600000, { message: 'SHUTDOWN_TIMEOUT_MS must be an integer between 0 and 600000' })
+  SHUTDOWN_TIMEOUT_MS?: number;
 }
 
 export interface AppConfig {
@@ -122,6 +168,11 @@ export interface AppConfig {
   redisUrl?: string;
   rateLimitRedisPrefix: string;
   trustProxy: TrustProxy;
+  nodeEnv: NodeEnv;
+  /** Origins allowed by CORS; empty means CORS is off (browsers on other origins are refused). */
+  corsOrigins: string[] | '*';
+  metricsToken?: string;
+  shutdownTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -137,7 +188,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const parsed = plainToInstance(EnvironmentVariables, present);
   const errors = validateSync(parsed, { skipMissingProperties: false });
   if (errors.length > 0) {
-    const lines = errors.flatMap((e) => Object.values(e.constraints ?? {}));
+    // One line per distinct message: several rules of one variable share a message.
+    const lines = [...new Set(errors.flatMap((e) => Object.values(e.constraints ?? {})))];
     throw new ConfigError(`Invalid configuration:\n  - ${lines.join('\n  - ')}`);
   }
   const port = parsed.PORT ?? 3000;
@@ -158,7 +210,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     redisUrl: parsed.REDIS_URL,
     rateLimitRedisPrefix: parsed.RATE_LIMIT_REDIS_PREFIX ?? 'lis:rate-limit:',
     trustProxy: parseTrustProxy(parsed.TRUST_PROXY),
+    nodeEnv: parsed.NODE_ENV ?? 'production',
+    corsOrigins: parsed.CORS_ORIGINS === '*' ? '*' : splitList(parsed.CORS_ORIGINS ?? ''),
+    metricsToken: parsed.METRICS_TOKEN,
+    shutdownTimeoutMs: parsed.SHUTDOWN_TIMEOUT_MS ?? 10_000,
   };
+}
+
+function splitList(value: string): string[] {
+  return value
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v.length > 0);
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

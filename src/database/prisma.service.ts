@@ -1,14 +1,16 @@
-import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '@prisma/client';
+import { Pool } from 'pg';
 import { APP_CONFIG, AppConfig, requireDatabaseUrl } from '../config/app-config';
 
 // Client-side limit on top of the server's statement_timeout: a connection that went silent (a cut
 // network path sends no reset) would otherwise wait forever; the pool then discards that connection.
 const QUERY_TIMEOUT_MARGIN_MS = 1000;
 
-export function createAdapter(config: AppConfig, connectionString: string, applicationName: string): PrismaPg {
-  return new PrismaPg({
+// The pg Pool is created here rather than inside PrismaPg so its owner can observe it (metrics) and close it.
+export function createPool(config: AppConfig, connectionString: string, applicationName: string): Pool {
+  const pool = new Pool({
     connectionString,
     max: config.dbPoolSize,
     // Bounds both opening a connection and waiting for a free one in a busy pool.
@@ -19,6 +21,15 @@ export function createAdapter(config: AppConfig, connectionString: string, appli
     keepAlive: true,
     application_name: applicationName,
   });
+  // An idle connection the server closed (restart, failover, admin): pg drops it from the pool; without
+  // a listener the 'error' event would crash the process (PrismaPg's own listener goes at $disconnect).
+  const logger = new Logger('Database');
+  pool.on('error', (error) => logger.warn(`Idle ${applicationName} connection closed: ${error.message}`));
+  return pool;
+}
+
+export function createAdapter(config: AppConfig, connectionString: string, applicationName: string): PrismaPg {
+  return new PrismaPg(createPool(config, connectionString, applicationName));
 }
 
 // Prisma on the node-postgres driver adapter (no native query engine), connected with the app's lifecycle.
@@ -27,12 +38,17 @@ export function createAdapter(config: AppConfig, connectionString: string, appli
 @Injectable()
 export class PrismaService extends PrismaClient implements OnModuleInit, OnModuleDestroy {
   readonly reader: PrismaClient;
+  /** The pg pools behind the clients, by role: `primary` always, `readonly` with DATABASE_READONLY_URL. */
+  readonly pools: { primary: Pool; readonly?: Pool };
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    super({ adapter: createAdapter(config, requireDatabaseUrl(config), 'location-imagery-search') });
-    this.reader = config.databaseReadonlyUrl
-      ? new PrismaClient({ adapter: createAdapter(config, config.databaseReadonlyUrl, 'location-imagery-search-read') })
-      : this;
+    const primary = createPool(config, requireDatabaseUrl(config), 'location-imagery-search');
+    super({ adapter: new PrismaPg(primary) });
+    const readonly = config.databaseReadonlyUrl
+      ? createPool(config, config.databaseReadonlyUrl, 'location-imagery-search-read')
+      : undefined;
+    this.reader = readonly ? new PrismaClient({ adapter: new PrismaPg(readonly) }) : this;
+    this.pools = { primary, readonly };
   }
 
   async onModuleInit(): Promise<void> {
@@ -43,5 +59,6 @@ export class PrismaService extends PrismaClient implements OnModuleInit, OnModul
   async onModuleDestroy(): Promise<void> {
     if (this.reader !== this) await this.reader.$disconnect();
     await this.$disconnect();
+    for (const pool of Object.values(this.pools)) if (pool && !pool.ended) await pool.end();
   }
 }

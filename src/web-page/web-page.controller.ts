@@ -1,4 +1,5 @@
 import { Controller, Get, Header, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { RequestException, RequestExceptionCode } from '../common/app-exception';
 import { WebPageConfig, WebPageService } from './web-page.service';
@@ -17,6 +18,8 @@ export const PAGE_CSP = [
   "form-action 'self'",
 ].join('; ');
 
+// The page, not the API: left out of the OpenAPI document.
+@ApiExcludeController()
 @Controller()
 export class WebPageController {
   constructor(private readonly webPage: WebPageService) {}

@@ -17,6 +17,10 @@ const LEAKS = [
 ];
 const EXPECTED_HEADERS = new Set([
   'content-type', 'content-length', 'date', 'connection', 'keep-alive', 'etag', 'allow', 'retry-after', 'ratelimit', 'ratelimit-policy',
+  // The request id (echoed or a UUID), compression's Vary, and helmet's security headers.
+  'x-request-id', 'vary', 'content-security-policy', 'cross-origin-opener-policy', 'cross-origin-resource-policy',
+  'origin-agent-cluster', 'referrer-policy', 'strict-transport-security', 'x-content-type-options', 'x-dns-prefetch-control',
+  'x-download-options', 'x-frame-options', 'x-permitted-cross-domain-policies', 'x-xss-protection',
 ]);
 
 function expectNoLeaks(res: RawResponse): void {

@@ -1,6 +1,6 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
 import { ApiKeyService } from '../../src/api-key/api-key.service';
+import { ContractProxy, startContractProxy } from '../helpers/contract';
 import { ids, relevanceFixture } from '../helpers/fixtures';
 import { createKey, feature, importFixture, resetImagery, startApp } from '../helpers/test-app';
 
@@ -10,9 +10,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe('POST /search', () => {
   let app: NestExpressApplication;
+  let contract: ContractProxy;
   let key: string;
-  const search = (body: unknown) =>
-    request(app.getHttpServer()).post('/search').set('x-api-key', key).send(body as object);
+  // Through Prism: every response is checked against the OpenAPI document.
+  const api = () => contract.http;
+  const search = (body: unknown) => api().post('/search').set('x-api-key', key).send(body as object);
 
   beforeAll(async () => {
     await resetImagery();
@@ -23,9 +25,11 @@ describe('POST /search', () => {
     ]);
     app = await startApp();
     key = await createKey(app);
+    contract = await startContractProxy(app);
   });
 
-  afterAll(() => app.close());
+  afterEach(() => expect(contract.takeViolations()).toEqual([]));
+  afterAll(() => contract.close());
 
   describe('the contract', () => {
     it('answers with exactly the contract keys and types', async () => {
@@ -180,12 +184,13 @@ describe('POST /search', () => {
 
   describe('authentication', () => {
     it('401 MISSING_API_KEY without a key', async () => {
-      const res = await request(app.getHttpServer()).post('/search').send({ query: 'Vaduz' }).expect(401);
+      const res = await contract.direct.post('/search').send({ query: 'Vaduz' }).expect(401);
+      contract.checkDirect('POST', '/search', res);
       expect(res.body).toEqual({ isSuccess: false, error: { code: 'MISSING_API_KEY', message: expect.any(String) } });
     });
 
     it('401 INVALID_API_KEY for an unknown key', async () => {
-      const res = await request(app.getHttpServer())
+      const res = await api()
         .post('/search')
         .set('x-api-key', 'lis_not-a-real-key-000000000000000000000000')
         .send({ query: 'Vaduz' })
@@ -194,7 +199,7 @@ describe('POST /search', () => {
     });
 
     it('401 INVALID_API_KEY for an overlong key, without a database lookup', async () => {
-      const res = await request(app.getHttpServer()).post('/search').set('x-api-key', 'x'.repeat(5000)).send({ query: 'Vaduz' });
+      const res = await api().post('/search').set('x-api-key', 'x'.repeat(5000)).send({ query: 'Vaduz' });
       expect(res.status).toBe(401);
       expect(res.body.error.code).toBe('INVALID_API_KEY');
     });
@@ -202,9 +207,9 @@ describe('POST /search', () => {
     it('stops accepting a revoked key at once', async () => {
       const keys = app.get(ApiKeyService);
       const { key: doomed, record } = await keys.create('doomed');
-      await request(app.getHttpServer()).post('/search').set('x-api-key', doomed).send({ query: 'Vaduz' }).expect(200);
+      await api().post('/search').set('x-api-key', doomed).send({ query: 'Vaduz' }).expect(200);
       await keys.revoke(record.id);
-      const res = await request(app.getHttpServer()).post('/search').set('x-api-key', doomed).send({ query: 'Vaduz' }).expect(401);
+      const res = await api().post('/search').set('x-api-key', doomed).send({ query: 'Vaduz' }).expect(401);
       expect(res.body.error.code).toBe('INVALID_API_KEY');
     });
   });
@@ -236,27 +241,29 @@ describe('POST /search', () => {
     });
 
     it('400 MALFORMED_JSON', async () => {
-      const res = await request(app.getHttpServer())
+      const res = await contract.direct
         .post('/search')
         .set('x-api-key', key)
         .set('content-type', 'application/json')
         .send('{"query": "Vaduz",')
         .expect(400);
+      contract.checkDirect('POST', '/search', res);
       expect(res.body).toEqual({ isSuccess: false, error: { code: 'MALFORMED_JSON', message: 'Request body is not valid JSON' } });
     });
 
     it('400 for a JSON string instead of an object', async () => {
-      const res = await request(app.getHttpServer())
+      const res = await contract.direct
         .post('/search')
         .set('x-api-key', key)
         .set('content-type', 'application/json')
         .send('"Vaduz"')
         .expect(400);
+      contract.checkDirect('POST', '/search', res);
       expect(res.body.error.code).toBe('INVALID_REQUEST');
     });
 
     it('415 for a body that is not JSON', async () => {
-      const res = await request(app.getHttpServer())
+      const res = await api()
         .post('/search')
         .set('x-api-key', key)
         .set('content-type', 'text/plain')
@@ -271,12 +278,14 @@ describe('POST /search', () => {
     });
 
     it('404 NOT_FOUND for unknown routes', async () => {
-      const res = await request(app.getHttpServer()).get('/nope').expect(404);
+      const res = await contract.direct.get('/nope').expect(404);
+      contract.checkDirect('GET', '/nope', res);
       expect(res.body).toEqual({ isSuccess: false, error: { code: 'NOT_FOUND', message: 'No such route' } });
     });
 
     it('405 for other methods on /search', async () => {
-      const res = await request(app.getHttpServer()).get('/search').expect(405);
+      const res = await contract.direct.get('/search').expect(405);
+      contract.checkDirect('GET', '/search', res);
       expect(res.headers.allow).toBe('POST');
       expect(res.body.error.code).toBe('METHOD_NOT_ALLOWED');
     });
@@ -298,14 +307,16 @@ describe('POST /search', () => {
 });
 
 describe('GET /demo-images/:id.svg', () => {
-  let app: NestExpressApplication;
+  let contract: ContractProxy;
+  const api = () => contract.http;
   beforeAll(async () => {
-    app = await startApp();
+    contract = await startContractProxy(await startApp());
   });
-  afterAll(() => app.close());
+  afterEach(() => expect(contract.takeViolations()).toEqual([]));
+  afterAll(() => contract.close());
 
   it('draws a placeholder for a record and 404s for unknown ids', async () => {
-    const res = await request(app.getHttpServer())
+    const res = await api()
       .get(`/demo-images/${ids.herrengasse35}.svg`)
       .buffer(true)
       .parse((r, done) => {
@@ -317,7 +328,7 @@ describe('GET /demo-images/:id.svg', () => {
     expect(res.headers['content-type']).toMatch(/^image\/svg\+xml/);
     expect(res.body).toContain('Herrengasse 35, 9490 Vaduz');
     expect(res.body).toContain('September 10, 2015');
-    await request(app.getHttpServer()).get('/demo-images/00000000-0000-4000-8000-000000000000.svg').expect(404);
-    await request(app.getHttpServer()).get('/demo-images/not-a-uuid.svg').expect(404);
+    await api().get('/demo-images/00000000-0000-4000-8000-000000000000.svg').expect(404);
+    await api().get('/demo-images/not-a-uuid.svg').expect(404);
   });
 });

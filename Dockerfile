@@ -1,0 +1,50 @@
+# syntax=docker/dockerfile:1
+# Location Imagery Search: multi-stage build, Node 20 slim, production dependencies only, non-root.
+
+# --- build: all dependencies, generate the Prisma client, compile TypeScript
+FROM node:20-slim AS build
+WORKDIR /app
+# swagger-ui-dist pulls in @scarf/scarf, whose install script phones home; scripts are off anyway.
+ENV SCARF_ANALYTICS=false
+COPY package.json package-lock.json ./
+# --ignore-scripts: no engine downloads at install; the client is generated explicitly below.
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY prisma.config.ts tsconfig.json tsconfig.build.json nest-cli.json ./
+COPY prisma ./prisma
+# prisma.config.ts reads src/config/database-url.ts, so sources come before generating the client.
+COPY src ./src
+# The web page (GET /) is bundled by esbuild into dist/web.
+COPY web ./web
+RUN npx prisma generate && npm run build
+
+# --- deps: production dependencies only (dev tools and optional peers such as the prisma CLI left out)
+FROM node:20-slim AS deps
+WORKDIR /app
+ENV SCARF_ANALYTICS=false
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund && npm cache clean --force
+
+# --- runtime
+FROM node:20-slim AS runtime
+WORKDIR /app
+ENV NODE_ENV=production \
+    PORT=3000
+COPY --from=deps /app/node_modules ./node_modules
+# The generated Prisma client lives in node_modules/.prisma.
+COPY --from=build /app/node_modules/.prisma ./node_modules/.prisma
+COPY --from=build /app/dist ./dist
+# Migrations are applied by the app at startup, so they ship with it.
+COPY package.json ./
+COPY prisma ./prisma
+# Without DATABASE_URL the app runs its built-in database in DATA_DIR: give the non-root user a place
+# for it (mount a volume there to keep it). docker-compose.yml uses the PostGIS service instead.
+ENV DATA_DIR=/data
+RUN mkdir -p /data && chown node:node /data
+USER node
+EXPOSE 3000
+# Ready = database reachable and migrations applied (node:20-slim has no curl).
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/health/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# SIGTERM drains in-flight requests for up to SHUTDOWN_TIMEOUT_MS (default 10 s), then exits 0.
+STOPSIGNAL SIGTERM
+CMD ["node", "dist/src/main.js"]

@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import pino, { DestinationStream, Logger } from 'pino';
+import { HttpLogger, pinoHttp } from 'pino-http';
+import type { RequestWithApiKey } from '../api-key/api-key.guard';
+import { AppConfig } from '../config/app-config';
+import { routeOf } from '../metrics/route-of';
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+// An incoming id is honoured only if it is short and plain, so it cannot bloat or forge log lines.
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+// Anything secret that could reach a log line, wherever it sits.
+export const REDACTED_PATHS = [
+  'req.headers["x-api-key"]',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+];
+
+// The root logger: JSON lines on stdout; pretty only for a developer at a terminal.
+export function createRootLogger(config: AppConfig, destination?: DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
+    level: config.logLevel,
+    redact: { paths: REDACTED_PATHS, censor: '[Redacted]' },
+    base: { pid: process.pid },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+  };
+  if (!destination && config.nodeEnv === 'development' && process.stdout.isTTY && hasPinoPretty()) {
+    return pino({ ...options, transport: { target: 'pino-pretty', options: { singleLine: true } } });
+  }
+  // Synchronous stdout: lines stay in order and none is lost when the process exits after a shutdown.
+  return pino(options, destination ?? pino.destination({ dest: 1, sync: true }));
+}
+
+function hasPinoPretty(): boolean {
+  try {
+    require.resolve('pino-pretty');
+    return true;
+  } catch {
+    return false; // a dev dependency: absent in production images
+  }
+}
+
+export function requestId(req: IncomingMessage, res: ServerResponse): string {
+  const header = req.headers[REQUEST_ID_HEADER];
+  const incoming = Array.isArray(header) ? header[0] : header;
+  const id = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  res.setHeader(REQUEST_ID_HEADER, id);
+  return id;
+}
+
+// One JSON line per request when it completes: id, method, url, route, status, duration, key prefix.
+export function requestLogger(logger: Logger): HttpLogger {
+  const completion = (req: IncomingMessage, res: ServerResponse, val: Record<string, unknown>) => ({
+    ...val,
+    route: routeOf(req),
+    apiKeyPrefix: (req as RequestWithApiKey).apiKey?.prefix,
+  });
+  return pinoHttp({
+    logger,
+    genReqId: requestId,
+    customAttributeKeys: { responseTime: 'durationMs' },
+    serializers: {
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+    customLogLevel: (req, res, err) => {
+      if (err || res.statusCode >= 500) return 'error';
+      // Probes and scrapes arrive every few seconds; log them only when asked for.
+      if (res.statusCode < 400 && /^\/(health\/|metrics)/.test(req.url ?? '')) return 'debug';
+      return 'info';
+    },
+    customSuccessMessage: () => 'request completed',
+    customErrorMessage: () => 'request failed',
+    customSuccessObject: completion,
+    customErrorObject: (req, res, _err, val) => completion(req, res, val),
+  });
+}

@@ -1,0 +1,32 @@
+import { Controller, Get, Header, Res, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { ApiErrorResponse } from '../common/error-response.dto';
+import { MetricsTokenGuard } from './metrics-token.guard';
+import { MetricsService } from './metrics.service';
+
+export const METRICS_SECURITY = 'metrics-token';
+
+@ApiTags('operations')
+@Controller('metrics')
+export class MetricsController {
+  constructor(private readonly metrics: MetricsService) {}
+
+  @Get()
+  @Header('Cache-Control', 'no-store')
+  @UseGuards(MetricsTokenGuard)
+  @ApiOperation({ operationId: 'metrics', summary: 'Prometheus metrics (text exposition format)' })
+  // The token is required only when METRICS_TOKEN is set: `{}` makes it optional in the document.
+  @ApiSecurity({})
+  @ApiBearerAuth(METRICS_SECURITY)
+  @ApiProduces('text/plain')
+  @ApiOkResponse({ description: 'Metrics in Prometheus text format 0.0.4', schema: { type: 'string' } })
+  @ApiErrorResponse(401, 'METRICS_TOKEN is set and the bearer token is missing or wrong', {
+    MISSING_METRICS_TOKEN: 'Missing Authorization: Bearer header',
+    INVALID_METRICS_TOKEN: 'Invalid metrics token',
+  })
+  async scrape(@Res({ passthrough: true }) res: Response): Promise<string> {
+    res.type(this.metrics.registry.contentType);
+    return this.metrics.metrics();
+  }
+}

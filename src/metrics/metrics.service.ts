@@ -1,0 +1,89 @@
+import { Injectable } from '@nestjs/common';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Pool } from 'pg';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { PrismaService } from '../database/prisma.service';
+import { routeOf } from './route-of';
+
+// One registry per application instance (tests run several in one process).
+@Injectable()
+export class MetricsService {
+  readonly registry = new Registry();
+
+  private readonly httpDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request duration by route template, method and status code',
+    labelNames: ['route', 'method', 'status_code'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+
+  private readonly searchResults = new Histogram({
+    name: 'lis_search_results',
+    help: 'Records returned per successful search response',
+    buckets: [0, 1, 2, 5, 10, 20, 50, 100],
+    registers: [this.registry],
+  });
+
+  private readonly searches = new Counter({
+    name: 'lis_searches_total',
+    help: 'Successful searches by outcome: hit (something matched) or empty',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(prisma: PrismaService) {
+    // Read at scrape time straight from the pg pools the Prisma adapters use; `pool` is primary, or
+    // readonly when DATABASE_READONLY_URL gives the request path its own role.
+    const pools = () => Object.entries(prisma.pools).filter((e): e is [string, Pool] => e[1] !== undefined);
+    new Gauge({
+      name: 'lis_db_pool_connections',
+      help: 'Database pool connections by pool and state (in_use, idle)',
+      labelNames: ['pool', 'state'] as const,
+      registers: [this.registry],
+      collect() {
+        for (const [name, p] of pools()) {
+          this.set({ pool: name, state: 'in_use' }, p.totalCount - p.idleCount);
+          this.set({ pool: name, state: 'idle' }, p.idleCount);
+        }
+      },
+    });
+    new Gauge({
+      name: 'lis_db_pool_waiting_requests',
+      help: 'Queries waiting for a free database connection, by pool',
+      labelNames: ['pool'] as const,
+      registers: [this.registry],
+      collect() {
+        for (const [name, p] of pools()) this.set({ pool: name }, p.waitingCount);
+      },
+    });
+    new Gauge({
+      name: 'lis_db_pool_max_connections',
+      help: 'Configured size of each database pool (DB_POOL_SIZE)',
+      labelNames: ['pool'] as const,
+      registers: [this.registry],
+      collect() {
+        for (const [name, p] of pools()) this.set({ pool: name }, p.options.max ?? 10);
+      },
+    });
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  // Express middleware: times every request, including those refused before routing.
+  httpMiddleware(): RequestHandler {
+    return (req: Request, res: Response, next: NextFunction) => {
+      const end = this.httpDuration.startTimer();
+      res.once('finish', () => end({ route: routeOf(req), method: req.method, status_code: String(res.statusCode) }));
+      next();
+    };
+  }
+
+  observeSearch(records: number, pageTotal: number): void {
+    this.searchResults.observe(records);
+    this.searches.inc({ outcome: pageTotal > 0 ? 'hit' : 'empty' });
+  }
+
+  metrics(): Promise<string> {
+    return this.registry.metrics();
+  }
+}

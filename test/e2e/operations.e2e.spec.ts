@@ -1,0 +1,312 @@
+import { NestExpressApplication } from '@nestjs/platform-express';
+import type { PoolClient } from 'pg';
+import { PrismaService } from '../../src/database/prisma.service';
+import { ShutdownState } from '../../src/lifecycle/shutdown-state';
+import { createThrowawayDatabase } from '../setup/test-database';
+import { ContractProxy } from '../helpers/contract';
+import { createKey, startApp } from '../helpers/test-app';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+// Reads one sample value from Prometheus text output, e.g. metric(text, 'lis_searches_total', { outcome: 'hit' }).
+function metric(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  for (const line of text.split('\n')) {
+    const m = /^([a-zA-Z_:][\w:]*)(?:\{([^}]*)\})? (\S+)$/.exec(line);
+    if (!m || m[1] !== name) continue;
+    const have = Object.fromEntries([...(m[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1], l[2]]));
+    if (Object.entries(labels).every(([k, v]) => have[k] === v)) return Number(m[3]);
+  }
+  return undefined;
+}
+
+// One Prism for the file; each describe attaches its own app (contract.use) and close() closes them all.
+const contract = new ContractProxy();
+afterEach(() => expect(contract.takeViolations()).toEqual([]));
+afterAll(() => contract.close());
+
+describe('operations', () => {
+  let app: NestExpressApplication;
+  let key: string;
+
+  beforeAll(async () => {
+    app = await startApp();
+    key = await createKey(app);
+    await contract.use(app);
+  });
+
+  describe('health', () => {
+    it('GET /health/live answers 200 without an API key', async () => {
+      const res = await contract.http.get('/health/live').expect(200);
+      expect(res.body).toMatchObject({ status: 'ok', details: { process: { status: 'up' } } });
+      expect(res.headers['cache-control']).toBe('no-store');
+    });
+
+    it('GET /health/ready answers 200 when the database answers and migrations are applied', async () => {
+      const res = await contract.http.get('/health/ready').expect(200);
+      expect(res.body).toMatchObject({
+        status: 'ok',
+        details: { shutdown: { status: 'up' }, database: { status: 'up' }, migrations: { status: 'up', applied: expect.any(Number) } },
+      });
+    });
+  });
+
+  describe('metrics', () => {
+    it('exposes request durations by route template, method and status, and search result counts', async () => {
+      await contract.http.post('/search').set('x-api-key', key).send({ query: 'Qqqxz Nowhere' }).expect(200);
+      await contract.http.post('/search').set('x-api-key', key).send({ query: 'Vaduz', limit: 0 }).expect(400);
+      await contract.direct.get('/no/such/path/12345').expect(404);
+      const res = await contract.http.get('/metrics').expect(200);
+      expect(res.headers['content-type']).toMatch(/^text\/plain;/);
+      expect(res.headers['content-type']).toContain('version=0.0.4');
+      const text = res.text;
+      expect(metric(text, 'http_request_duration_seconds_count', { route: '/search', method: 'POST', status_code: '200' })).toBeGreaterThanOrEqual(1);
+      expect(metric(text, 'http_request_duration_seconds_count', { route: '/search', method: 'POST', status_code: '400' })).toBeGreaterThanOrEqual(1);
+      expect(metric(text, 'http_request_duration_seconds_bucket', { route: '/search', method: 'POST', status_code: '200', le: '+Inf' })).toBeGreaterThanOrEqual(1);
+      // Unknown paths never become label values (unbounded cardinality).
+      expect(text).not.toContain('12345');
+      expect(metric(text, 'http_request_duration_seconds_count', { route: 'unmatched', method: 'GET', status_code: '404' })).toBeGreaterThanOrEqual(1);
+      expect(metric(text, 'lis_searches_total', { outcome: 'empty' })).toBeGreaterThanOrEqual(1);
+      expect(metric(text, 'lis_search_results_count')).toBeGreaterThanOrEqual(1);
+      for (const name of ['process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_seconds']) {
+        expect({ name, value: metric(text, name) }).toEqual({ name, value: expect.any(Number) });
+      }
+    });
+
+    it('reports the database pool: in use, idle, waiting and its size', async () => {
+      const pool = app.get(PrismaService).pools.primary;
+      const held: PoolClient[] = [await pool.connect(), await pool.connect()];
+      try {
+        const text = (await contract.http.get('/metrics').expect(200)).text;
+        expect(metric(text, 'lis_db_pool_connections', { pool: 'primary', state: 'in_use' })).toBe(2);
+        expect(metric(text, 'lis_db_pool_waiting_requests', { pool: 'primary' })).toBe(0);
+        expect(metric(text, 'lis_db_pool_max_connections', { pool: 'primary' })).toBe(10);
+      } finally {
+        held.forEach((c) => c.release());
+      }
+      const after = (await contract.http.get('/metrics').expect(200)).text;
+      expect(metric(after, 'lis_db_pool_connections', { pool: 'primary', state: 'in_use' })).toBe(0);
+      expect(metric(after, 'lis_db_pool_connections', { pool: 'primary', state: 'idle' })).toBeGreaterThanOrEqual(2);
+    });
+  });
+
+  describe('security headers and compression', () => {
+    it('sets helmet headers and no X-Powered-By', async () => {
+      const res = await contract.http.post('/search').set('x-api-key', key).send({ query: 'Vaduz' }).expect(200);
+      expect(res.headers['x-powered-by']).toBeUndefined();
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['content-security-policy']).toMatch(/default-src 'self'/);
+      // Result images (demo images) may be embedded by pages on other origins.
+      expect(res.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    });
+
+    it('compresses large responses when the client accepts gzip, not small ones', async () => {
+      // Straight to the app: Prism decompresses what it forwards.
+      const big = await contract.direct.get('/openapi.json').set('accept-encoding', 'gzip').expect(200);
+      expect(big.headers['content-encoding']).toBe('gzip');
+      expect(big.body.openapi).toMatch(/^3\./);
+      const small = await contract.direct.get('/health/live').set('accept-encoding', 'gzip').expect(200);
+      contract.checkDirect('GET', '/health/live', small);
+      expect(small.headers['content-encoding']).toBeUndefined();
+    });
+
+    it('CORS is closed by default: no Access-Control headers for other origins', async () => {
+      const res = await contract.http.post('/search').set('origin', 'https://evil.example').set('x-api-key', key).send({ query: 'Vaduz' }).expect(200);
+      expect(res.headers['access-control-allow-origin']).toBeUndefined();
+      // A preflight is not answered with permission either (it reaches the route and is refused).
+      const preflight = await contract.direct
+        .options('/search')
+        .set('origin', 'https://evil.example')
+        .set('access-control-request-method', 'POST');
+      expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+      expect(preflight.headers['access-control-allow-headers']).toBeUndefined();
+    });
+  });
+});
+
+describe('CORS_ORIGINS', () => {
+  beforeAll(async () => {
+    await contract.use(await startApp({ corsOrigins: ['https://app.example.com'] }));
+  });
+
+  it('allows the configured origins, with the API key header and the request id exposed', async () => {
+    const preflight = await contract.direct
+      .options('/search')
+      .set('origin', 'https://app.example.com')
+      .set('access-control-request-method', 'POST')
+      .set('access-control-request-headers', 'content-type,x-api-key')
+      .expect(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe('https://app.example.com');
+    expect(preflight.headers['access-control-allow-headers']).toMatch(/x-api-key/);
+    expect(preflight.headers['access-control-allow-methods']).toMatch(/POST/);
+    const res = await contract.http.get('/health/live').set('origin', 'https://app.example.com').expect(200);
+    expect(res.headers['access-control-allow-origin']).toBe('https://app.example.com');
+    expect(res.headers['access-control-expose-headers']).toMatch(/x-request-id/);
+  });
+
+  it('refuses other origins', async () => {
+    const res = await contract.http.get('/health/live').set('origin', 'https://evil.example').expect(200);
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
+
+describe('GET /metrics with METRICS_TOKEN', () => {
+  const token = 'metrics-token-0123456789abcdef';
+  let key: string;
+  beforeAll(async () => {
+    const app = await startApp({ metricsToken: token });
+    key = await createKey(app);
+    await contract.use(app);
+  });
+
+  it('401 MISSING_METRICS_TOKEN without a bearer token (an API key is no substitute)', async () => {
+    const res = await contract.http.get('/metrics').set('x-api-key', key).expect(401);
+    expect(res.body).toEqual({ isSuccess: false, error: { code: 'MISSING_METRICS_TOKEN', message: expect.any(String) } });
+    expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
+  });
+
+  it('401 INVALID_METRICS_TOKEN for a wrong token', async () => {
+    for (const header of [`Bearer ${token}x`, `Bearer ${token.slice(0, -1)}`]) {
+      const res = await contract.http.get('/metrics').set('authorization', header).expect(401);
+      expect(res.body.error.code).toBe('INVALID_METRICS_TOKEN');
+    }
+    // Not Bearer at all: Prism answers those itself, so straight to the app.
+    for (const header of [`Basic ${token}`, token]) {
+      const res = await contract.direct.get('/metrics').set('authorization', header).expect(401);
+      contract.checkDirect('GET', '/metrics', res);
+      expect(res.body.error.code).toBe('INVALID_METRICS_TOKEN');
+    }
+  });
+
+  it('200 with the right token', async () => {
+    const res = await contract.http.get('/metrics').set('authorization', `Bearer ${token}`).expect(200);
+    expect(res.text).toContain('http_request_duration_seconds');
+  });
+});
+
+describe('readiness when not ready', () => {
+  it('turns 503 NOT_READY as soon as shutdown starts, while liveness stays 200', async () => {
+    const app = await startApp();
+    await contract.use(app);
+    await contract.http.get('/health/ready').expect(200);
+    app.get(ShutdownState).begin();
+    const res = await contract.http.get('/health/ready').expect(503);
+    expect(res.body).toEqual({
+      isSuccess: false,
+      error: { code: 'NOT_READY', message: 'The service is not ready', details: [{ field: 'shutdown', message: 'the process is shutting down' }] },
+    });
+    expect(res.headers['retry-after']).toBe('5');
+    await contract.http.get('/health/live').expect(200);
+  });
+
+  it('503 when migrations are not applied (an empty database)', async () => {
+    const empty = await createThrowawayDatabase();
+    const app = await startApp({ databaseUrl: empty.url });
+    try {
+      await contract.use(app);
+      const res = await contract.http.get('/health/ready').expect(503);
+      expect(res.body.error.code).toBe('NOT_READY');
+      expect(res.body.error.details).toEqual([{ field: 'migrations', message: 'cannot read the migration table' }]);
+      await contract.http.get('/health/live').expect(200);
+    } finally {
+      await app.close();
+      await empty.drop();
+    }
+  });
+
+  it('503 when the database cannot be reached; liveness does not touch the database', async () => {
+    await contract.use(await startApp({ databaseUrl: 'postgresql://postgres@127.0.0.1:1/unreachable', dbConnectTimeoutMs: 500 }));
+    // The API answers as documented meanwhile: 503 DATABASE_UNAVAILABLE with Retry-After.
+    const search = await contract.http.post('/search').set('x-api-key', `lis_${'k'.repeat(43)}`).send({ query: 'Vaduz' }).expect(503);
+    expect(search.body.error.code).toBe('DATABASE_UNAVAILABLE');
+    const res = await contract.http.get('/health/ready').expect(503);
+    expect(res.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['database', 'migrations']);
+    expect(JSON.stringify(res.body)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|stack/);
+    await contract.http.get('/health/live').expect(200);
+  });
+});
+
+describe('request logs', () => {
+  let key: string;
+  const lines: string[] = [];
+  const logs = () => lines.map((l) => JSON.parse(l));
+  const requestLog = async (id: string) => {
+    // Written when the response finishes; allow the event a moment to land.
+    for (let i = 0; i < 50; i++) {
+      const found = logs().filter((l) => l.req?.id === id && l.msg === 'request completed');
+      if (found.length > 0) return found;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return [];
+  };
+
+  beforeAll(async () => {
+    const app = await startApp({ logLevel: 'info' }, { logDestination: { write: (line: string) => lines.push(line) } });
+    key = await createKey(app);
+    await contract.use(app);
+  });
+
+  it('writes one JSON line per request with id, method, route, status, duration and the key prefix', async () => {
+    const res = await contract.http
+      .post('/search')
+      .set('x-api-key', key)
+      .set('x-request-id', 'client-req-0001')
+      .set('authorization', 'Bearer some-secret-token')
+      .send({ query: 'Vaduz' })
+      .expect(200);
+    expect(res.headers['x-request-id']).toBe('client-req-0001');
+    const found = await requestLog('client-req-0001');
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({
+      level: 'info',
+      req: { id: 'client-req-0001', method: 'POST', url: '/search' },
+      res: { statusCode: 200 },
+      route: '/search',
+      durationMs: expect.any(Number),
+      apiKeyPrefix: key.slice(0, 12),
+    });
+  });
+
+  it('never logs the API key or the Authorization header', async () => {
+    await contract.http.post('/search').set('x-api-key', key).set('authorization', 'Bearer some-secret-token').send({ query: 'Vaduz' }).expect(200);
+    await contract.http.post('/search').set('x-api-key', 'lis_an-unknown-key-that-is-secret-too').send({ query: 'Vaduz' }).expect(401);
+    await new Promise((r) => setTimeout(r, 50));
+    const all = lines.join('\n');
+    expect(all).not.toContain(key);
+    expect(all).not.toContain(key.slice(12));
+    expect(all).not.toContain('some-secret-token');
+    expect(all).not.toContain('an-unknown-key-that-is-secret-too');
+    const redacted = logs().filter((l) => l.req?.headers?.['x-api-key']);
+    expect(redacted.length).toBeGreaterThanOrEqual(2);
+    for (const l of redacted) expect(l.req.headers['x-api-key']).toBe('[Redacted]');
+    expect(logs().some((l) => l.req?.headers?.authorization === '[Redacted]')).toBe(true);
+  });
+
+  it('generates a request id when none (or an unusable one) is sent, and returns it', async () => {
+    for (const sent of [undefined, 'has spaces in it', 'x'.repeat(200)]) {
+      const req = contract.http.post('/search').set('x-api-key', key).send({ query: 'Vaduz' });
+      if (sent) req.set('x-request-id', sent);
+      const res = await req.expect(200);
+      expect(res.headers['x-request-id']).toMatch(UUID);
+      expect(await requestLog(res.headers['x-request-id'])).toHaveLength(1);
+    }
+  });
+
+  it('logs refused requests too: a bad body on a route, and a path no route matches', async () => {
+    const res = await contract.http.post('/search').set('x-api-key', key).set('content-type', 'text/plain').send('Vaduz').expect(415);
+    const [line] = await requestLog(res.headers['x-request-id']);
+    expect(line).toMatchObject({ res: { statusCode: 415 }, route: '/search', req: { method: 'POST', url: '/search' } });
+    const lost = await contract.direct.get('/no/such/route').expect(404);
+    contract.checkDirect('GET', '/no/such/route', lost);
+    const [unmatched] = await requestLog(lost.headers['x-request-id']);
+    expect(unmatched).toMatchObject({ res: { statusCode: 404 }, route: 'unmatched', req: { method: 'GET', url: '/no/such/route' } });
+  });
+
+  it('logs health probes and scrapes at debug level only', async () => {
+    const res = await contract.http.get('/health/live').expect(200);
+    await contract.http.post('/search').set('x-api-key', key).send({ query: 'Vaduz' }).expect(200);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(logs().filter((l) => l.req?.id === res.headers['x-request-id'])).toEqual([]);
+  });
+});

@@ -1,0 +1,79 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ExecutionContext } from '@nestjs/common';
+import { loadConfig } from '../../src/config/app-config';
+import { createRootLogger, requestId } from '../../src/logging/logging';
+import { MetricsException } from '../../src/metrics/metrics.exception';
+import { MetricsTokenGuard } from '../../src/metrics/metrics-token.guard';
+import { routeOf } from '../../src/metrics/route-of';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+function fakeResponse() {
+  const headers: Record<string, string> = {};
+  return { headers, res: { setHeader: (k: string, v: string) => (headers[k] = v) } as unknown as ServerResponse };
+}
+
+describe('requestId', () => {
+  it.each([['abc-123'], ['trace:0af7651916cd43dd8448eb211c80319c'], ['a.b_c']])('honours a plain incoming id %s', (id) => {
+    const { headers, res } = fakeResponse();
+    expect(requestId({ headers: { 'x-request-id': id } } as unknown as IncomingMessage, res)).toBe(id);
+    expect(headers['x-request-id']).toBe(id);
+  });
+
+  it.each([[undefined], [''], ['has space'], ['x'.repeat(129)], ['new\nline'], ['{"json":1}']])('generates a UUID instead of %j', (id) => {
+    const { headers, res } = fakeResponse();
+    const got = requestId({ headers: id === undefined ? {} : { 'x-request-id': id } } as unknown as IncomingMessage, res);
+    expect(got).toMatch(UUID);
+    expect(headers['x-request-id']).toBe(got);
+  });
+});
+
+describe('routeOf', () => {
+  const req = (over: object) => over as unknown as IncomingMessage;
+  it('uses the route template, never the raw path', () => {
+    expect(routeOf(req({ route: { path: '/demo-images/:file' }, baseUrl: '', url: '/demo-images/123.svg' }))).toBe('/demo-images/:file');
+  });
+  it('labels requests that matched no route, or only the catch-all, as unmatched', () => {
+    expect(routeOf(req({ url: '/search' }))).toBe('unmatched');
+    expect(routeOf(req({ route: { path: '/{*path}' }, url: '/x/y' }))).toBe('unmatched');
+  });
+});
+
+describe('createRootLogger', () => {
+  it('writes JSON with the secrets in headers redacted', () => {
+    const lines: string[] = [];
+    const logger = createRootLogger(loadConfig({ LOG_LEVEL: 'info' }), { write: (l: string) => lines.push(l) });
+    logger.info({ req: { headers: { 'x-api-key': 'lis_secret', authorization: 'Bearer t0ken', cookie: 'c=1', accept: '*/*' } } }, 'hi');
+    const line = JSON.parse(lines[0]);
+    expect(line).toMatchObject({ level: 'info', msg: 'hi', req: { headers: { 'x-api-key': '[Redacted]', authorization: '[Redacted]', cookie: '[Redacted]', accept: '*/*' } } });
+    expect(lines[0]).not.toMatch(/lis_secret|t0ken/);
+  });
+
+  it('honours LOG_LEVEL', () => {
+    const lines: string[] = [];
+    const logger = createRootLogger(loadConfig({ LOG_LEVEL: 'warn' }), { write: (l: string) => lines.push(l) });
+    logger.info('quiet');
+    logger.warn('loud');
+    expect(lines.map((l) => JSON.parse(l).msg)).toEqual(['loud']);
+  });
+});
+
+describe('MetricsTokenGuard', () => {
+  const context = (authorization?: string) =>
+    ({ switchToHttp: () => ({ getRequest: () => ({ headers: authorization ? { authorization } : {} }) }) }) as unknown as ExecutionContext;
+  const token = 'a-metrics-token-of-some-length';
+
+  it('lets everyone in when METRICS_TOKEN is unset', () => {
+    expect(new MetricsTokenGuard(loadConfig({})).canActivate(context())).toBe(true);
+  });
+
+  it('requires the exact bearer token when it is set', () => {
+    const guard = new MetricsTokenGuard(loadConfig({ METRICS_TOKEN: token }));
+    expect(guard.canActivate(context(`Bearer ${token}`))).toBe(true);
+    expect(guard.canActivate(context(`bearer ${token}`))).toBe(true);
+    expect(() => guard.canActivate(context())).toThrow(expect.objectContaining({ code: 'MISSING_METRICS_TOKEN' }));
+    for (const bad of [`Bearer ${token} `, `Bearer ${token}x`, token, `Bearer ${'x'.repeat(10_000)}`]) {
+      expect(() => guard.canActivate(context(bad))).toThrow(MetricsException);
+    }
+  });
+});
