@@ -6,13 +6,14 @@ import { DatabaseModule } from '../database/database.module';
 import { EmbeddedDatabaseError } from '../database/embedded-database';
 import { MigrationResult, Migrator } from '../database/migrator';
 import { ImageryModule } from '../imagery/imagery.module';
+import { SearchModule } from '../search/search.module';
 import { openDatabase } from '../startup/database-connection';
 
 // Command-line tools get the same services as the server, without HTTP.
 @Module({})
 class CliModule {
   static forRoot(config: AppConfig): DynamicModule {
-    return { module: CliModule, imports: [DatabaseModule.forRoot(config), ApiKeyModule, ImageryModule] };
+    return { module: CliModule, imports: [DatabaseModule.forRoot(config), ApiKeyModule, ImageryModule, SearchModule] };
   }
 }
 

@@ -1,67 +1,123 @@
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { createReadStream, ReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { pipeline, Readable } from 'node:stream';
-import { parser } from 'stream-json';
-import { pick } from 'stream-json/filters/Pick';
-import { streamArray } from 'stream-json/streamers/StreamArray';
+import { createGunzip } from 'node:zlib';
+import { readCsv } from './formats/csv.reader';
+import { readGeoJsonCollection } from './formats/geojson-collection.reader';
+import { readGeoJsonSeq } from './formats/geojson-seq.reader';
+import { RawRecord, Rejection } from './imagery-feature';
 
-export type ImportFormat = 'ndjson' | 'geojson';
+// geojson: a FeatureCollection. geojsonseq / ndjson: one Feature per record (RFC 8142 text sequence or
+// newline-delimited; the reader takes either). csv: a header row, then one record per row.
+export const IMPORT_FORMATS = ['geojson', 'geojsonseq', 'ndjson', 'csv'] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
 export interface FeatureItem {
-  /** 1-based line number (NDJSON) or feature index (FeatureCollection, 0-based as in `features[i]`). */
+  /** 1-based line number, or the feature index for a FeatureCollection (0-based as in `features[i]`). */
   position: number;
+  /** A GeoJSON Feature, validated by parseFeature. */
   feature?: unknown;
-  error?: string;
+  /** A flat record (CSV), validated by validateRecord. */
+  record?: RawRecord;
+  /** What made the reader give up on this record (malformed line, wrong field count, wrong type). */
+  rejection?: Rejection;
 }
 
 const EXTENSIONS: Record<string, ImportFormat> = {
   '.geojson': 'geojson',
   '.json': 'geojson',
+  '.geojsons': 'geojsonseq',
+  '.geojsonseq': 'geojsonseq',
   '.ndjson': 'ndjson',
   '.geojsonl': 'ndjson',
-  '.geojsons': 'ndjson',
   '.jsonl': 'ndjson',
+  '.ldjson': 'ndjson',
+  '.csv': 'csv',
 };
 
+// The format a file name says (a trailing .gz is looked through).
 export function formatFromPath(path: string): ImportFormat | undefined {
-  const match = /\.[a-z]+$/i.exec(path);
-  return match ? EXTENSIONS[match[0].toLowerCase()] : undefined;
+  const match = /(\.[a-z]+)(\.gz)?$/i.exec(path);
+  return match ? EXTENSIONS[match[1].toLowerCase()] : undefined;
 }
 
-// Streams features one at a time: memory stays flat whatever the file size.
+export function isImportFormat(value: string): value is ImportFormat {
+  return (IMPORT_FORMATS as readonly string[]).includes(value);
+}
+
+// What a position means in messages and reports.
+export function positionLabel(format: ImportFormat): 'line' | 'feature' {
+  return format === 'geojson' ? 'feature' : 'line';
+}
+
+export interface ImportInput {
+  stream: Readable;
+  gzip: boolean;
+  /** Size of the file on disk (compressed size for .gz); unknown for standard input. */
+  totalBytes?: number;
+  /** Bytes of the file consumed so far, comparable with totalBytes. */
+  bytesRead(): number;
+}
+
+const GZIP_MAGIC = [0x1f, 0x8b];
+
+// Opens a file, or standard input for '-'; gzip is recognised by its magic bytes, whatever the name.
+export async function openInput(path: string, stdin: Readable = process.stdin): Promise<ImportInput> {
+  let raw: Readable;
+  let totalBytes: number | undefined;
+  if (path === '-') {
+    raw = stdin;
+  } else {
+    totalBytes = (await stat(path)).size; // fails early and clearly for a missing file
+    raw = createReadStream(path);
+  }
+  const head = await peek(raw);
+  const gzip = head !== null && head.length >= 2 && head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1];
+  // pipeline() destroys every stage on the first error, so a corrupt archive surfaces in the reader
+  // (as stream.errored, or from iteration); the listener only keeps an error that happens before the
+  // reader starts from being reported as uncaught.
+  const stream = gzip ? pipeline(raw, createGunzip(), () => undefined) : raw;
+  stream.on('error', () => undefined);
+  return { stream, gzip, totalBytes, bytesRead: () => (raw instanceof ReadStream ? raw.bytesRead : 0) };
+}
+
+// Streams records one at a time: memory stays flat whatever the input size.
 export function readFeatures(input: Readable, format: ImportFormat): AsyncGenerator<FeatureItem> {
-  return format === 'ndjson' ? readLines(input) : readCollection(input);
-}
-
-export function openFile(path: string): Readable {
-  return createReadStream(path);
-}
-
-async function* readLines(input: Readable): AsyncGenerator<FeatureItem> {
-  const lines = createInterface({ input, crlfDelay: Infinity });
-  let lineNo = 0;
-  for await (const raw of lines) {
-    lineNo++;
-    // RFC 8142 text sequences start each record with RS (0x1E); a UTF-8 BOM may open the file.
-    const line = raw.replace(/^\uFEFF/, '').replace(/^\u001e/, '').trim();
-    if (line === '') continue;
-    try {
-      yield { position: lineNo, feature: JSON.parse(line) };
-    } catch {
-      yield { position: lineNo, error: 'malformed JSON' };
-    }
+  switch (format) {
+    case 'geojson':
+      return readGeoJsonCollection(input);
+    case 'csv':
+      return readCsv(input);
+    default:
+      return readGeoJsonSeq(input);
   }
 }
 
-async function* readCollection(input: Readable): AsyncGenerator<FeatureItem> {
-  // pipeline() destroys every stage on the first error, so the iterator below rejects with it.
-  const features = pipeline(input, parser(), pick({ filter: 'features' }), streamArray(), () => undefined);
-  try {
-    for await (const { key, value } of features as AsyncIterable<{ key: number; value: unknown }>) {
-      yield { position: key, feature: value };
-    }
-  } catch (error) {
-    // A syntax error makes the rest of the document unreadable: report it and stop.
-    throw new Error(`The FeatureCollection is not valid JSON: ${(error as Error).message}`);
-  }
+// Waits for the first chunk and puts it back, so the stream still starts at its first byte.
+function peek(stream: Readable): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      stream.off('readable', onReadable);
+      stream.off('end', onEnd);
+      stream.off('error', onError);
+    };
+    const onReadable = () => {
+      const chunk: Buffer | null = stream.read();
+      if (chunk === null) return;
+      done();
+      stream.unshift(chunk);
+      resolve(chunk);
+    };
+    const onEnd = () => {
+      done();
+      resolve(null);
+    };
+    const onError = (error: Error) => {
+      done();
+      reject(error);
+    };
+    stream.on('readable', onReadable);
+    stream.on('end', onEnd);
+    stream.on('error', onError);
+  });
 }

@@ -4,6 +4,8 @@ import { v5 as uuidv5 } from 'uuid';
 const CONTENT_ID_NAMESPACE = 'a4f0c1de-7d4b-4e0e-9a0b-5f2d8c3e1b77';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+// C0/C1 controls: PostgreSQL text cannot hold NUL, and none belong in a URL.
+const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
 export const MAX_ADDRESS_LENGTH = 1000;
 export const MAX_IMAGE_URL_LENGTH = 2048;
 
@@ -25,9 +27,31 @@ export interface Rejection {
 
 export type FeatureResult = { ok: true; record: ImageryRecord } | { ok: false; rejection: Rejection };
 
-const reject = (field: string, reason: string): FeatureResult => ({ ok: false, rejection: { field, reason } });
+// One record's fields before validation, as a reader found them (typed where the format has types).
+export interface RawRecord {
+  id?: unknown;
+  address?: unknown;
+  captured_at?: unknown;
+  heading?: unknown;
+  interactive?: unknown;
+  image_url?: unknown;
+  lon?: unknown;
+  lat?: unknown;
+}
+
+// The name a rejection gives the coordinates: `lon`/`lat` for flat formats, the GeoJSON path otherwise.
+export interface CoordinateFields {
+  lon: string;
+  lat: string;
+}
+
+const FLAT_COORDINATES: CoordinateFields = { lon: 'lon', lat: 'lat' };
+const GEOJSON_COORDINATES: CoordinateFields = { lon: 'geometry.coordinates', lat: 'geometry.coordinates' };
+
+export const reject = (field: string, reason: string): { ok: false; rejection: Rejection } => ({ ok: false, rejection: { field, reason } });
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isMissing = (v: unknown) => v === undefined || v === null;
 
 // Validates one GeoJSON Feature of the import format; returns the record or the first problem found.
 export function parseFeature(feature: unknown): FeatureResult {
@@ -39,43 +63,66 @@ export function parseFeature(feature: unknown): FeatureResult {
   if (!Array.isArray(coords) || coords.length < 2 || coords.length > 3 || !coords.every((c) => typeof c === 'number' && Number.isFinite(c))) {
     return reject('geometry.coordinates', 'must be [lon, lat] numbers');
   }
-  const [lon, lat] = coords as number[];
-  if (lon < -180 || lon > 180) return reject('geometry.coordinates', 'longitude must be between -180 and 180');
-  if (lat < -90 || lat > 90) return reject('geometry.coordinates', 'latitude must be between -90 and 90');
 
   const p = feature.properties;
   if (!isObject(p)) return reject('properties', 'must be an object');
 
-  if (typeof p.address !== 'string' || p.address.trim() === '') return reject('address', 'is required and must be a non-empty string');
-  const address = p.address.replace(/\u0000/g, '').trim();
+  return validateRecord(
+    {
+      id: feature.id,
+      address: p.address,
+      captured_at: p.captured_at,
+      heading: p.heading,
+      interactive: p.interactive,
+      image_url: p.image_url,
+      lon: coords[0],
+      lat: coords[1],
+    },
+    GEOJSON_COORDINATES,
+  );
+}
+
+// The rules every record obeys whatever format it came in; returns the record or the first problem found.
+export function validateRecord(raw: RawRecord, coordinates: CoordinateFields = FLAT_COORDINATES): FeatureResult {
+  const { lon, lat } = raw;
+  if (isMissing(lon)) return reject(coordinates.lon, 'longitude is required');
+  if (typeof lon !== 'number' || !Number.isFinite(lon)) return reject(coordinates.lon, 'longitude must be a number');
+  if (lon < -180 || lon > 180) return reject(coordinates.lon, 'longitude must be between -180 and 180');
+  if (isMissing(lat)) return reject(coordinates.lat, 'latitude is required');
+  if (typeof lat !== 'number' || !Number.isFinite(lat)) return reject(coordinates.lat, 'latitude must be a number');
+  if (lat < -90 || lat > 90) return reject(coordinates.lat, 'latitude must be between -90 and 90');
+
+  if (typeof raw.address !== 'string' || raw.address.trim() === '') return reject('address', 'is required and must be a non-empty string');
+  const address = (raw.address.includes('\u0000') ? raw.address.replace(/\u0000/g, '') : raw.address).trim();
+  if (address === '') return reject('address', 'is required and must be a non-empty string');
   if (address.length > MAX_ADDRESS_LENGTH) return reject('address', `must be at most ${MAX_ADDRESS_LENGTH} characters`);
 
-  if (typeof p.captured_at !== 'string') return reject('captured_at', 'is required and must be an ISO 8601 date or date-time');
-  const capturedAt = calendarDate(p.captured_at);
-  if (!capturedAt) return reject('captured_at', `is not a valid ISO 8601 date or date-time: ${truncate(p.captured_at)}`);
+  if (typeof raw.captured_at !== 'string') return reject('captured_at', 'is required and must be an ISO 8601 date or date-time');
+  const capturedAt = calendarDate(raw.captured_at);
+  if (!capturedAt) return reject('captured_at', `is not a valid ISO 8601 date or date-time: ${truncate(raw.captured_at)}`);
 
-  if (typeof p.heading !== 'number' || !Number.isFinite(p.heading)) return reject('heading', 'is required and must be a number of degrees');
-  if (p.heading < 0 || p.heading >= 360) return reject('heading', 'must be at least 0 and less than 360');
+  const heading = raw.heading;
+  if (typeof heading !== 'number' || !Number.isFinite(heading)) return reject('heading', 'is required and must be a number of degrees');
+  if (heading < 0 || heading >= 360) return reject('heading', 'must be at least 0 and less than 360');
 
-  if (p.interactive !== undefined && p.interactive !== null && typeof p.interactive !== 'boolean') {
-    return reject('interactive', 'must be a boolean');
-  }
+  if (!isMissing(raw.interactive) && typeof raw.interactive !== 'boolean') return reject('interactive', 'must be a boolean');
+  const interactive = raw.interactive === true;
 
-  if (typeof p.image_url !== 'string' || p.image_url.trim() === '') return reject('image_url', 'is required and must be a string');
-  const imageUrl = p.image_url.trim();
+  if (typeof raw.image_url !== 'string' || raw.image_url.trim() === '') return reject('image_url', 'is required and must be a string');
+  const imageUrl = raw.image_url.trim();
   if (imageUrl.length > MAX_IMAGE_URL_LENGTH) return reject('image_url', `must be at most ${MAX_IMAGE_URL_LENGTH} characters`);
   if (!isImageUrl(imageUrl)) return reject('image_url', 'must be an absolute http(s) URL or a relative path');
 
   let id: string;
-  if (feature.id === undefined || feature.id === null) {
-    id = uuidv5(JSON.stringify([address, capturedAt, p.heading, p.interactive === true, imageUrl, lon, lat]), CONTENT_ID_NAMESPACE);
-  } else if (typeof feature.id === 'string' && UUID.test(feature.id)) {
-    id = feature.id.toLowerCase();
+  if (isMissing(raw.id) || raw.id === '') {
+    id = uuidv5(JSON.stringify([address, capturedAt, heading, interactive, imageUrl, lon, lat]), CONTENT_ID_NAMESPACE);
+  } else if (typeof raw.id === 'string' && UUID.test(raw.id)) {
+    id = raw.id.toLowerCase();
   } else {
     return reject('id', 'must be a UUID when present');
   }
 
-  return { ok: true, record: { id, address, capturedAt, heading: p.heading, interactive: p.interactive === true, imageUrl, lon, lat } };
+  return { ok: true, record: { id, address, capturedAt, heading, interactive, imageUrl, lon, lat } };
 }
 
 // The calendar date as written (no time-zone shift), or null for impossible dates like 2021-02-30.
@@ -90,6 +137,7 @@ export function calendarDate(value: string): string | null {
 }
 
 function isImageUrl(url: string): boolean {
+  if (CONTROL_CHARS.test(url)) return false;
   if (/^[a-z][a-z0-9+.-]*:/i.test(url)) {
     try {
       const parsed = new URL(url);

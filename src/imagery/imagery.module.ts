@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
+import { ImageryExportService } from './imagery-export.service';
 import { ImageryImportService } from './imagery-import.service';
 import { ImageryRepository } from './imagery.repository';
 
 @Module({
-  providers: [ImageryImportService, ImageryRepository],
-  exports: [ImageryImportService, ImageryRepository],
+  providers: [ImageryImportService, ImageryExportService, ImageryRepository],
+  exports: [ImageryImportService, ImageryExportService, ImageryRepository],
 })
 export class ImageryModule {}

@@ -1,4 +1,4 @@
-import { calendarDate, parseFeature } from '../../src/imagery/imagery-feature';
+import { calendarDate, parseFeature, validateRecord } from '../../src/imagery/imagery-feature';
 
 const valid = () => ({
   type: 'Feature',
@@ -69,6 +69,12 @@ describe('parseFeature', () => {
     ['missing image', (f) => delete f.properties.image_url, 'image_url'],
     ['ftp image', (f) => (f.properties.image_url = 'ftp://x/y.jpg'), 'image_url'],
     ['javascript image', (f) => (f.properties.image_url = 'javascript:alert(1)'), 'image_url'],
+    ['image URL with a NUL', (f) => (f.properties.image_url = 'https://x.test/a\u0000.jpg'), 'image_url'],
+    ['image URL with a newline', (f) => (f.properties.image_url = 'https://x.test/a\nb.jpg'), 'image_url'],
+    ['address of only NULs', (f) => (f.properties.address = '\u0000\u0000'), 'address'],
+    ['address too long', (f) => (f.properties.address = 'a'.repeat(1001)), 'address'],
+    ['NaN coordinates', (f) => (f.geometry.coordinates = [NaN, 1]), 'geometry.coordinates'],
+    ['boolean as string heading', (f) => (f.properties.heading = true), 'heading'],
     ['non-uuid id', (f) => (f.id = 42), 'id'],
   ];
   it.each(cases)('rejects %s', (_name, mutate, field) => {
@@ -91,4 +97,34 @@ describe('calendarDate', () => {
     ['2015-09-10T25:00', null],
     ['yesterday', null],
   ])('%s -> %s', (input, expected) => expect(calendarDate(input)).toBe(expected));
+});
+
+describe('validateRecord (flat formats such as CSV)', () => {
+  const raw = () => ({ address: 'Main St 1', captured_at: '2020-02-29', heading: 0, image_url: '/a.jpg', lon: 180, lat: -90 });
+
+  it('accepts a record at the edges of every range', () => {
+    expect(validateRecord(raw())).toMatchObject({ ok: true, record: { lon: 180, lat: -90, heading: 0, interactive: false } });
+  });
+
+  it.each([
+    ['lon', { lon: undefined }, 'longitude is required'],
+    ['lon', { lon: -180.0001 }, 'longitude must be between -180 and 180'],
+    ['lat', { lat: undefined }, 'latitude is required'],
+    ['lat', { lat: 90.5 }, 'latitude must be between -90 and 90'],
+    ['captured_at', { captured_at: undefined }, 'is required and must be an ISO 8601 date or date-time'],
+    ['heading', { heading: undefined }, 'is required and must be a number of degrees'],
+    ['image_url', { image_url: 'https://' }, 'must be an absolute http(s) URL or a relative path'],
+  ])('names the column: %s %j', (field, change, reason) => {
+    expect(validateRecord({ ...raw(), ...change })).toEqual({ ok: false, rejection: { field, reason } });
+  });
+
+  it('gives the same content-derived id as the same record in GeoJSON', () => {
+    const flat = validateRecord(raw());
+    const geo = parseFeature({
+      type: 'Feature',
+      geometry: { type: 'Point', coordinates: [180, -90] },
+      properties: { address: 'Main St 1', captured_at: '2020-02-29', heading: 0, image_url: '/a.jpg' },
+    });
+    expect(flat.ok && geo.ok && flat.record.id === geo.record.id).toBe(true);
+  });
 });

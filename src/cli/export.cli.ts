@@ -1,0 +1,85 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { formatFromPath, IMPORT_FORMATS, isImportFormat } from '../imagery/feature-reader';
+import { IdPages, ImageryExportService } from '../imagery/imagery-export.service';
+import { LIMIT_MAX, RESULT_WINDOW_MAX, SearchRequestDto } from '../search/search.dto';
+import { SearchService } from '../search/search.service';
+import { runCli, UsageError } from './cli-context';
+
+const USAGE = `usage: npm run export -- <file|-> [--format ${IMPORT_FORMATS.join('|')}] [--query <text>] [--source <name>]
+  writes the catalogue (in id order), one source's records, or a search's matches (best first, at most
+  ${RESULT_WINDOW_MAX}) in a format \`npm run import\` reads back unchanged; a .gz name is gzipped;
+  - writes to standard output (then --format is needed)`;
+
+void runCli(async (ctx) => {
+  const { positionals, values } = usageOnError(() =>
+    parseArgs({
+      allowPositionals: true,
+      options: { format: { type: 'string' }, query: { type: 'string' }, source: { type: 'string' } },
+    }),
+  );
+  const [file, ...extra] = positionals;
+  if (!file || extra.length > 0) throw new UsageError(USAGE);
+  const format = values.format ?? formatFromPath(file);
+  if (format === undefined || !isImportFormat(format)) {
+    throw new UsageError(`cannot tell the format for ${file}; pass --format ${IMPORT_FORMATS.join('|')}\n${USAGE}`);
+  }
+  if (values.query !== undefined && values.source !== undefined) throw new UsageError('use either --query or --source, not both');
+
+  const exporter = ctx.get(ImageryExportService);
+  const records =
+    values.query !== undefined
+      ? exporter.byIds(searchPages(ctx.get(SearchService), values.query))
+      : exporter.catalogue({ source: values.source ?? null });
+  const started = Date.now();
+  const gzip = /\.gz$/i.test(file);
+
+  let count: number;
+  if (file === '-') {
+    try {
+      count = (await exporter.write(records, format, process.stdout, gzip)).records;
+    } catch (error) {
+      if ((error as { code?: string }).code === 'EPIPE') return; // the reader stopped early (| head): not an error
+      throw error;
+    }
+  } else {
+    // Written beside the target and renamed at the end: a failed export never leaves a half-written file.
+    const partial = `${file}.partial-${process.pid}`;
+    try {
+      count = (await exporter.write(records, format, createWriteStream(partial), gzip)).records;
+      await rename(partial, file);
+    } catch (error) {
+      await rm(partial, { force: true });
+      throw error;
+    }
+  }
+  console.error(`exported ${count} records${file === '-' ? '' : ` to ${file}`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+});
+
+// The search's result pages, through the service's own validation and bounds (as POST /search would).
+async function* searchPages(search: SearchService, query: string): IdPages {
+  for (let page = 1; page * LIMIT_MAX <= RESULT_WINDOW_MAX; page++) {
+    const request = plainToInstance(SearchRequestDto, { query, limit: LIMIT_MAX, page });
+    const errors = validateSync(request);
+    if (errors.length > 0) throw new UsageError(`--query: ${errors.flatMap((e) => Object.values(e.constraints ?? {})).join('; ')}`);
+    const result = await search.search(request);
+    yield result.data.map((r) => r.id);
+    if (page >= result.pageTotal) return;
+    if ((page + 1) * LIMIT_MAX > RESULT_WINDOW_MAX) {
+      console.error(`note: the query matches more than ${RESULT_WINDOW_MAX} records; the export holds the best ${RESULT_WINDOW_MAX} (the search bound)`);
+    }
+  }
+}
+
+// Unknown options and missing values are usage errors (exit 2), like every other bad argument.
+function usageOnError<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (String((error as { code?: string }).code).startsWith('ERR_PARSE_ARGS')) throw new UsageError(`${(error as Error).message}\n${USAGE}`);
+    throw error;
+  }
+}

@@ -1,0 +1,134 @@
+// `npm run bench:import -- --records 1000000 [--format ndjson|geojsonseq|geojson|csv] [--gzip] [--batch-size N] [--connections N]`
+// Generates a file, imports it with the built CLI into a throwaway database, then imports it again
+// (all unchanged), and prints the rate and the importer's peak RSS for both runs.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Client } from 'pg';
+import { Migrator } from '../../src/database/migrator';
+import { ImportFormat, isImportFormat } from '../../src/imagery/feature-reader';
+import { writeImageryFile } from '../helpers/imagery-files';
+import { createThrowawayDatabase } from '../setup/test-database';
+
+const ROOT = resolve(__dirname, '..', '..');
+const CLI = join(ROOT, 'dist', 'src', 'cli', 'import.cli.js');
+// As `npm run import` runs it: a bounded heap makes V8 collect instead of growing (the live set is ~40 MB).
+const NODE_FLAGS = ['--max-old-space-size=256'];
+
+interface RunResult {
+  seconds: number;
+  peakRssMb: number;
+  /** CPU seconds of the importer and of its PostgreSQL backend: what the work costs, however busy the machine. */
+  importerCpu: number;
+  databaseCpu: number;
+  summary: string;
+  code: number | null;
+}
+
+const CLOCK_TICKS = 100; // USER_HZ on Linux
+
+// utime + stime of a process, in seconds (Linux /proc); 0 once it has gone.
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+// Runs the importer, sampling its peak resident set (VmHWM) and the CPU time of it and of its database
+// backend (found by application_name; the server runs on this machine) while it runs.
+function runImport(args: string[], env: NodeJS.ProcessEnv, url: string): Promise<RunResult> {
+  return new Promise((resolvePromise, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(process.execPath, [...NODE_FLAGS, CLI, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const monitor = new Client({ connectionString: url });
+    const connected = monitor.connect();
+    let stdout = '';
+    let peakKb = 0;
+    let importerCpu = 0;
+    let databaseCpu = 0;
+    let backends: number[] | undefined;
+    child.stdout.on('data', (d) => (stdout += d));
+    const sample = async () => {
+      try {
+        const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+        if (m) peakKb = Math.max(peakKb, Number(m[1]));
+      } catch {
+        // the process has just exited
+      }
+      importerCpu = Math.max(importerCpu, cpuSeconds(child.pid!));
+      if (backends === undefined) {
+        await connected;
+        const { rows } = await monitor.query("SELECT pid FROM pg_stat_activity WHERE application_name = 'lis-import' AND datname = current_database()");
+        if (rows.length > 0) backends = rows.map((r) => r.pid);
+      }
+      if (backends !== undefined) databaseCpu = Math.max(databaseCpu, backends.reduce((sum, pid) => sum + cpuSeconds(pid), 0));
+    };
+    const timer = setInterval(() => void sample().catch(() => undefined), 100);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearInterval(timer);
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      void monitor.end();
+      const summary = stdout.trim().split('\n').pop() ?? '';
+      resolvePromise({ seconds, peakRssMb: Math.round(peakKb / 1024), importerCpu, databaseCpu, summary, code });
+    });
+  });
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      records: { type: 'string', default: '1000000' },
+      format: { type: 'string', default: 'ndjson' },
+      gzip: { type: 'boolean', default: false },
+      'batch-size': { type: 'string' },
+      connections: { type: 'string' },
+    },
+  });
+  const records = Number(values.records);
+  const format = values.format as ImportFormat;
+  if (!Number.isSafeInteger(records) || records < 1) throw new Error('--records must be a positive integer');
+  if (!isImportFormat(format)) throw new Error('--format must be ndjson, geojsonseq, geojson or csv');
+
+  const dir = mkdtempSync(join(tmpdir(), 'lis-bench-'));
+  const file = join(dir, `catalogue.${format === 'geojsonseq' ? 'geojsons' : format}${values.gzip ? '.gz' : ''}`);
+  // A throwaway database on the PostgreSQL server at TEST_DATABASE_URL (the built-in database is not
+  // what this measures).
+  const database = await createThrowawayDatabase('server');
+  const url = database.url;
+  try {
+    await new Migrator(url).migrate();
+    let t = Date.now();
+    await writeImageryFile(file, { records, format, gzip: values.gzip });
+    const mb = statSync(file).size / 1024 / 1024;
+    console.log(`generated ${records} records (${format}${values.gzip ? ', gzip' : ''}, ${mb.toFixed(0)} MB) in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+
+    const args = [
+      file, '--source', 'bench',
+      ...(values['batch-size'] ? ['--batch-size', values['batch-size']] : []),
+      ...(values.connections ? ['--connections', values.connections] : []),
+    ];
+    const env = { ...process.env, DATABASE_URL: url };
+    for (const label of ['first import (all inserted)', 're-import (all unchanged)']) {
+      t = Date.now();
+      const r = await runImport(args, env, url);
+      if (r.code !== 0) throw new Error(`import exited with ${r.code}`);
+      console.log(`${label}: ${r.seconds.toFixed(1)} s, ${Math.round(records / r.seconds).toLocaleString('en-US')} records/s, peak RSS ${r.peakRssMb} MB`);
+      console.log(`  CPU: importer ${r.importerCpu.toFixed(1)} s, PostgreSQL backends ${r.databaseCpu.toFixed(1)} s (up to the last sample); load average ${loadavg()[0].toFixed(1)}`);
+      console.log(`  ${r.summary}`);
+    }
+  } finally {
+    await database.drop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});
