@@ -8,12 +8,14 @@ import { MigrationResult, Migrator } from '../database/migrator';
 import { ImageryModule } from '../imagery/imagery.module';
 import { SearchModule } from '../search/search.module';
 import { openDatabase } from '../startup/database-connection';
+import { MetricsModule } from '../metrics/metrics.module';
 
 // Command-line tools get the same services as the server, without HTTP.
 @Module({})
 class CliModule {
   static forRoot(config: AppConfig): DynamicModule {
-    return { module: CliModule, imports: [DatabaseModule.forRoot(config), ApiKeyModule, ImageryModule, SearchModule] };
+    // MetricsModule: SearchModule's controller declares the search metrics interceptor.
+    return { module: CliModule, imports: [DatabaseModule.forRoot(config), MetricsModule, ApiKeyModule, ImageryModule, SearchModule] };
   }
 }
 
