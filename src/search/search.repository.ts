@@ -58,12 +58,12 @@ export class SearchRepository {
   // one statement.
   async searchArea(window: PageWindow, plan: SearchPlan): Promise<SearchPage> {
     if (plan.sort !== 'distance' || plan.anchor === null) return this.run(SearchRepository.areaSql(window, plan), true);
-    const [{ total: counted }] = await this.prisma.reader.$queryRaw<Array<{ total: number }>>(SearchRepository.areaCountSql(plan));
+    const [{ total: counted }] = await this.prisma.rawQuery<{ total: number }>(SearchRepository.areaCountSql(plan));
     const total = Math.min(counted, COUNT_CAP);
     const page: SearchPage = { total, totalExact: counted <= COUNT_CAP, codeMatched: false, rows: [] };
     const k = Math.min(window.offset + window.limit, total);
     if (k <= window.offset) return page;
-    page.rows = await this.prisma.reader.$queryRaw<SearchRow[]>(SearchRepository.nearestPageSql(window, plan, k));
+    page.rows = await this.prisma.rawQuery<SearchRow>(SearchRepository.nearestPageSql(window, plan, k));
     return page;
   }
 
@@ -71,7 +71,7 @@ export class SearchRepository {
   async wordCandidates(words: string[]): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>();
     if (words.length === 0) return out;
-    const rows = await this.prisma.reader.$queryRaw<Array<{ typed: string; word: string }>>(SearchRepository.wordCandidatesSql(words));
+    const rows = await this.prisma.rawQuery<{ typed: string; word: string }>(SearchRepository.wordCandidatesSql(words));
     for (const { typed, word } of rows) out.set(typed, [...(out.get(typed) ?? []), word]);
     return out;
   }
@@ -175,7 +175,7 @@ export class SearchRepository {
   }
 
   private async run(sql: Prisma.Sql, capped: boolean): Promise<SearchPage> {
-    const rows = await this.prisma.reader.$queryRaw<Array<{ total: number; codeMatched: boolean } & Partial<SearchRow>>>(sql);
+    const rows = await this.prisma.rawQuery<{ total: number; codeMatched: boolean } & Partial<SearchRow>>(sql);
     const counted = rows[0]?.total ?? 0;
     const exceeded = capped && counted > COUNT_CAP;
     return {

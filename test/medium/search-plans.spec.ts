@@ -5,7 +5,8 @@ import { SearchRequestDto } from '../../src/search/search.dto';
 import { buildTextQuery } from '../../src/search/search-query';
 import { COUNT_CAP, SearchRepository } from '../../src/search/search.repository';
 import { correctQuery } from '../../src/search/typo-correction';
-import { prismaClient, resetImagery } from '../helpers/test-app';
+import { PrismaService } from '../../src/database/prisma.service';
+import { prismaClient, resetImagery, testConfig } from '../helpers/test-app';
 
 // Every query shape the search sends, EXPLAINed on 100,000 rows (and a 100,000-word vocabulary):
 // enough that the planner prefers an index whenever one fits.
@@ -152,20 +153,25 @@ describe('search query plans', () => {
   });
 
   it('stops counting at the cap and says so; pages up to the cap still come nearest first', async () => {
-    // The request path reads through PrismaService.reader.
-    const prismaRepo = new SearchRepository({ reader: prisma } as never);
-    const widePlan = searchPlan({ near: { lat: 47.1, lon: 9.5, radius_m: 50_000 } });
-    const wide = await prismaRepo.searchArea({ limit: 5, offset: 0 }, widePlan);
-    expect(wide).toMatchObject({ total: COUNT_CAP, totalExact: false });
-    expect(wide.rows).toHaveLength(5);
-    const deepest = await prismaRepo.searchArea({ limit: 100, offset: COUNT_CAP - 100 }, widePlan);
-    expect(deepest.rows).toHaveLength(100);
-    const distances = deepest.rows.map((r) => r.distance!);
-    expect(distances).toEqual([...distances].sort((a, b) => a - b));
-    expect(distances[0]).toBeGreaterThanOrEqual(wide.rows[4].distance!);
-    const narrow = await prismaRepo.searchArea({ limit: 5, offset: 0 }, searchPlan({ near: { lat: 47.1, lon: 9.5, radius_m: 300 } }));
-    expect(narrow.totalExact).toBe(true);
-    expect(narrow.total).toBeGreaterThan(0);
-    expect(narrow.total).toBeLessThan(COUNT_CAP);
+    // As the request path runs: through PrismaService's reader pool.
+    const service = new PrismaService(testConfig());
+    const prismaRepo = new SearchRepository(service);
+    try {
+      const widePlan = searchPlan({ near: { lat: 47.1, lon: 9.5, radius_m: 50_000 } });
+      const wide = await prismaRepo.searchArea({ limit: 5, offset: 0 }, widePlan);
+      expect(wide).toMatchObject({ total: COUNT_CAP, totalExact: false });
+      expect(wide.rows).toHaveLength(5);
+      const deepest = await prismaRepo.searchArea({ limit: 100, offset: COUNT_CAP - 100 }, widePlan);
+      expect(deepest.rows).toHaveLength(100);
+      const distances = deepest.rows.map((r) => r.distance!);
+      expect(distances).toEqual([...distances].sort((a, b) => a - b));
+      expect(distances[0]).toBeGreaterThanOrEqual(wide.rows[4].distance!);
+      const narrow = await prismaRepo.searchArea({ limit: 5, offset: 0 }, searchPlan({ near: { lat: 47.1, lon: 9.5, radius_m: 300 } }));
+      expect(narrow.totalExact).toBe(true);
+      expect(narrow.total).toBeGreaterThan(0);
+      expect(narrow.total).toBeLessThan(COUNT_CAP);
+    } finally {
+      await service.onModuleDestroy();
+    }
   });
 });
