@@ -1,14 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { ApiKey } from '@prisma/client';
+import { ApiKey, Prisma } from '@prisma/client';
 import { PrismaService } from '../database/prisma.service';
+
+export type AuthenticationRow = Pick<ApiKey, 'id' | 'name' | 'prefix' | 'keyHash' | 'revokedAt' | 'rateLimit'>;
 
 @Injectable()
 export class ApiKeyRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  // On the request path: the least-privileged connection (DATABASE_READONLY_URL when set).
-  findByHash(keyHash: string): Promise<ApiKey | null> {
-    return this.prisma.reader.apiKey.findUnique({ where: { keyHash } });
+  // On the request path: the least-privileged connection (DATABASE_READONLY_URL when set), on the
+  // pg pool directly, since Prisma's query compiler would cost more than the lookup itself.
+  async findByHash(keyHash: string): Promise<AuthenticationRow | null> {
+    const [row] = await this.prisma.rawQuery<AuthenticationRow>(Prisma.sql`
+      SELECT id, name, prefix, key_hash AS "keyHash", revoked_at AS "revokedAt", rate_limit AS "rateLimit"
+      FROM api_keys WHERE key_hash = ${keyHash}`);
+    return row ?? null;
   }
 
   // Inserts unless a key with this hash exists; never revives a revoked key.

@@ -24,12 +24,12 @@ export class ApiKeyService {
     if (!presented) {
       throw new ApiKeyException(ApiKeyExceptionCode.MISSING_API_KEY, 'Missing x-api-key header');
     }
-    const invalid = new ApiKeyException(ApiKeyExceptionCode.INVALID_API_KEY, 'Invalid or revoked API key');
-    if (presented.length > MAX_KEY_LENGTH) throw invalid;
+    const invalid = () => new ApiKeyException(ApiKeyExceptionCode.INVALID_API_KEY, 'Invalid or revoked API key');
+    if (presented.length > MAX_KEY_LENGTH) throw invalid();
     const hash = hashApiKey(presented);
     const key = await this.repository.findByHash(hash);
     // Looked up by hash; the constant-time compare guards against any lookup that is not exact.
-    if (!key || !hashesEqual(key.keyHash, hash) || key.revokedAt) throw invalid;
+    if (!key || !hashesEqual(key.keyHash, hash) || key.revokedAt) throw invalid();
     return { id: key.id, name: key.name, prefix: key.prefix, rateLimit: key.rateLimit };
   }
 

@@ -34,9 +34,11 @@ export interface PageWindow {
   offset: number;
 }
 
-// Searches without text count their matches up to this many; text searches score (and so count)
-// every match anyway. Equal to the deepest page a request may ask for (page * limit <= 10,000).
+// Searches count their matches up to this many (and say when there are more). Equal to the deepest
+// page a request may ask for (page * limit <= 10,000).
 export const COUNT_CAP = 10_000;
+// Text searches rank by trigram similarity up to this many matches, by cheaper measures beyond.
+export const SCORE_CAP = 1_000;
 // Vocabulary words fetched per misspelt query word (nearest by trigram distance).
 export const WORD_CANDIDATES = 20;
 
@@ -47,17 +49,17 @@ export class SearchRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   searchFullText(query: TextQuery, window: PageWindow, plan: SearchPlan = NO_FILTERS): Promise<SearchPage> {
-    return this.run(SearchRepository.fullTextSql(query, window, plan), false);
+    return this.run(SearchRepository.fullTextSql(query, window, plan), COUNT_CAP);
   }
 
   searchFuzzy(query: TextQuery, window: PageWindow, plan: SearchPlan = NO_FILTERS): Promise<SearchPage> {
-    return this.run(SearchRepository.fuzzySql(query, window, plan), false);
+    return this.run(SearchRepository.fuzzySql(query, window, plan), SCORE_CAP);
   }
 
   // Nearest first: count, then fetch the page from the k nearest (see nearestPageSql). Other orders:
   // one statement.
   async searchArea(window: PageWindow, plan: SearchPlan): Promise<SearchPage> {
-    if (plan.sort !== 'distance' || plan.anchor === null) return this.run(SearchRepository.areaSql(window, plan), true);
+    if (plan.sort !== 'distance' || plan.anchor === null) return this.run(SearchRepository.areaSql(window, plan), COUNT_CAP);
     const [{ total: counted }] = await this.prisma.rawQuery<{ total: number }>(SearchRepository.areaCountSql(plan));
     const total = Math.min(counted, COUNT_CAP);
     const page: SearchPage = { total, totalExact: counted <= COUNT_CAP, codeMatched: false, rows: [] };
@@ -81,30 +83,36 @@ export class SearchRepository {
   static fullTextSql(query: TextQuery, window: PageWindow, plan: SearchPlan = NO_FILTERS): Prisma.Sql {
     const norm = Prisma.sql`lis_normalize(${query.text})`;
     const tsv = Prisma.sql`i.address_tsv @@ to_tsquery('simple', ${query.tsquery})`;
-    const codeMatch = query.code === null ? Prisma.sql`false` : Prisma.sql`coalesce(i.address_code = ${query.code}, false)`;
-    return scoredPageSql(
-      window,
-      plan,
-      query.code === null ? tsv : Prisma.sql`(${tsv} OR i.address_code = ${query.code})`,
-      Prisma.sql`similarity(i.address_norm, ${norm})
-        + CASE WHEN ${codeMatch} THEN 10 ELSE 0 END
-        + CASE WHEN i.address_norm = ${norm} THEN 2 ELSE 0 END
-        + CASE WHEN starts_with(i.address_norm, ${norm}) THEN 0.5 ELSE 0 END
-        + CASE WHEN i.address_tsv @@ to_tsquery('simple', ${query.tsqueryExact}) THEN 0.5 ELSE 0 END`,
+    const codeMatch = query.code === null ? Prisma.sql`false` : Prisma.sql`coalesce(f.address_code = ${query.code}, false)`;
+    const bonuses = Prisma.sql`CASE WHEN ${codeMatch} THEN 10 ELSE 0 END
+        + CASE WHEN f.address_norm = ${norm} THEN 2 ELSE 0 END
+        + CASE WHEN starts_with(f.address_norm, ${norm}) THEN 0.5 ELSE 0 END
+        + CASE WHEN f.exact_words THEN 0.5 ELSE 0 END`;
+    return scoredPageSql(window, plan, {
+      match: query.code === null ? tsv : Prisma.sql`(${tsv} OR i.address_code = ${query.code})`,
+      extraColumns: Prisma.sql`, i.address_code, i.address_tsv @@ to_tsquery('simple', ${query.tsqueryExact}) AS exact_words`,
+      score: Prisma.sql`similarity(f.address_norm, ${norm}) + ${bonuses}`,
+      // Past SCORE_CAP matches, trigram similarity (a few microseconds a row) gives way to the share of
+      // the address the query covers, which orders contained queries about the same way.
+      broadScore: Prisma.sql`least(1, char_length(${norm})::float8 / greatest(char_length(f.address_norm), 1)) + ${bonuses}`,
       codeMatch,
-    );
+      // Code matches rank first, so they join the candidates even when the cap left them out.
+      mustRank: query.code === null ? null : Prisma.sql`i.address_code = ${query.code}`,
+    });
   }
 
-  // Trigram word similarity for misspellings (GIN index imagery_address_norm_trgm_idx).
+  // Trigram word similarity for misspellings (GIN index imagery_address_norm_trgm_idx). Similarity is
+  // the ranking here, so only the first SCORE_CAP matches found are ranked (and counted).
   static fuzzySql(query: TextQuery, window: PageWindow, plan: SearchPlan = NO_FILTERS): Prisma.Sql {
     const norm = Prisma.sql`lis_normalize(${query.text})`;
-    return scoredPageSql(
-      window,
-      plan,
-      Prisma.sql`${norm} <% i.address_norm`,
-      Prisma.sql`word_similarity(${norm}, i.address_norm) + similarity(i.address_norm, ${norm})`,
-      Prisma.sql`false`,
-    );
+    const score = Prisma.sql`word_similarity(${norm}, f.address_norm) + similarity(f.address_norm, ${norm})`;
+    return scoredPageSql(window, plan, {
+      match: Prisma.sql`${norm} <% i.address_norm`,
+      cap: SCORE_CAP,
+      score,
+      broadScore: score,
+      codeMatch: Prisma.sql`false`,
+    });
   }
 
   // No text: the filters alone (a circle or a bbox is always among them, so the geometry GiST index
@@ -174,12 +182,13 @@ export class SearchRepository {
       ORDER BY q.n, w.d, w.word`;
   }
 
-  private async run(sql: Prisma.Sql, capped: boolean): Promise<SearchPage> {
+  // The statement counts up to cap + 1 matches; more than cap means "at least cap".
+  private async run(sql: Prisma.Sql, cap: number): Promise<SearchPage> {
     const rows = await this.prisma.rawQuery<{ total: number; codeMatched: boolean } & Partial<SearchRow>>(sql);
     const counted = rows[0]?.total ?? 0;
-    const exceeded = capped && counted > COUNT_CAP;
+    const exceeded = counted > cap;
     return {
-      total: exceeded ? COUNT_CAP : counted,
+      total: exceeded ? cap : counted,
       totalExact: !exceeded,
       codeMatched: rows[0]?.codeMatched ?? false,
       rows: rows
@@ -222,29 +231,60 @@ function orderSql(sort: SortOrder, c: SortColumns): Prisma.Sql {
   }
 }
 
-// Score every match, count them, then fetch full rows only for the requested page. The outer
-// LEFT JOIN keeps one row (with the total) even when the page is past the end.
-function scoredPageSql(window: PageWindow, plan: SearchPlan, match: Prisma.Sql, score: Prisma.Sql, codeMatch: Prisma.Sql): Prisma.Sql {
-  const where = Prisma.join([match, ...filterConditions(plan.filters)], ' AND ');
+interface ScoredSearch {
+  /** Which rows match (alias i). */
+  match: Prisma.Sql;
+  /** Columns the scores read besides address_norm (leading comma). */
+  extraColumns?: Prisma.Sql;
+  /** Matches found (and counted) at most; the total says "at least" beyond. */
+  cap?: number;
+  /** Relevance of a candidate (alias f) when at most SCORE_CAP matched; broadScore otherwise. */
+  score: Prisma.Sql;
+  broadScore: Prisma.Sql;
+  codeMatch: Prisma.Sql;
+  /** Rows (alias i) ranked even when the cap left them out of the candidates. */
+  mustRank?: Prisma.Sql | null;
+}
+
+// The first `cap` + 1 matches found are the candidates: counted (so the total stops at the cap, like
+// every other search), scored, and paged; full rows are read for the page's rows only. Bounding the
+// candidates keeps a word that matches half the table as cheap as a rare one.
+function scoredPageSql(window: PageWindow, plan: SearchPlan, search: ScoredSearch): Prisma.Sql {
+  const where = Prisma.join([search.match, ...filterConditions(plan.filters)], ' AND ');
+  const columns = Prisma.sql`i.id, i.address_norm, i.captured_at, ${distanceSql(plan.anchor)}::float8 AS distance ${search.extraColumns ?? Prisma.empty}`;
+  const cap = search.cap ?? COUNT_CAP;
+  // Past the cap, rows that must rank (index lookups, few) join the candidates unless already found.
+  const candidates = search.mustRank
+    ? Prisma.sql`SELECT * FROM found UNION ALL (
+        SELECT ${columns} FROM imagery i
+        WHERE (SELECT total FROM counted) > ${cap} AND ${search.mustRank} AND ${where}
+          AND NOT EXISTS (SELECT 1 FROM found x WHERE x.id = i.id)
+        LIMIT ${SCORE_CAP})`
+    : Prisma.sql`SELECT * FROM found`;
   return Prisma.sql`
-    WITH matches AS MATERIALIZED (
-      SELECT i.id, (${score})::float8 AS score, ${distanceSql(plan.anchor)}::float8 AS distance, i.captured_at,
-             ${codeMatch} AS code_match
-      FROM imagery i
-      WHERE ${where}
+    WITH found AS MATERIALIZED (
+      SELECT ${columns} FROM imagery i WHERE ${where} LIMIT ${cap + 1}
+    ),
+    counted AS MATERIALIZED (SELECT count(*)::int AS total FROM found),
+    scored AS MATERIALIZED (
+      SELECT f.id, f.captured_at, f.distance, ${search.codeMatch} AS code_match,
+        (CASE WHEN (SELECT total FROM counted) <= ${SCORE_CAP} THEN ${search.score} ELSE ${search.broadScore} END)::float8 AS score
+      FROM (${candidates}) f
     )
-    SELECT t.total, t.code_matched AS "codeMatched", p.*
-    FROM (SELECT count(*)::int AS total, coalesce(bool_or(code_match), false) AS code_matched FROM matches) t
+    SELECT t.total, (SELECT coalesce(bool_or(code_match), false) FROM scored) AS "codeMatched", p.*
+    FROM counted t
     LEFT JOIN LATERAL (
       SELECT ${ROW_COLUMNS}, m.score, m.distance
-      FROM matches m JOIN imagery i ON i.id = m.id
-      ORDER BY ${orderSql(plan.sort, {
-        score: Prisma.sql`m.score`,
-        distance: Prisma.sql`m.distance`,
-        capturedAt: Prisma.sql`m.captured_at`,
-        id: Prisma.sql`m.id`,
-      })}
-      LIMIT ${window.limit} OFFSET ${window.offset}
+      FROM (
+        SELECT * FROM scored m
+        ORDER BY ${orderSql(plan.sort, {
+          score: Prisma.sql`m.score`,
+          distance: Prisma.sql`m.distance`,
+          capturedAt: Prisma.sql`m.captured_at`,
+          id: Prisma.sql`m.id`,
+        })}
+        LIMIT ${window.limit} OFFSET ${window.offset}
+      ) m JOIN imagery i ON i.id = m.id
     ) p ON true
     ORDER BY ${orderSql(plan.sort, OUTER)}`;
 }

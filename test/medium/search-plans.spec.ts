@@ -3,7 +3,7 @@ import { interpretQuery } from '../../src/search/query-interpretation';
 import { planSearch, SearchPlan } from '../../src/search/search-filters';
 import { SearchRequestDto } from '../../src/search/search.dto';
 import { buildTextQuery } from '../../src/search/search-query';
-import { COUNT_CAP, SearchRepository } from '../../src/search/search.repository';
+import { COUNT_CAP, SCORE_CAP, SearchRepository } from '../../src/search/search.repository';
 import { correctQuery } from '../../src/search/typo-correction';
 import { PrismaService } from '../../src/database/prisma.service';
 import { prismaClient, resetImagery, testConfig } from '../helpers/test-app';
@@ -170,6 +170,60 @@ describe('search query plans', () => {
       expect(narrow.totalExact).toBe(true);
       expect(narrow.total).toBeGreaterThan(0);
       expect(narrow.total).toBeLessThan(COUNT_CAP);
+    } finally {
+      await service.onModuleDestroy();
+    }
+  });
+
+  it('a word in 12,500 addresses: reads at most cap + 1 matches, counts to the cap, pages stay in one order', async () => {
+    const query = buildTextQuery('Herrengasse')!;
+    const analyzed = await prisma.$queryRawUnsafe<Array<{ 'QUERY PLAN': string }>>(
+      `EXPLAIN (ANALYZE, FORMAT JSON) ${SearchRepository.fullTextSql(query, page).text}`,
+      ...SearchRepository.fullTextSql(query, page).values,
+    );
+    const found = JSON.stringify(analyzed).match(/"Subplan Name":"CTE found"[^}]*?"Actual Rows":(\d+)/);
+    expect(Number(found?.[1])).toBe(COUNT_CAP + 1);
+
+    const service = new PrismaService(testConfig());
+    const repo = new SearchRepository(service);
+    try {
+      const first = await repo.searchFullText(query, { limit: 50, offset: 0 });
+      expect(first).toMatchObject({ total: COUNT_CAP, totalExact: false, codeMatched: false });
+      const second = await repo.searchFullText(query, { limit: 50, offset: 50 });
+      const both = await repo.searchFullText(query, { limit: 100, offset: 0 });
+      expect(both.rows.map((r) => r.id)).toEqual([...first.rows, ...second.rows].map((r) => r.id));
+      const scores = both.rows.map((r) => r.score);
+      expect(scores).toEqual([...scores].sort((a, b) => b - a));
+      const deepest = await repo.searchFullText(query, { limit: 100, offset: COUNT_CAP - 100 });
+      expect(deepest.rows).toHaveLength(100);
+    } finally {
+      await service.onModuleDestroy();
+    }
+  });
+
+  it('past the cap, an address that is the query as a location code still ranks first', async () => {
+    // Inserted last, so it is not among the first matches found; HERRENGASSE is a location code.
+    await prisma.$executeRawUnsafe(`
+      INSERT INTO imagery (id, address, captured_at, heading, interactive, image_url, location)
+      VALUES ('00000000-0000-4000-8000-00000000c0de', 'HERRENGASSE', DATE '2020-01-01', 0, true, 'https://img.test/c.jpg',
+              ST_SetSRID(ST_MakePoint(9.5, 47.1), 4326))`);
+    const service = new PrismaService(testConfig());
+    try {
+      const result = await new SearchRepository(service).searchFullText(buildTextQuery('herrengasse')!, { limit: 5, offset: 0 });
+      expect(result).toMatchObject({ total: COUNT_CAP, totalExact: false, codeMatched: true });
+      expect(result.rows[0].address).toBe('HERRENGASSE');
+    } finally {
+      await service.onModuleDestroy();
+      await prisma.$executeRawUnsafe(`DELETE FROM imagery WHERE id = '00000000-0000-4000-8000-00000000c0de'`);
+    }
+  });
+
+  it('trigram fallback ranks at most SCORE_CAP matches and says when there were more', async () => {
+    const service = new PrismaService(testConfig());
+    try {
+      const result = await new SearchRepository(service).searchFuzzy(buildTextQuery('Herrengase')!, { limit: 5, offset: 0 });
+      expect(result).toMatchObject({ total: SCORE_CAP, totalExact: false });
+      expect(result.rows).toHaveLength(5);
     } finally {
       await service.onModuleDestroy();
     }
