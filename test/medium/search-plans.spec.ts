@@ -228,4 +228,16 @@ describe('search query plans', () => {
       await service.onModuleDestroy();
     }
   });
+
+  it('request connections keep capped scans repeatable: no synchronized scans, no parallel workers', async () => {
+    const service = new PrismaService(testConfig());
+    try {
+      const [settings] = await service.rawQuery<{ sync: string; workers: string }>(
+        Prisma.sql`SELECT current_setting('synchronize_seqscans') AS sync, current_setting('max_parallel_workers_per_gather') AS workers`,
+      );
+      expect(settings).toEqual({ sync: 'off', workers: '0' });
+    } finally {
+      await service.onModuleDestroy();
+    }
+  });
 });
