@@ -83,36 +83,38 @@ export class SearchRepository {
   static fullTextSql(query: TextQuery, window: PageWindow, plan: SearchPlan = NO_FILTERS): Prisma.Sql {
     const norm = Prisma.sql`lis_normalize(${query.text})`;
     const tsv = Prisma.sql`i.address_tsv @@ to_tsquery('simple', ${query.tsquery})`;
-    const codeMatch = query.code === null ? Prisma.sql`false` : Prisma.sql`coalesce(f.address_code = ${query.code}, false)`;
-    const bonuses = Prisma.sql`CASE WHEN ${codeMatch} THEN 10 ELSE 0 END
-        + CASE WHEN f.address_norm = ${norm} THEN 2 ELSE 0 END
-        + CASE WHEN starts_with(f.address_norm, ${norm}) THEN 0.5 ELSE 0 END
-        + CASE WHEN f.exact_words THEN 0.5 ELSE 0 END`;
-    return scoredPageSql(window, plan, {
-      match: query.code === null ? tsv : Prisma.sql`(${tsv} OR i.address_code = ${query.code})`,
-      extraColumns: Prisma.sql`, i.address_code, i.address_tsv @@ to_tsquery('simple', ${query.tsqueryExact}) AS exact_words`,
-      score: Prisma.sql`similarity(f.address_norm, ${norm}) + ${bonuses}`,
-      // Past SCORE_CAP matches, trigram similarity (a few microseconds a row) gives way to the share of
-      // the address the query covers, which orders contained queries about the same way.
-      broadScore: Prisma.sql`least(1, char_length(${norm})::float8 / greatest(char_length(f.address_norm), 1)) + ${bonuses}`,
-      codeMatch,
-      // Code matches rank first, so they join the candidates even when the cap left them out.
-      mustRank: query.code === null ? null : Prisma.sql`i.address_code = ${query.code}`,
+    const isCode = query.code === null ? null : Prisma.sql`coalesce(i.address_code = ${query.code}, false)`;
+    const search: TextSearch = {
+      match: isCode ? Prisma.sql`(${tsv} OR i.address_code = ${query.code})` : tsv,
+      score: Prisma.sql`similarity(i.address_norm, ${norm})
+        + CASE WHEN ${isCode ?? Prisma.sql`false`} THEN 10 ELSE 0 END
+        + CASE WHEN i.address_norm = ${norm} THEN 2 ELSE 0 END
+        + CASE WHEN starts_with(i.address_norm, ${norm}) THEN 0.5 ELSE 0 END
+        + CASE WHEN i.address_tsv @@ to_tsquery('simple', ${query.tsqueryExact}) THEN 0.5 ELSE 0 END`,
+      codeMatch: isCode ?? Prisma.sql`false`,
+      cap: COUNT_CAP,
+    };
+    if (plan.sort !== 'relevance') return sortedPageSql(window, plan, search);
+    if (!isUnfiltered(plan)) return rankedPageSql(window, plan, search);
+    return headTailPageSql(window, {
+      ...search,
+      found: tsv,
+      codes: query.code === null ? null : Prisma.sql`i.address_code = ${query.code}`,
+      broad: query.groups.length === 1 ? broadWordSql(query.groups[0]) : Prisma.sql`false`,
     });
   }
 
-  // Trigram word similarity for misspellings (GIN index imagery_address_norm_trgm_idx). Similarity is
-  // the ranking here, so only the first SCORE_CAP matches found are ranked (and counted).
+  // Trigram word similarity for misspellings (GIN index imagery_address_norm_trgm_idx). Only the
+  // first SCORE_CAP matches found are counted and ranked: past that, similar-looking is noise.
   static fuzzySql(query: TextQuery, window: PageWindow, plan: SearchPlan = NO_FILTERS): Prisma.Sql {
     const norm = Prisma.sql`lis_normalize(${query.text})`;
-    const score = Prisma.sql`word_similarity(${norm}, f.address_norm) + similarity(f.address_norm, ${norm})`;
-    return scoredPageSql(window, plan, {
+    const search: TextSearch = {
       match: Prisma.sql`${norm} <% i.address_norm`,
-      cap: SCORE_CAP,
-      score,
-      broadScore: score,
+      score: Prisma.sql`word_similarity(${norm}, i.address_norm) + similarity(i.address_norm, ${norm})`,
       codeMatch: Prisma.sql`false`,
-    });
+      cap: SCORE_CAP,
+    };
+    return plan.sort === 'relevance' ? rankedPageSql(window, plan, search) : sortedPageSql(window, plan, search);
   }
 
   // No text: the filters alone (a circle or a bbox is always among them, so the geometry GiST index
@@ -120,24 +122,7 @@ export class SearchRepository {
   // and oldest (imagery_captured_at_idx serves wide areas); nearest first goes through
   // areaCountSql and nearestPageSql instead.
   static areaSql(window: PageWindow, plan: SearchPlan): Prisma.Sql {
-    const where = Prisma.join(filterConditions(plan.filters), ' AND ');
-    const distance = distanceSql(plan.anchor);
-    return Prisma.sql`
-      SELECT t.total, false AS "codeMatched", p.*
-      FROM (SELECT count(*)::int AS total FROM (SELECT 1 FROM imagery i WHERE ${where} LIMIT ${COUNT_CAP + 1}) c) t
-      LEFT JOIN LATERAL (
-        SELECT ${ROW_COLUMNS}, 0::float8 AS score, ${distance}::float8 AS distance
-        FROM imagery i
-        WHERE ${where}
-        ORDER BY ${orderSql(plan.sort, {
-          score: Prisma.sql`0`,
-          distance,
-          capturedAt: Prisma.sql`i.captured_at`,
-          id: Prisma.sql`i.id`,
-        })}
-        LIMIT ${window.limit} OFFSET ${window.offset}
-      ) p ON true
-      ORDER BY ${orderSql(plan.sort, OUTER)}`;
+    return sortedPageSql(window, plan, { match: null, score: Prisma.sql`0`, codeMatch: Prisma.sql`false`, cap: COUNT_CAP });
   }
 
   static areaCountSql(plan: SearchPlan): Prisma.Sql {
@@ -184,7 +169,7 @@ export class SearchRepository {
 
   // The statement counts up to cap + 1 matches; more than cap means "at least cap".
   private async run(sql: Prisma.Sql, cap: number): Promise<SearchPage> {
-    const rows = await this.prisma.rawQuery<{ total: number; codeMatched: boolean } & Partial<SearchRow>>(sql);
+    const rows = await this.prisma.rawQuery<{ total: number; codeMatched: boolean; seq?: number; pos?: number } & Partial<SearchRow>>(sql);
     const counted = rows[0]?.total ?? 0;
     const exceeded = counted > cap;
     return {
@@ -193,7 +178,7 @@ export class SearchRepository {
       codeMatched: rows[0]?.codeMatched ?? false,
       rows: rows
         .filter((r) => r.id !== null && r.id !== undefined)
-        .map(({ total: _t, codeMatched: _c, ...row }) => row as SearchRow),
+        .map(({ total: _t, codeMatched: _c, seq: _s, pos: _p, ...row }) => row as SearchRow),
     };
   }
 }
@@ -231,62 +216,140 @@ function orderSql(sort: SortOrder, c: SortColumns): Prisma.Sql {
   }
 }
 
-interface ScoredSearch {
-  /** Which rows match (alias i). */
-  match: Prisma.Sql;
-  /** Columns the scores read besides address_norm (leading comma). */
-  extraColumns?: Prisma.Sql;
-  /** Matches found (and counted) at most; the total says "at least" beyond. */
-  cap?: number;
-  /** Relevance of a candidate (alias f) when at most SCORE_CAP matched; broadScore otherwise. */
+interface TextSearch {
+  /** Which rows match (alias i); null: the filters alone. */
+  match: Prisma.Sql | null;
+  /** Relevance of a row (alias i). */
   score: Prisma.Sql;
-  broadScore: Prisma.Sql;
   codeMatch: Prisma.Sql;
-  /** Rows (alias i) ranked even when the cap left them out of the candidates. */
-  mustRank?: Prisma.Sql | null;
+  /** Matches counted at most (cap + 1 are read, so "more than cap" is known). */
+  cap: number;
 }
 
-// The first `cap` + 1 matches found are the candidates: counted (so the total stops at the cap, like
-// every other search), scored, and paged; full rows are read for the page's rows only. Bounding the
-// candidates keeps a word that matches half the table as cheap as a rare one.
-function scoredPageSql(window: PageWindow, plan: SearchPlan, search: ScoredSearch): Prisma.Sql {
-  const where = Prisma.join([search.match, ...filterConditions(plan.filters)], ' AND ');
-  const columns = Prisma.sql`i.id, i.address_norm, i.captured_at, ${distanceSql(plan.anchor)}::float8 AS distance ${search.extraColumns ?? Prisma.empty}`;
-  const cap = search.cap ?? COUNT_CAP;
-  // Past the cap, rows that must rank (index lookups, few) join the candidates unless already found.
-  const candidates = search.mustRank
-    ? Prisma.sql`SELECT * FROM found UNION ALL (
-        SELECT ${columns} FROM imagery i
-        WHERE (SELECT total FROM counted) > ${cap} AND ${search.mustRank} AND ${where}
-          AND NOT EXISTS (SELECT 1 FROM found x WHERE x.id = i.id)
-        LIMIT ${SCORE_CAP})`
-    : Prisma.sql`SELECT * FROM found`;
+const isUnfiltered = (plan: SearchPlan) => plan.anchor === null && filterConditions(plan.filters).length === 0;
+
+// Orders other than relevance: every match in that order, which an index often walks (captured_at
+// for newest and oldest); the count stops after cap + 1 matches.
+function sortedPageSql(window: PageWindow, plan: SearchPlan, search: TextSearch): Prisma.Sql {
+  const where = Prisma.join([...(search.match ? [search.match] : []), ...filterConditions(plan.filters)], ' AND ');
+  const distance = distanceSql(plan.anchor);
+  return Prisma.sql`
+    SELECT t.total, t.code_matched AS "codeMatched", p.*
+    FROM (
+      SELECT count(*)::int AS total, coalesce(bool_or(c.code_match), false) AS code_matched
+      FROM (SELECT ${search.codeMatch} AS code_match FROM imagery i WHERE ${where} LIMIT ${search.cap + 1}) c
+    ) t
+    LEFT JOIN LATERAL (
+      SELECT ${ROW_COLUMNS}, (${search.score})::float8 AS score, ${distance}::float8 AS distance
+      FROM imagery i
+      WHERE ${where}
+      ORDER BY ${orderSql(plan.sort, { score: search.score, distance, capturedAt: Prisma.sql`i.captured_at`, id: Prisma.sql`i.id` })}
+      LIMIT ${window.limit} OFFSET ${window.offset}
+    ) p ON true
+    ORDER BY ${orderSql(plan.sort, OUTER)}`;
+}
+
+// Relevance with filters: the first cap + 1 matches found are counted; of those, the first
+// SCORE_CAP (and every code match) are ranked by score, the rest follow in the order found. Full
+// rows are read for the page's rows only.
+function rankedPageSql(window: PageWindow, plan: SearchPlan, search: TextSearch): Prisma.Sql {
+  const where = Prisma.join([...(search.match ? [search.match] : []), ...filterConditions(plan.filters)], ' AND ');
   return Prisma.sql`
     WITH found AS MATERIALIZED (
-      SELECT ${columns} FROM imagery i WHERE ${where} LIMIT ${cap + 1}
-    ),
-    counted AS MATERIALIZED (SELECT count(*)::int AS total FROM found),
-    scored AS MATERIALIZED (
-      SELECT f.id, f.captured_at, f.distance, ${search.codeMatch} AS code_match,
-        (CASE WHEN (SELECT total FROM counted) <= ${SCORE_CAP} THEN ${search.score} ELSE ${search.broadScore} END)::float8 AS score
-      FROM (${candidates}) f
+      SELECT i.id, row_number() OVER () AS seq, ${search.codeMatch} AS code_match,
+             ${distanceSql(plan.anchor)}::float8 AS distance,
+             CASE WHEN row_number() OVER () <= ${SCORE_CAP} OR ${search.codeMatch} THEN (${search.score})::float8 END AS score
+      FROM imagery i WHERE ${where} LIMIT ${search.cap + 1}
     )
-    SELECT t.total, (SELECT coalesce(bool_or(code_match), false) FROM scored) AS "codeMatched", p.*
-    FROM counted t
+    SELECT t.total, t.code_matched AS "codeMatched", p.*
+    FROM (SELECT count(*)::int AS total, coalesce(bool_or(code_match), false) AS code_matched FROM found) t
     LEFT JOIN LATERAL (
-      SELECT ${ROW_COLUMNS}, m.score, m.distance
+      SELECT ${ROW_COLUMNS}, m.score, m.distance, m.seq
       FROM (
-        SELECT * FROM scored m
-        ORDER BY ${orderSql(plan.sort, {
-          score: Prisma.sql`m.score`,
-          distance: Prisma.sql`m.distance`,
-          capturedAt: Prisma.sql`m.captured_at`,
-          id: Prisma.sql`m.id`,
-        })}
+        SELECT * FROM found m WHERE m.seq <= ${search.cap}
+        ORDER BY m.score DESC NULLS LAST, CASE WHEN m.score IS NULL THEN m.seq END, m.distance ASC NULLS LAST, m.id
         LIMIT ${window.limit} OFFSET ${window.offset}
       ) m JOIN imagery i ON i.id = m.id
     ) p ON true
-    ORDER BY ${orderSql(plan.sort, OUTER)}`;
+    ORDER BY p.score DESC NULLS LAST, CASE WHEN p.score IS NULL THEN p.seq END, p.distance ASC NULLS LAST, p.id`;
+}
+
+interface HeadTailSearch extends TextSearch {
+  /** The matches that are not code matches (alias i): a tsvector test alone, read in table order. */
+  found: Prisma.Sql;
+  /** Code matches (alias i), or null. */
+  codes: Prisma.Sql | null;
+  /** True when statistics show the query matches far more than the cap: then it is not counted. */
+  broad: Prisma.Sql;
+}
+
+// Relevance without filters, where a word may match half the catalogue: the first SCORE_CAP matches
+// found (the head) and the code matches are ranked by score; the rest (the tail) follow in the order
+// found, which is table order for a GIN bitmap and a sequential scan alike, so a page past the head
+// is an OFFSET into the same scan. Counting up to the cap is skipped when broadWordSql says the
+// count would reach it anyway.
+function headTailPageSql(window: PageWindow, search: HeadTailSearch): Prisma.Sql {
+  const notCode = search.codes ? Prisma.sql`AND NOT ${search.codeMatch}` : Prisma.empty;
+  const found = Prisma.sql`${search.found} ${notCode}`;
+  const codes = search.codes
+    ? Prisma.sql`SELECT i.id, (${search.score})::float8 AS score FROM imagery i WHERE ${search.codes} LIMIT ${SCORE_CAP}`
+    : Prisma.sql`SELECT NULL::uuid AS id, NULL::float8 AS score WHERE false`;
+  const { limit, offset } = window;
+  return Prisma.sql`
+    WITH head AS MATERIALIZED (
+      SELECT i.id, row_number() OVER () AS seq,
+             CASE WHEN row_number() OVER () <= ${SCORE_CAP} THEN (${search.score})::float8 END AS score
+      FROM imagery i WHERE ${found} LIMIT ${SCORE_CAP + 1}
+    ),
+    codes AS MATERIALIZED (${codes}),
+    sizes AS MATERIALIZED (
+      SELECT (SELECT count(*) FROM head)::int AS head, (SELECT count(*) FROM codes)::int AS codes
+    ),
+    counted AS MATERIALIZED (
+      SELECT s.codes + CASE
+          WHEN s.head <= ${SCORE_CAP} THEN s.head
+          WHEN ${search.broad} THEN ${search.cap + 1}
+          ELSE (SELECT count(*)::int FROM (SELECT 1 FROM imagery i WHERE ${found} LIMIT ${search.cap + 1}) c)
+        END AS total,
+        least(s.head, ${SCORE_CAP}) + s.codes AS ranked
+      FROM sizes s
+    ),
+    ranked AS MATERIALIZED (
+      SELECT r.id, r.score, row_number() OVER (ORDER BY r.score DESC, r.id) AS pos
+      FROM (SELECT id, score FROM head WHERE seq <= ${SCORE_CAP} UNION ALL SELECT id, score FROM codes) r
+    ),
+    page AS MATERIALIZED (
+      SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > ${offset} AND r.pos <= ${offset + limit}
+      UNION ALL
+      SELECT t.id, NULL, (SELECT ranked FROM counted) + greatest(0, ${offset} - (SELECT ranked FROM counted)) + t.n
+      FROM (
+        SELECT i.id, row_number() OVER () AS n FROM imagery i
+        WHERE (SELECT head FROM sizes) > ${SCORE_CAP} AND ${found}
+        OFFSET ${SCORE_CAP} + greatest(0, ${offset} - (SELECT ranked FROM counted))
+        LIMIT greatest(0, ${offset + limit} - greatest(${offset}, (SELECT ranked FROM counted)))
+      ) t
+    )
+    SELECT t.total, (SELECT codes > 0 FROM sizes) AS "codeMatched", p.*
+    FROM counted t
+    LEFT JOIN LATERAL (
+      SELECT ${ROW_COLUMNS}, coalesce(pg.score, (${search.score})::float8) AS score, NULL::float8 AS distance, pg.pos
+      FROM page pg JOIN imagery i ON i.id = pg.id
+    ) p ON true
+    ORDER BY p.pos`;
+}
+
+// A single-word query matches at least as many rows as its most frequent matching word does; the
+// column statistics (pg_stats, kept by ANALYZE) know the frequent words. Three times the cap leaves
+// room for sampling error and for rows changed since the last ANALYZE.
+function broadWordSql(group: string[]): Prisma.Sql {
+  const [prefix, ...alternatives] = group;
+  return Prisma.sql`coalesce((
+    SELECT max(e.freq) * greatest((SELECT reltuples FROM pg_class WHERE oid = 'imagery'::regclass), 0)
+    FROM pg_stats s,
+         unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS e(word, freq)
+    WHERE s.schemaname = current_schema() AND s.tablename = 'imagery' AND s.attname = 'address_tsv'
+      AND (starts_with(e.word, ${prefix}) OR e.word = ANY(${alternatives}::text[]))
+  ), 0) >= ${3 * (COUNT_CAP + 1)}`;
 }
 
 // A bound point as geography. i.location::geography is written exactly as in the expression index
