@@ -150,6 +150,7 @@ export class ImageryImportService {
         if (blocker) summary.deletionSkipped = blocker;
         else summary.deleted = await session.deleteMissing();
       }
+      if (summary.inserted + summary.updated + summary.deleted > 0) await session.analyze();
     } finally {
       await session.close();
     }

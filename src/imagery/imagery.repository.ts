@@ -253,6 +253,12 @@ export class ImageryImportSession {
     return result.rowCount ?? 0;
   }
 
+  // Fresh column statistics after a change: the planner and search's broad-word test read them, and
+  // autovacuum may take minutes to notice (the built-in database has none).
+  async analyze(): Promise<void> {
+    if (!this.options.dryRun) await this.writers[0].client.query('ANALYZE imagery');
+  }
+
   // Ends the connections; on PostgreSQL the lock and the tables go with them, on the built-in database
   // (one lasting session) they are released here.
   async close(): Promise<void> {

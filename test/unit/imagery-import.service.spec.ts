@@ -16,6 +16,8 @@ class FakeRepository {
   options?: ImportSessionOptions;
   batches: ImageryRecord[][] = [];
   deleteCalls = 0;
+  analyzeCalls = 0;
+  unchanged = false;
   closed = false;
   failOnBatch?: number;
   inFlight = 0;
@@ -32,11 +34,14 @@ class FakeRepository {
         this.inFlight--;
         if (this.batches.length + 1 === this.failOnBatch) throw new Error('connection lost');
         this.batches.push(records);
-        return { inserted: records.length, updated: 0, unchanged: 0 };
+        return this.unchanged ? { inserted: 0, updated: 0, unchanged: records.length } : { inserted: records.length, updated: 0, unchanged: 0 };
       },
       deleteMissing: async () => {
         this.deleteCalls++;
         return 7;
+      },
+      analyze: async () => {
+        this.analyzeCalls++;
       },
       close: async () => {
         this.closed = true;
@@ -74,6 +79,16 @@ describe('ImageryImportService', () => {
     ]);
     expect(repo.options).toEqual({ source: 's', dryRun: false, trackSeen: false, connections: 2 });
     expect(repo.closed).toBe(true);
+  });
+
+  it('refreshes the statistics search relies on after a change, and only then', async () => {
+    const changed = run(features(3));
+    await changed.result();
+    expect(changed.repo.analyzeCalls).toBe(1);
+    const same = run(features(3));
+    same.repo.unchanged = true;
+    await same.result();
+    expect(same.repo.analyzeCalls).toBe(0);
   });
 
   it('validates flat (CSV) records with the same rules', async () => {
