@@ -5,7 +5,7 @@ import { runCli, UsageError } from './cli-context';
 const USAGE = `usage:
   npm run keys -- create --name <name> [--rate-limit <n>]   create a key and print it once
   npm run keys -- list                                      list keys (never prints secrets)
-  npm run keys -- revoke <id-or-prefix>                     revoke a key at once
+  npm run keys -- revoke <id-or-prefix>                     revoke a key (running servers: within API_KEY_CACHE_SECONDS)
   npm run keys -- set-rate-limit <id-or-prefix> <n|default> requests per minute for one key
   (without a key's own limit, RATE_LIMIT_PER_MINUTE applies; default 600)`;
 
@@ -53,7 +53,7 @@ void runCli(async (ctx, config) => {
     case 'revoke': {
       if (!arg) throw new UsageError(`revoke needs an id or prefix\n${USAGE}`);
       const key = await keys.revoke(arg);
-      console.log(`Revoked ${key.id} (${key.prefix}…) "${key.name}".`);
+      console.log(`Revoked ${key.id} (${key.prefix}…) "${key.name}"; running servers refuse it within API_KEY_CACHE_SECONDS (default 10 s).`);
       return;
     }
     case 'set-rate-limit': {

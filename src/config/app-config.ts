@@ -117,6 +117,13 @@ class EnvironmentVariables {
   AUTH_FAILURES_PER_MINUTE?: number;
 
   @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'API_KEY_CACHE_SECONDS must be an integer between 0 and 300' })
+  @Min(0, { message: 'API_KEY_CACHE_SECONDS must be an integer between 0 and 300' })
+  @Max(300, { message: 'API_KEY_CACHE_SECONDS must be an integer between 0 and 300' })
+  API_KEY_CACHE_SECONDS?: number;
+
+  @IsOptional()
   @Matches(/^rediss?:\/\/\S+$/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
   REDIS_URL?: string;
 
@@ -165,6 +172,8 @@ export interface AppConfig {
   databaseReadonlyUrl?: string;
   rateLimitPerMinute: number;
   authFailuresPerMinute: number;
+  /** How long a running server trusts a key it has checked; 0 checks the database on every request. */
+  apiKeyCacheSeconds: number;
   redisUrl?: string;
   rateLimitRedisPrefix: string;
   trustProxy: TrustProxy;
@@ -207,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databaseReadonlyUrl: parsed.DATABASE_READONLY_URL,
     rateLimitPerMinute: parsed.RATE_LIMIT_PER_MINUTE ?? 600,
     authFailuresPerMinute: parsed.AUTH_FAILURES_PER_MINUTE ?? 20,
+    apiKeyCacheSeconds: parsed.API_KEY_CACHE_SECONDS ?? 10,
     redisUrl: parsed.REDIS_URL,
     rateLimitRedisPrefix: parsed.RATE_LIMIT_REDIS_PREFIX ?? 'lis:rate-limit:',
     trustProxy: parseTrustProxy(parsed.TRUST_PROXY),

@@ -18,7 +18,8 @@ describe('least privilege (DATABASE_READONLY_URL)', () => {
     await importFixture([feature('Privilege Place 1')]);
     const created = await createTestReadonlyRole();
     role = created.role;
-    app = await startApp({ databaseReadonlyUrl: created.url });
+    // Every request looks its key up, so the role's grants are exercised each time.
+    app = await startApp({ databaseReadonlyUrl: created.url, apiKeyCacheSeconds: 0 });
     key = await createKey(app); // written through the owner connection
     owner = new Client({ connectionString: process.env.DATABASE_URL });
     await owner.connect();

@@ -1,6 +1,7 @@
 import { Test, TestingModule } from '@nestjs/testing';
 import { ApiKeyModule } from '../../src/api-key/api-key.module';
 import { hashApiKey } from '../../src/api-key/api-key-secret';
+import { ApiKeyRepository } from '../../src/api-key/api-key.repository';
 import { ApiKeyService } from '../../src/api-key/api-key.service';
 import { DatabaseModule } from '../../src/database/database.module';
 import { PrismaService } from '../../src/database/prisma.service';
@@ -74,5 +75,24 @@ describe('ApiKeyService on PostgreSQL', () => {
     await expect(prisma.$executeRaw`UPDATE api_keys SET rate_limit = 0 WHERE id = ${record.id}::uuid`).rejects.toThrow(
       /api_keys_rate_limit_check/,
     );
+  });
+
+  it('remembers an accepted key for apiKeyCacheSeconds, forgets it at once when revoked here, never remembers a refusal', async () => {
+    const { key, record } = await keys.create('cached');
+    await keys.authenticate(key);
+    // Revoked by another process (the keys CLI): this one still trusts its recent check for a while.
+    await prisma.apiKey.update({ where: { id: record.id }, data: { revokedAt: new Date() } });
+    await expect(keys.authenticate(key)).resolves.toMatchObject({ id: record.id });
+    const uncached = new ApiKeyService(moduleRef.get(ApiKeyRepository), testConfig({ apiKeyCacheSeconds: 0 }));
+    await expect(uncached.authenticate(key)).rejects.toMatchObject({ code: 'INVALID_API_KEY' });
+
+    const second = await keys.create('revoked-here');
+    await keys.authenticate(second.key);
+    await keys.revoke(second.record.id);
+    await expect(keys.authenticate(second.key)).rejects.toMatchObject({ code: 'INVALID_API_KEY' });
+
+    // A refusal is looked up again next time: restored in the database, the key works at once.
+    await prisma.apiKey.update({ where: { id: second.record.id }, data: { revokedAt: null } });
+    await expect(keys.authenticate(second.key)).resolves.toMatchObject({ id: second.record.id });
   });
 });
