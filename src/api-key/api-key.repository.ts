@@ -11,10 +11,15 @@ export class ApiKeyRepository {
   // On the request path: the least-privileged connection (DATABASE_READONLY_URL when set), on the
   // pg pool directly, since Prisma's query compiler would cost more than the lookup itself.
   async findByHash(keyHash: string): Promise<AuthenticationRow | null> {
-    const [row] = await this.prisma.rawQuery<AuthenticationRow>(Prisma.sql`
-      SELECT id, name, prefix, key_hash AS "keyHash", revoked_at AS "revokedAt", rate_limit AS "rateLimit"
-      FROM api_keys WHERE key_hash = ${keyHash}`);
+    const [row] = await this.prisma.rawQuery<AuthenticationRow>(ApiKeyRepository.findByHashSql(keyHash));
     return row ?? null;
+  }
+
+  // Unique index api_keys_key_hash_key.
+  static findByHashSql(keyHash: string): Prisma.Sql {
+    return Prisma.sql`
+      SELECT id, name, prefix, key_hash AS "keyHash", revoked_at AS "revokedAt", rate_limit AS "rateLimit"
+      FROM api_keys WHERE key_hash = ${keyHash}`;
   }
 
   // Inserts unless a key with this hash exists; never revives a revoked key.
