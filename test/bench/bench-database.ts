@@ -203,7 +203,7 @@ export async function explain(url: string, statements: { text: string; values: u
 
 // Waits until no statement runs on the database but ours (a server may still be working through a
 // queue after the load stopped); cancels what still runs after `maxMs`.
-export async function waitIdle(url: string, maxMs = 20_000): Promise<void> {
+export async function waitIdle(url: string, maxMs = 5000): Promise<void> {
   await withClient(url, async (c) => {
     const active = `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'active'`;
     const started = Date.now();
@@ -215,7 +215,7 @@ export async function waitIdle(url: string, maxMs = 20_000): Promise<void> {
         await c.query(`SELECT pg_cancel_backend(pid) FROM (${active}) a`);
         break;
       }
-      await new Promise((r) => setTimeout(r, 150));
+      await new Promise((r) => setTimeout(r, 100));
     }
   });
 }

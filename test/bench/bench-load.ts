@@ -52,12 +52,14 @@ export async function startServer(kind: ServerKind, o: ServerOptions): Promise<R
   };
   let args: string[];
   if (kind === 'ours') {
-    args = [join(ROOT, 'dist', 'src', 'main.js')];
+    // --title renames the process (its command line too): a `pkill -f dist/src/main.js` meant for a
+    // developer's own server elsewhere on the machine does not stop the bench's.
+    args = ['--title=lis-bench-ours', join(ROOT, 'dist', 'src', 'main.js')];
     Object.assign(env, { HOST: '127.0.0.1', BOOTSTRAP_API_KEY: o.apiKey, RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT_MAX), REDIS_URL: '', NODE_ENV: 'production' });
     if (o.logLevel) env.LOG_LEVEL = o.logLevel;
     else delete env.LOG_LEVEL;
   } else {
-    args = ['-r', 'ts-node/register/transpile-only', join(__dirname, 'bench-servers.ts'), kind];
+    args = [`--title=lis-bench-${kind}`, '-r', 'ts-node/register/transpile-only', join(__dirname, 'bench-servers.ts'), kind];
     env.BENCH_STATEMENTS = o.statementsFile;
   }
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -19,7 +19,7 @@ function poolConfig(applicationName: string): PoolConfig {
   return {
     connectionString: process.env.DATABASE_URL,
     max: Number(process.env.DB_POOL_SIZE ?? 10),
-    connectionTimeoutMillis: 10_000,
+    connectionTimeoutMillis: 2000, // DB_CONNECT_TIMEOUT_MS default: a request waits at most this long for a connection
     statement_timeout: timeout,
     query_timeout: timeout + 1000,
     application_name: applicationName,

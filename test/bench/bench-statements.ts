@@ -33,26 +33,31 @@ export async function toRequestDto(body: SearchBody): Promise<SearchRequestDto> 
   return dto;
 }
 
-export async function recordStatements(url: string, poolSize: number, bodies: SearchBody[]): Promise<RecordedRequest[]> {
+// Recorded in a few lanes at once (each its own service and record), results in body order.
+export async function recordStatements(url: string, poolSize: number, bodies: SearchBody[], lanes = 3): Promise<RecordedRequest[]> {
   const config = loadConfig({ DATABASE_URL: url, DB_POOL_SIZE: String(poolSize) });
-  const pool = new Pool({ connectionString: url, max: 2, application_name: 'lis-bench-recorder' });
-  let recorded: Statement[] = [];
-  const prisma = {
-    rawQuery: async (sql: Prisma.Sql) => {
-      recorded.push({ text: sql.text, values: sql.values });
-      return (await pool.query(sql.text, sql.values as unknown[])).rows;
-    },
-  } as unknown as PrismaService;
-  const service = new SearchService(new SearchRepository(prisma), config);
-  const out: RecordedRequest[] = [];
-  try {
-    for (const body of bodies) {
+  const pool = new Pool({ connectionString: url, max: lanes, application_name: 'lis-bench-recorder' });
+  const out: RecordedRequest[] = new Array(bodies.length);
+  let next = 0;
+  const lane = async () => {
+    let recorded: Statement[] = [];
+    const prisma = {
+      rawQuery: async (sql: Prisma.Sql) => {
+        recorded.push({ text: sql.text, values: sql.values });
+        return (await pool.query(sql.text, sql.values as unknown[])).rows;
+      },
+    } as unknown as PrismaService;
+    const service = new SearchService(new SearchRepository(prisma), config);
+    for (let i = next++; i < bodies.length; i = next++) {
       recorded = [];
-      const response = await service.search(await toRequestDto(body));
+      const response = await service.search(await toRequestDto(bodies[i]));
       // Values must survive the trip to the ceiling server as JSON, unchanged.
       const statements = JSON.parse(JSON.stringify(recorded)) as Statement[];
-      out.push({ body: JSON.stringify(body), statements, results: response.data.length });
+      out[i] = { body: JSON.stringify(bodies[i]), statements, results: response.data.length };
     }
+  };
+  try {
+    await Promise.all(Array.from({ length: lanes }, lane));
   } finally {
     await pool.end();
   }
