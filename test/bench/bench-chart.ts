@@ -41,7 +41,9 @@ function panel(y0: number, title: string, unit: string, classes: string[], serve
       const y = yOf(v);
       const x = x0 + j * bar;
       parts.push(`<rect x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${(bar - 2).toFixed(1)}" height="${(y0 + 30 + h - y).toFixed(1)}" fill="${COLOURS[s]}"><title>${esc(`${c} ${s}: ${v} ${unit}`)}</title></rect>`);
-      parts.push(`<text x="${(x + bar / 2).toFixed(1)}" y="${(y - 3).toFixed(1)}" font-size="9" text-anchor="middle">${v >= 100 ? Math.round(v) : v}</text>`);
+      // 0: the server had no 2xx response in that run.
+      const label = v === 0 ? 'none' : v >= 100 ? String(Math.round(v)) : String(Number(v.toFixed(1)));
+      parts.push(`<text x="${(x + bar / 2).toFixed(1)}" y="${(y - 3).toFixed(1)}" font-size="9" text-anchor="middle">${label}</text>`);
     });
     parts.push(`<text x="${(x0 + group * 0.4).toFixed(1)}" y="${y0 + 30 + h + 16}" font-size="11" text-anchor="middle">${esc(c)}</text>`);
   });
