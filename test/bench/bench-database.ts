@@ -201,20 +201,18 @@ export async function explain(url: string, statements: { text: string; values: u
   });
 }
 
-// Waits until no statement runs on the database but ours (a server may still be working through a
-// queue after the load stopped); cancels what still runs after `maxMs`.
-export async function waitIdle(url: string, maxMs = 5000): Promise<void> {
+// Waits until no statement runs on the database but ours: a server may still be working through a
+// queue after the load stopped. What still runs after `graceMs` is cancelled (the run it belonged
+// to is over), again and again until it is quiet, so the next run starts on an idle database.
+export async function waitIdle(url: string, graceMs = 1000, maxMs = 15_000): Promise<void> {
   await withClient(url, async (c) => {
     const active = `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'active'`;
     const started = Date.now();
     let quiet = 0;
-    while (quiet < 2) {
+    while (quiet < 2 && Date.now() - started < maxMs) {
       const { rowCount } = await c.query(active);
       quiet = rowCount === 0 ? quiet + 1 : 0;
-      if (Date.now() - started > maxMs) {
-        await c.query(`SELECT pg_cancel_backend(pid) FROM (${active}) a`);
-        break;
-      }
+      if (rowCount && Date.now() - started > graceMs) await c.query(`SELECT pg_cancel_backend(pid) FROM (${active}) a`);
       await new Promise((r) => setTimeout(r, 100));
     }
   });
