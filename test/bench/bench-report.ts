@@ -44,7 +44,7 @@ const SELECTIVE: QueryClass[] = ['exact', 'street_city', 'typo'];
 
 // `measured` false: the run had no 2xx response, so there is nothing to compare (a MISS).
 function target(name: string, actual: number, goal: number, unit: string, kind: 'max' | 'min', measured = true): Target {
-  if (!measured) return { name, actual, goal, unit, kind, pass: false, by: 'no 2xx responses' };
+  if (!measured) return { name, actual: Number.isFinite(actual) ? actual : 0, goal, unit, kind, pass: false, by: 'no 2xx responses' };
   const pass = kind === 'max' ? actual <= goal : actual >= goal;
   const diff = goal === 0 ? 0 : ((actual - goal) / goal) * 100;
   const by = `${diff >= 0 ? '+' : ''}${diff.toFixed(0)}% vs goal`;
@@ -52,7 +52,8 @@ function target(name: string, actual: number, goal: number, unit: string, kind: 
 }
 
 const cell = (cells: Cell[], cls: QueryClass, n: number, s: ServerKind) => cells.find((c) => c.cls === cls && c.connections === n && c.server === s);
-const ratio = (a?: Cell, b?: Cell) => (a && b && b.rps > 0 ? a.rps / b.rps : a && b ? Infinity : NaN);
+// Infinity when only `a` served anything; NaN when neither did (or a run is missing).
+const ratio = (a?: Cell, b?: Cell) => (!a || !b ? NaN : b.rps > 0 ? a.rps / b.rps : a.rps > 0 ? Infinity : NaN);
 
 export function evaluateTargets(cells: Cell[], connections: number[], rssMb: number): Target[] {
   const out: Target[] = [];
@@ -67,12 +68,18 @@ export function evaluateTargets(cells: Cell[], connections: number[], rssMb: num
     const broad = cell(cells, 'broad', n, 'ours');
     if (broad) out.push(target(`broad p99 @${n}`, broad.p99, 100, 'ms', 'max', broad.ok > 0));
     for (const cls of classes) {
-      const r = ratio(cell(cells, cls, n, 'ours'), cell(cells, cls, n, 'ceiling'));
-      if (!Number.isNaN(r)) out.push(target(`${cls} ours/ceiling @${n}`, round(r * 100, 1), 75, '%', 'min'));
+      const ours = cell(cells, cls, n, 'ours');
+      const ceiling = cell(cells, cls, n, 'ceiling');
+      if (!ours || !ceiling) continue;
+      const r = ratio(ours, ceiling);
+      out.push(target(`${cls} ours/ceiling @${n}`, round(r * 100, 1), 75, '%', 'min', !Number.isNaN(r) && ours.ok > 0));
     }
     // A naive peer with no 2xx at all: ours is infinitely faster if it served anything.
-    const naive = ratio(broad, cell(cells, 'broad', n, 'naive'));
-    if (!Number.isNaN(naive)) out.push(target(`broad ours/naive @${n}`, Number.isFinite(naive) ? round(naive, 1) : naive, 20, 'x', 'min', (broad?.ok ?? 0) > 0));
+    const naiveBroad = cell(cells, 'broad', n, 'naive');
+    if (broad && naiveBroad) {
+      const r = ratio(broad, naiveBroad);
+      out.push(target(`broad ours/naive @${n}`, Number.isFinite(r) ? round(r, 1) : r, 20, 'x', 'min', !Number.isNaN(r) && broad.ok > 0));
+    }
   }
   out.push(target('ours peak RSS', rssMb, 300, 'MB', 'max'));
   return out;
