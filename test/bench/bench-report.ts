@@ -1,0 +1,171 @@
+// The results: the table, the targets with PASS/MISS, and the files (results.md, results.json,
+// chart.svg, explain/<class>.txt).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DatasetInfo, Environment } from './bench-database';
+import type { CheckResult, LoadResult } from './bench-load';
+import { CLASS_LABELS, QueryClass } from './bench-queries';
+import type { ServerKind } from './bench-servers';
+import { chartSvg } from './bench-chart';
+
+export interface Cell extends LoadResult {
+  cls: QueryClass;
+  connections: number;
+  server: ServerKind;
+}
+
+export interface Target {
+  name: string;
+  actual: number;
+  goal: number;
+  unit: string;
+  /** 'max': actual must not exceed goal; 'min': must reach it. */
+  kind: 'max' | 'min';
+  pass: boolean;
+  by: string;
+}
+
+export interface BenchReport {
+  startedAt: string;
+  finishedAt: string;
+  options: { records: number; seed: number; duration: number; connections: number[]; poolSize: number; bodiesPerClass: number; oursLogLevel: string };
+  environment: Environment;
+  loadAverageBefore: number[];
+  loadAverageAfter: number[];
+  dataset: DatasetInfo;
+  bodies: Record<string, number>;
+  checks: Record<string, CheckResult>;
+  oursRss: { peakRssMb: number; hwmMb: number };
+  cells: Cell[];
+  targets: Target[];
+}
+
+const SELECTIVE: QueryClass[] = ['exact', 'street_city', 'typo'];
+
+// `measured` false: the run had no 2xx response, so there is nothing to compare (a MISS).
+function target(name: string, actual: number, goal: number, unit: string, kind: 'max' | 'min', measured = true): Target {
+  if (!measured) return { name, actual: Number.isFinite(actual) ? actual : 0, goal, unit, kind, pass: false, by: 'no 2xx responses' };
+  const pass = kind === 'max' ? actual <= goal : actual >= goal;
+  const diff = goal === 0 ? 0 : ((actual - goal) / goal) * 100;
+  const by = `${diff >= 0 ? '+' : ''}${diff.toFixed(0)}% vs goal`;
+  return { name, actual, goal, unit, kind, pass, by };
+}
+
+const cell = (cells: Cell[], cls: QueryClass, n: number, s: ServerKind) => cells.find((c) => c.cls === cls && c.connections === n && c.server === s);
+// Infinity when only `a` served anything; NaN when neither did (or a run is missing).
+const ratio = (a?: Cell, b?: Cell) => (!a || !b ? NaN : b.rps > 0 ? a.rps / b.rps : a.rps > 0 ? Infinity : NaN);
+
+export function evaluateTargets(cells: Cell[], connections: number[], rssMb: number): Target[] {
+  const out: Target[] = [];
+  const classes = [...new Set(cells.map((c) => c.cls))];
+  for (const n of connections) {
+    for (const cls of SELECTIVE.filter((c) => classes.includes(c))) {
+      const ours = cell(cells, cls, n, 'ours');
+      if (!ours) continue;
+      out.push(target(`${cls} p99 @${n}`, ours.p99, 30, 'ms', 'max', ours.ok > 0));
+      out.push(target(`${cls} req/s @${n}`, ours.rps, 800, 'req/s', 'min'));
+    }
+    const broad = cell(cells, 'broad', n, 'ours');
+    if (broad) out.push(target(`broad p99 @${n}`, broad.p99, 100, 'ms', 'max', broad.ok > 0));
+    for (const cls of classes) {
+      const ours = cell(cells, cls, n, 'ours');
+      const ceiling = cell(cells, cls, n, 'ceiling');
+      if (!ours || !ceiling) continue;
+      const r = ratio(ours, ceiling);
+      out.push(target(`${cls} ours/ceiling @${n}`, round(r * 100, 1), 75, '%', 'min', !Number.isNaN(r) && ours.ok > 0));
+    }
+    // A naive peer with no 2xx at all: ours is infinitely faster if it served anything.
+    const naiveBroad = cell(cells, 'broad', n, 'naive');
+    if (broad && naiveBroad) {
+      const r = ratio(broad, naiveBroad);
+      out.push(target(`broad ours/naive @${n}`, Number.isFinite(r) ? round(r, 1) : r, 20, 'x', 'min', !Number.isNaN(r) && broad.ok > 0));
+    }
+  }
+  out.push(target('ours peak RSS', rssMb, 300, 'MB', 'max'));
+  return out;
+}
+
+const round = (n: number, d: number) => (Number.isFinite(n) ? Math.round(n * 10 ** d) / 10 ** d : n);
+const fmtRatio = (r: number, unit: string) => (Number.isNaN(r) ? '-' : Number.isFinite(r) ? `${unit === '%' ? (r * 100).toFixed(0) : r.toFixed(1)}${unit}` : 'inf');
+
+export function tableRows(cells: Cell[]): string[][] {
+  return cells.map((c) => {
+    const ours = cell(cells, c.cls, c.connections, 'ours');
+    const isOurs = c.server === 'ours';
+    return [
+      c.cls,
+      String(c.connections),
+      c.server,
+      c.rps.toFixed(1),
+      c.p50.toFixed(1),
+      c.p95.toFixed(1),
+      c.p99.toFixed(1),
+      String(c.errors),
+      String(c.non2xx),
+      isOurs ? fmtRatio(ratio(ours, cell(cells, c.cls, c.connections, 'ceiling')), '%') : '',
+      isOurs ? fmtRatio(ratio(ours, cell(cells, c.cls, c.connections, 'naive')), 'x') : '',
+    ];
+  });
+}
+
+const HEADER = ['class', 'conns', 'server', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'errors', 'non-2xx', 'ours/ceiling', 'ours/naive'];
+
+export function consoleTable(cells: Cell[]): string {
+  const rows = [HEADER, ...tableRows(cells)];
+  const widths = HEADER.map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((v, i) => (i < 3 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join('  ')).join('\n');
+}
+
+export function targetLines(targets: Target[]): string[] {
+  return targets.map((t) => `${t.pass ? 'PASS' : 'MISS'}  ${t.name}: ${t.actual} ${t.unit} (goal ${t.kind === 'max' ? '<=' : '>='} ${t.goal} ${t.unit}; ${t.by})`);
+}
+
+export function markdown(r: BenchReport): string {
+  const env = r.environment;
+  const lines = [
+    '# Search benchmark results',
+    '',
+    `Run ${r.startedAt} to ${r.finishedAt} (\`npm run bench -- --records ${r.options.records} --duration ${r.options.duration} --connections ${r.options.connections.join(',')}\`).`,
+    '',
+    '## Setup',
+    '',
+    `- Dataset: ${r.dataset.records.toLocaleString('en-US')} records (seed ${r.dataset.seed}); import ${r.dataset.importRate.toLocaleString('en-US')} records/s (${r.dataset.importSeconds.toFixed(1)} s${r.dataset.loaded ? '' : `, loaded earlier at ${r.dataset.importedAt}`})`,
+    `- Machine: ${env.cpus} CPUs (${env.cpuModel}), Node ${env.node}; load average before ${r.loadAverageBefore.join(' / ')}, after ${r.loadAverageAfter.join(' / ')}`,
+    `- PostgreSQL ${env.postgres}, PostGIS ${env.postgis}; ${Object.entries(env.settings).map(([k, v]) => `${k}=${v}`).join(', ')}`,
+    `- Each server: pool of ${r.options.poolSize} connections; ${r.options.duration} s per class and concurrency; ours with LOG_LEVEL=${r.options.oursLogLevel}; request timeout 10 s (counted as errors)`,
+    `- Our server's peak RSS under load: ${r.oursRss.peakRssMb} MB (VmHWM ${r.oursRss.hwmMb} MB)`,
+    '',
+    '## Results',
+    '',
+    'req/s counts 2xx responses; latency percentiles are over 2xx responses; ratios are of req/s.',
+    '',
+    `| ${HEADER.join(' | ')} |`,
+    `|${HEADER.map((_, i) => (i < 3 ? '---' : '---:')).join('|')}|`,
+    ...tableRows(r.cells).map((row) => `| ${row.join(' | ')} |`),
+    '',
+    '![requests/s and p99 per class](chart.svg)',
+    '',
+    '## Targets',
+    '',
+    ...targetLines(r.targets).map((l) => `- ${l}`),
+    '',
+    '## Query classes',
+    '',
+    '| class | bodies | checked on ours | non-2xx | empty | results differ from recording |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...Object.entries(r.checks).map(([cls, c]) => `| ${CLASS_LABELS[cls as QueryClass] ?? cls} | ${r.bodies[cls]} | ${c.checked} | ${c.non2xx} | ${c.empty} | ${c.mismatched} |`),
+    '',
+    'Plans: `explain/<class>.txt` (EXPLAIN (ANALYZE, BUFFERS) of the statements our service sends for the first body of each class).',
+    '',
+  ];
+  return lines.join('\n');
+}
+
+export function writeReport(dir: string, r: BenchReport, explains: Record<string, string>): void {
+  mkdirSync(join(dir, 'explain'), { recursive: true });
+  writeFileSync(join(dir, 'results.json'), `${JSON.stringify(r, null, 2)}\n`);
+  writeFileSync(join(dir, 'results.md'), markdown(r));
+  const title = `POST /search, ${r.dataset.records.toLocaleString('en-US')} records, ${r.environment.cpus} CPUs`;
+  writeFileSync(join(dir, 'chart.svg'), chartSvg(r.cells, title));
+  for (const [cls, text] of Object.entries(explains)) writeFileSync(join(dir, 'explain', `${cls}.txt`), text);
+}

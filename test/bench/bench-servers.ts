@@ -1,0 +1,118 @@
+// The two reference servers, each run in its own process (`node -r ts-node/register/transpile-only
+// bench-servers.ts ceiling|naive`) so they never share an event loop with the load generator:
+// - ceiling: bare node:http + pg replaying exactly the statements our service sends for a body;
+//   what the SQL alone allows, with no framework, validation or formatting.
+// - naive: Express + pg as a reasonable first attempt would be written: ILIKE, an exact count,
+//   ST_Distance ordering without the KNN operator.
+// Environment: DATABASE_URL, PORT, DB_POOL_SIZE, DB_STATEMENT_TIMEOUT_MS, BENCH_STATEMENTS (ceiling).
+import { readFileSync } from 'node:fs';
+import { createServer, IncomingMessage } from 'node:http';
+import { Pool, PoolConfig } from 'pg';
+import type { RecordedRequest } from './bench-statements';
+
+export type ServerKind = 'ours' | 'ceiling' | 'naive';
+export const SERVER_KINDS: ServerKind[] = ['ours', 'ceiling', 'naive'];
+
+function poolConfig(applicationName: string): PoolConfig {
+  const timeout = Number(process.env.DB_STATEMENT_TIMEOUT_MS ?? 2000);
+  // The same pool size and timeouts as our service's pool (src/database/prisma.service.ts).
+  return {
+    connectionString: process.env.DATABASE_URL,
+    max: Number(process.env.DB_POOL_SIZE ?? 10),
+    connectionTimeoutMillis: 2000, // DB_CONNECT_TIMEOUT_MS default: a request waits at most this long for a connection
+    statement_timeout: timeout,
+    query_timeout: timeout + 1000,
+    application_name: applicationName,
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+export function startCeiling(port: number, recordedFile: string): void {
+  const recorded = JSON.parse(readFileSync(recordedFile, 'utf8')) as RecordedRequest[];
+  const byBody = new Map(recorded.map((r) => [r.body, r.statements]));
+  const pool = new Pool(poolConfig('lis-bench-ceiling'));
+  pool.on('error', () => undefined);
+  const server = createServer(async (req, res) => {
+    try {
+      const statements = byBody.get(await readBody(req));
+      if (!statements) {
+        res.writeHead(404).end();
+        return;
+      }
+      // In order, as the service sends them (a typo's second statement follows the first's result).
+      const rows: unknown[][] = [];
+      for (const s of statements) rows.push((await pool.query(s.text, s.values)).rows);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(rows));
+    } catch (error) {
+      res.writeHead(500, { 'content-type': 'text/plain' }).end(String((error as Error).message));
+    }
+  });
+  server.keepAliveTimeout = 60_000;
+  server.listen(port, '127.0.0.1', () => console.log(`ceiling listening on ${port}`));
+}
+
+const COORDINATES = /^\s*(-?\d{1,2}(?:\.\d+)?)\s*,\s*(-?\d{1,3}(?:\.\d+)?)\s*$/;
+const COLUMNS = `id, address, to_char(captured_at, 'YYYY-MM-DD') AS date, heading, interactive, image_url,
+  ST_X(location) AS lon, ST_Y(location) AS lat`;
+
+export function startNaive(port: number): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const express = require('express') as typeof import('express');
+  const pool = new Pool(poolConfig('lis-bench-naive'));
+  pool.on('error', () => undefined);
+  const app = express();
+  app.use(express.json());
+  app.post('/search', async (req, res) => {
+    const { query, near } = req.body as { query: string; near?: { lat: number; lon: number; radius_m?: number } };
+    const limit = Number(req.body.limit ?? 10);
+    const offset = (Number(req.body.page ?? 1) - 1) * limit;
+    try {
+      const point = COORDINATES.exec(query);
+      if (point) {
+        const { rows } = await pool.query(
+          `SELECT ${COLUMNS}, ST_Distance(location::geography, ST_SetSRID(ST_MakePoint($2, $1), 4326)::geography) AS distance
+           FROM imagery ORDER BY distance LIMIT $3 OFFSET $4`,
+          [Number(point[1]), Number(point[2]), limit, offset],
+        );
+        res.json({ data: rows, page: req.body.page ?? 1 });
+        return;
+      }
+      let where = `address ILIKE '%' || $1 || '%'`;
+      const params: unknown[] = [query];
+      if (near) {
+        where += ` AND ST_DWithin(location::geography, ST_SetSRID(ST_MakePoint($3, $2), 4326)::geography, $4)`;
+        params.push(near.lat, near.lon, near.radius_m ?? 250);
+      }
+      const n = params.length;
+      const [page, count] = await Promise.all([
+        pool.query(`SELECT ${COLUMNS} FROM imagery WHERE ${where} ORDER BY captured_at DESC LIMIT $${n + 1} OFFSET $${n + 2}`, [...params, limit, offset]),
+        pool.query(`SELECT count(*)::int AS total FROM imagery WHERE ${where}`, params),
+      ]);
+      res.json({ data: page.rows, total: count.rows[0].total, page: req.body.page ?? 1 });
+    } catch (error) {
+      res.status(500).json({ error: (error as Error).message });
+    }
+  });
+  const server = app.listen(port, '127.0.0.1', () => console.log(`naive listening on ${port}`));
+  server.keepAliveTimeout = 60_000;
+}
+
+if (require.main === module) {
+  const kind = process.argv[2];
+  const port = Number(process.env.PORT);
+  if (kind === 'ceiling') startCeiling(port, process.env.BENCH_STATEMENTS!);
+  else if (kind === 'naive') startNaive(port);
+  else {
+    console.error('usage: bench-servers.ts ceiling|naive');
+    process.exit(2);
+  }
+  process.on('SIGTERM', () => process.exit(0));
+}

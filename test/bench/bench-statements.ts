@@ -1,0 +1,65 @@
+// What our service sends to the database for each benchmark request: the real SearchService on a
+// real SearchRepository whose PrismaService stand-in records every statement before running it.
+import { plainToInstance } from 'class-transformer';
+import { validate } from 'class-validator';
+import { Prisma } from '@prisma/client';
+import { Pool } from 'pg';
+import { loadConfig } from '../../src/config/app-config';
+import { PrismaService } from '../../src/database/prisma.service';
+import { SearchRequestDto } from '../../src/search/search.dto';
+import { SearchRepository } from '../../src/search/search.repository';
+import { SearchService } from '../../src/search/search.service';
+import type { SearchBody } from './bench-queries';
+
+export interface Statement {
+  text: string;
+  values: unknown[];
+}
+
+export interface RecordedRequest {
+  /** The exact JSON body sent: the ceiling server finds the statements by it. */
+  body: string;
+  statements: Statement[];
+  /** Records in the service's response. */
+  results: number;
+}
+
+// As the global ValidationPipe builds the DTO (whitelist, no implicit conversion); a body it would
+// refuse is a bug in the query classes.
+export async function toRequestDto(body: SearchBody): Promise<SearchRequestDto> {
+  const dto = plainToInstance(SearchRequestDto, body, { enableImplicitConversion: false });
+  const errors = await validate(dto, { whitelist: true, forbidNonWhitelisted: true });
+  if (errors.length > 0) throw new Error(`invalid bench body ${JSON.stringify(body)}: ${errors.map((e) => Object.values(e.constraints ?? {})).join('; ')}`);
+  return dto;
+}
+
+// Recorded in a few lanes at once (each its own service and record), results in body order.
+export async function recordStatements(url: string, poolSize: number, bodies: SearchBody[], lanes = 3): Promise<RecordedRequest[]> {
+  const config = loadConfig({ DATABASE_URL: url, DB_POOL_SIZE: String(poolSize) });
+  const pool = new Pool({ connectionString: url, max: lanes, application_name: 'lis-bench-recorder' });
+  const out: RecordedRequest[] = new Array(bodies.length);
+  let next = 0;
+  const lane = async () => {
+    let recorded: Statement[] = [];
+    const prisma = {
+      rawQuery: async (sql: Prisma.Sql) => {
+        recorded.push({ text: sql.text, values: sql.values });
+        return (await pool.query(sql.text, sql.values as unknown[])).rows;
+      },
+    } as unknown as PrismaService;
+    const service = new SearchService(new SearchRepository(prisma), config);
+    for (let i = next++; i < bodies.length; i = next++) {
+      recorded = [];
+      const response = await service.search(await toRequestDto(bodies[i]));
+      // Values must survive the trip to the ceiling server as JSON, unchanged.
+      const statements = JSON.parse(JSON.stringify(recorded)) as Statement[];
+      out[i] = { body: JSON.stringify(bodies[i]), statements, results: response.data.length };
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: lanes }, lane));
+  } finally {
+    await pool.end();
+  }
+  return out;
+}

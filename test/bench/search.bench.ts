@@ -1,0 +1,201 @@
+// `npm run bench [-- options]`: search throughput and latency of our server against a bare
+// node:http + pg "ceiling" running the very same SQL, and a naive Express + ILIKE peer, per query
+// class, on a generated catalogue loaded through our own importer. See docs/benchmarks.md.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { benchApiKeys, environment, explain, keysNeeded, loadAverage, prepareDataset, waitIdle } from './bench-database';
+import { DEFAULT_SEED } from './bench-dataset';
+import { checkBodies, CheckResult, RssSampler, runLoad, RunningServer, startServer } from './bench-load';
+import { QUERY_CLASSES, QueryClass, queryBodies } from './bench-queries';
+import { BenchReport, Cell, consoleTable, evaluateTargets, targetLines, writeReport } from './bench-report';
+import { SERVER_KINDS, ServerKind } from './bench-servers';
+import { recordStatements, RecordedRequest } from './bench-statements';
+
+const ROOT = resolve(__dirname, '..', '..');
+const DEFAULT_URL = 'postgresql://postgres@127.0.0.1:5432/lis_bench';
+// Requests/s the keys must cover (see keysNeeded): far above what one machine serves.
+const PEAK_RATE = 10_000;
+const CHECKED_PER_CLASS = 10;
+const WARMUP_S = 1;
+
+const HELP = `usage: npm run bench -- [options]
+  --records N          records in the generated dataset (default 1000000)
+  --seed N             dataset seed (default ${DEFAULT_SEED})
+  --duration S         seconds of load per class, concurrency and server (default 10)
+  --connections LIST   concurrencies, comma-separated (default 16,64)
+  --classes LIST       query classes to run (default all: ${QUERY_CLASSES.join(',')})
+  --bodies N           different request bodies per class (default 100)
+  --pool-size N        database pool of every server (default 10, DB_POOL_SIZE's default)
+  --database-url URL   bench database (default $BENCH_DATABASE_URL or ${DEFAULT_URL});
+                       created if missing; reloaded only when it holds another dataset
+  --reload             generate and import again even if the dataset is already loaded
+  --log-level LEVEL    LOG_LEVEL for our server (default: unset, the shipped default)
+  --out DIR            where results go (default bench-results/)
+  --docs               write into docs/benchmarks/ instead (a run to commit)
+  --help               this text`;
+
+function positiveInt(value: string, name: string, max = Number.MAX_SAFE_INTEGER): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 1 || n > max) throw new Error(`--${name} must be an integer between 1 and ${max}`);
+  return n;
+}
+
+function options(argv: string[]) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      records: { type: 'string', default: '1000000' },
+      seed: { type: 'string', default: String(DEFAULT_SEED) },
+      duration: { type: 'string', default: '10' },
+      connections: { type: 'string', default: '16,64' },
+      classes: { type: 'string', default: QUERY_CLASSES.join(',') },
+      bodies: { type: 'string', default: '100' },
+      'pool-size': { type: 'string', default: '10' },
+      'database-url': { type: 'string', default: process.env.BENCH_DATABASE_URL || DEFAULT_URL },
+      reload: { type: 'boolean', default: false },
+      'log-level': { type: 'string' },
+      out: { type: 'string', default: 'bench-results' },
+      docs: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  const classes = values.classes.split(',').map((c) => c.trim()) as QueryClass[];
+  const unknown = classes.filter((c) => !QUERY_CLASSES.includes(c));
+  if (unknown.length > 0) throw new Error(`unknown class ${unknown.join(', ')}; known: ${QUERY_CLASSES.join(', ')}`);
+  return {
+    help: values.help,
+    records: positiveInt(values.records, 'records', 100_000_000),
+    seed: positiveInt(values.seed, 'seed'),
+    duration: positiveInt(values.duration, 'duration', 3600),
+    connections: values.connections.split(',').map((c) => positiveInt(c.trim(), 'connections', 1000)),
+    classes,
+    bodies: positiveInt(values.bodies, 'bodies', 10_000),
+    poolSize: positiveInt(values['pool-size'], 'pool-size', 100),
+    databaseUrl: values['database-url'],
+    reload: values.reload,
+    logLevel: values['log-level'],
+    out: resolve(ROOT, values.docs ? 'docs/benchmarks' : values.out),
+  };
+}
+
+const started = Date.now();
+function step(message: string): void {
+  console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${message}`);
+}
+
+export async function main(argv: string[]): Promise<BenchReport | undefined> {
+  const o = options(argv);
+  if (o.help) {
+    console.log(HELP);
+    return undefined;
+  }
+  const startedAt = new Date().toISOString();
+  const loadAverageBefore = loadAverage();
+  const work = mkdtempSync(join(tmpdir(), 'lis-bench-'));
+  mkdirSync(o.out, { recursive: true });
+  const servers: RunningServer[] = [];
+  let sampler: RssSampler | undefined;
+  try {
+    step(`dataset: ${o.records.toLocaleString('en-US')} records, seed ${o.seed}, database ${new URL(o.databaseUrl).pathname.slice(1)}`);
+    const dataset = await prepareDataset(o.databaseUrl, o.seed, o.records, o.reload, work, step);
+
+    step('query classes and the statements our service sends for them');
+    const all = queryBodies(o.seed, o.records, o.bodies);
+    const recorded = {} as Record<QueryClass, RecordedRequest[]>;
+    for (const cls of o.classes) recorded[cls] = await recordStatements(o.databaseUrl, o.poolSize, all[cls]);
+    const statementsFile = join(work, 'statements.json');
+    writeFileSync(statementsFile, JSON.stringify(o.classes.flatMap((c) => recorded[c])));
+
+    step('environment and EXPLAIN (ANALYZE, BUFFERS) per class');
+    const env = await environment(o.databaseUrl);
+    const explains: Record<string, string> = {};
+    for (const cls of o.classes) explains[cls] = await explain(o.databaseUrl, recorded[cls][0].statements);
+    const keys = await benchApiKeys(o.databaseUrl, keysNeeded(PEAK_RATE));
+
+    step('starting ours, ceiling and naive');
+    const serverOptions = {
+      databaseUrl: o.databaseUrl,
+      poolSize: o.poolSize,
+      statementTimeoutMs: 2000,
+      apiKey: keys[0],
+      statementsFile,
+      logFile: join(o.out, 'servers.log'),
+      logLevel: o.logLevel,
+    };
+    rmSync(serverOptions.logFile, { force: true });
+    // In parallel (ts-node start-up is slow); pushed as they come so `finally` stops whatever started.
+    await Promise.all(SERVER_KINDS.map(async (kind) => servers.push(await startServer(kind, serverOptions))));
+    servers.sort((a, b) => SERVER_KINDS.indexOf(a.kind) - SERVER_KINDS.indexOf(b.kind));
+    const byKind = (k: ServerKind) => servers.find((s) => s.kind === k)!;
+
+    step(`checking up to ${CHECKED_PER_CLASS} bodies per class on ours`);
+    const checks: Record<string, CheckResult> = {};
+    for (const cls of o.classes) {
+      const c = await checkBodies(byKind('ours').url, keys[0], recorded[cls], CHECKED_PER_CLASS);
+      checks[cls] = c;
+      const problems = c.non2xx + (cls === 'typo' ? 0 : c.empty);
+      step(`  ${cls}: ${c.checked} checked, ${c.non2xx} non-2xx, ${c.empty} empty, ${c.mismatched} differ from the recording${problems ? '  <-- PROBLEM' : ''}`);
+    }
+
+    sampler = new RssSampler(byKind('ours').child.pid!);
+    sampler.start();
+    const bodiesOf = (cls: QueryClass) => recorded[cls].map((r) => r.body);
+    // Ours only: the ceiling's few lines are compiled after a handful of requests, and a warm JIT
+    // changes nothing for the naive peer's table scans. The recording already warmed the database.
+    step(`warm-up: ${WARMUP_S} s of ours, every class mixed`);
+    await runLoad(byKind('ours').url, o.classes.flatMap(bodiesOf), keys, o.connections[0], WARMUP_S);
+    await waitIdle(o.databaseUrl);
+
+    // Class by class, the servers in turn: drifting background load hits all three alike.
+    const cells: Cell[] = [];
+    for (const cls of o.classes) {
+      for (const n of o.connections) {
+        for (const s of servers) {
+          s.assertRunning();
+          const r = await runLoad(s.url, bodiesOf(cls), s.kind === 'ours' ? keys : [], n, o.duration);
+          cells.push({ cls, connections: n, server: s.kind, ...r });
+          step(`${cls.padEnd(11)} @${String(n).padEnd(3)} ${s.kind.padEnd(7)} ${r.rps.toFixed(1).padStart(8)} req/s  p50 ${r.p50} p95 ${r.p95} p99 ${r.p99} ms  errors ${r.errors} (timeouts ${r.timeouts}) non-2xx ${r.non2xx}`);
+          // A slow server may still work through a queue: the next run starts on a quiet database.
+          await waitIdle(o.databaseUrl);
+          s.assertRunning();
+        }
+      }
+    }
+    const oursRss = sampler.stop();
+
+    const report: BenchReport = {
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      options: { records: o.records, seed: o.seed, duration: o.duration, connections: o.connections, poolSize: o.poolSize, bodiesPerClass: o.bodies, oursLogLevel: o.logLevel ?? 'default (info)' },
+      environment: env,
+      loadAverageBefore,
+      loadAverageAfter: loadAverage(),
+      dataset,
+      bodies: Object.fromEntries(o.classes.map((c) => [c, recorded[c].length])),
+      checks,
+      oursRss,
+      cells,
+      targets: evaluateTargets(cells, o.connections, oursRss.peakRssMb),
+    };
+    writeReport(o.out, report, explains);
+    console.log(`\n${consoleTable(cells)}\n`);
+    console.log(targetLines(report.targets).join('\n'));
+    console.log(`\nours peak RSS ${oursRss.peakRssMb} MB; load average before ${loadAverageBefore.join(' / ')}, after ${report.loadAverageAfter.join(' / ')}`);
+    step(`report in ${o.out} (results.md, results.json, chart.svg, explain/)`);
+    return report;
+  } finally {
+    sampler?.stop();
+    await Promise.all(servers.map((s) => s.stop()));
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    if (process.env.BENCH_DEBUG) console.error(error);
+    process.exitCode = 1;
+  });
+}

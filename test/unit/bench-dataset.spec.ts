@@ -1,0 +1,105 @@
+import { parseFeature } from '../../src/imagery/imagery-feature';
+import { toFeature } from '../helpers/imagery-files';
+import { benchRecords, benchStreet, benchStreets, streetRecords } from '../bench/bench-dataset';
+import { QUERY_CLASSES, queryBodies, typoOf } from '../bench/bench-queries';
+import { toRequestDto } from '../bench/bench-statements';
+import { seededRandom } from '../../src/common/deterministic-random';
+
+const SAMPLE = 20_000;
+const records = [...benchRecords(8, SAMPLE)];
+const share = (n: number) => n / records.length;
+
+describe('bench dataset', () => {
+  it('is deterministic: the same seed gives the same records, another seed others', () => {
+    expect([...benchRecords(8, 2000)]).toEqual(records.slice(0, 2000));
+    const other = [...benchRecords(9, 2000)];
+    expect(other.filter((r, i) => r.id === records[i].id)).toHaveLength(0);
+  });
+
+  it('has exactly the requested number of records, with unique ids', () => {
+    expect(records).toHaveLength(SAMPLE);
+    expect(new Set(records.map((r) => r.id)).size).toBe(SAMPLE);
+    expect([...benchRecords(8, 1)]).toHaveLength(1);
+  });
+
+  it('gives only records the importer accepts, with absolute image URLs', () => {
+    for (const r of records) {
+      const parsed = parseFeature(toFeature(r));
+      if (!parsed.ok) throw new Error(`${JSON.stringify(r)}: ${JSON.stringify(parsed.rejection)}`);
+      expect(parsed.record.id).toBe(r.id);
+      expect(r.image_url).toMatch(/^https:\/\/images\.example\.org\/bench\/[0-9a-f-]{36}\.jpg$/);
+      expect(r.captured_at >= '2008-01-01' && r.captured_at <= '2025-12-31').toBe(true);
+    }
+  });
+
+  it('captures each address several times, most often in recent years', () => {
+    const addresses = new Set(records.map((r) => r.address)).size;
+    expect(records.length / addresses).toBeGreaterThan(1.8);
+    expect(records.length / addresses).toBeLessThan(4);
+    const year = (y: number) => records.filter((r) => r.captured_at.startsWith(String(y))).length;
+    expect(year(2023) + year(2024) + year(2025)).toBeGreaterThan(3 * (year(2008) + year(2009) + year(2010)));
+  });
+
+  it('makes "Street" the commonest type, most images panoramas, and addresses real places', () => {
+    const streets = records.filter((r) => / Street, /.test(r.address)).length;
+    expect(share(streets)).toBeGreaterThan(0.25);
+    expect(share(streets)).toBeLessThan(0.45);
+    expect(share(records.filter((r) => r.interactive).length)).toBeGreaterThan(0.75);
+    expect(share(records.filter((r) => r.interactive).length)).toBeLessThan(0.95);
+    expect(share(records.filter((r) => r.address.endsWith(', United States')).length)).toBeGreaterThan(0.5);
+  });
+
+  it('points most cameras along the street axis', () => {
+    let along = 0;
+    let total = 0;
+    for (let i = 0; i < 200; i++) {
+      const street = benchStreet(8, i);
+      for (const r of streetRecords(8, street)) {
+        const off = Math.abs(((r.heading - street.axis + 540) % 180) - 0);
+        along += Math.min(off, 180 - off) <= 20 ? 1 : 0;
+        total++;
+      }
+    }
+    expect(along / total).toBeGreaterThan(0.75);
+  });
+
+  it('places records within a few km of their street', () => {
+    for (let i = 0; i < 50; i++) {
+      const street = benchStreet(8, i);
+      for (const r of streetRecords(8, street)) {
+        expect(Math.abs(r.lat - street.houses[0].lat)).toBeLessThan(0.05);
+      }
+    }
+  });
+});
+
+describe('bench query classes', () => {
+  const bodies = queryBodies(8, SAMPLE, 30);
+
+  it('gives every class bodies that our validation accepts', async () => {
+    for (const cls of QUERY_CLASSES) {
+      expect(bodies[cls].length).toBeGreaterThan(0);
+      for (const body of bodies[cls]) await expect(toRequestDto(body)).resolves.toBeDefined();
+    }
+  });
+
+  it('asks for addresses and streets that are in the dataset', () => {
+    const addresses = new Set(records.map((r) => r.address));
+    for (const b of bodies.exact) expect(addresses.has(b.query)).toBe(true);
+    expect(new Set(bodies.exact.map((b) => b.query)).size).toBe(bodies.exact.length);
+    expect(queryBodies(8, SAMPLE, 30)).toEqual(bodies);
+  });
+
+  it('changes exactly one letter for a typo', () => {
+    const rand = seededRandom(1);
+    for (const b of bodies.street_city) {
+      const typo = typoOf(b.query, rand);
+      expect(typo).toHaveLength(b.query.length);
+      expect([...typo].filter((c, i) => c.toLowerCase() !== b.query[i].toLowerCase())).toHaveLength(1);
+    }
+  });
+
+  it('covers the dataset with streets', () => {
+    expect([...benchStreets(8, SAMPLE)].length).toBeGreaterThan(SAMPLE / 60);
+  });
+});
