@@ -52,7 +52,7 @@ export class EmbeddedDatabase {
       const db = await PGlite.create({ dataDir: pgdata, extensions: { postgis, pg_trgm, unaccent } });
       // PGlite ignores connection startup options and serves every connection from its one session,
       // so the request pool's settings (createPool in prisma.service.ts) are set here, once.
-      await db.exec('SET synchronize_seqscans = off; SET max_parallel_workers_per_gather = 0');
+      await db.exec('SET synchronize_seqscans = off; SET max_parallel_workers_per_gather = 0; SET jit = off');
       const server = new PGLiteSocketServer({
         db,
         host: '127.0.0.1',

@@ -270,13 +270,14 @@ describe('search query plans', () => {
     }
   });
 
-  it('request connections keep capped scans repeatable: no synchronized scans, no parallel workers', async () => {
+  it('request connections keep capped scans repeatable (no synchronized scans, no parallel workers) and skip JIT', async () => {
     const service = new PrismaService(testConfig());
     try {
       const [settings] = await service.rawQuery<{ sync: string; workers: string }>(
-        Prisma.sql`SELECT current_setting('synchronize_seqscans') AS sync, current_setting('max_parallel_workers_per_gather') AS workers`,
+        Prisma.sql`SELECT current_setting('synchronize_seqscans') AS sync, current_setting('max_parallel_workers_per_gather') AS workers,
+                          current_setting('jit') AS jit`,
       );
-      expect(settings).toEqual({ sync: 'off', workers: '0' });
+      expect(settings).toEqual({ sync: 'off', workers: '0', jit: 'off' });
     } finally {
       await service.onModuleDestroy();
     }
