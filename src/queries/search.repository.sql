@@ -18,27 +18,28 @@
 --   $15 = "herrengasse35vaduz"
 --   $16 = 1000
 --   $17 = 1000
---   $18 = 10001
---   $19 = "'herrengasse' & '35' & 'vaduz':*"
---   $20 = "herrengasse35vaduz"
---   $21 = 10001
---   $22 = 1000
+--   $18 = false
+--   $19 = 10001
+--   $20 = "'herrengasse' & '35' & 'vaduz':*"
+--   $21 = "herrengasse35vaduz"
+--   $22 = 10001
 --   $23 = 1000
---   $24 = 0
---   $25 = 10
---   $26 = 0
---   $27 = 1000
---   $28 = "'herrengasse' & '35' & 'vaduz':*"
---   $29 = "herrengasse35vaduz"
---   $30 = 1000
---   $31 = 0
---   $32 = 10
---   $33 = 0
---   $34 = "Herrengasse 35 Vaduz"
---   $35 = "herrengasse35vaduz"
---   $36 = "Herrengasse 35 Vaduz"
+--   $24 = 1000
+--   $25 = 0
+--   $26 = 10
+--   $27 = 0
+--   $28 = 1000
+--   $29 = "'herrengasse' & '35' & 'vaduz':*"
+--   $30 = "herrengasse35vaduz"
+--   $31 = 1000
+--   $32 = 0
+--   $33 = 10
+--   $34 = 0
+--   $35 = "Herrengasse 35 Vaduz"
+--   $36 = "herrengasse35vaduz"
 --   $37 = "Herrengasse 35 Vaduz"
---   $38 = "'herrengasse' & '35' & 'vaduz'"
+--   $38 = "Herrengasse 35 Vaduz"
+--   $39 = "'herrengasse' & '35' & 'vaduz'"
   WITH head AS MATERIALIZED (
     SELECT i.id, row_number() OVER () AS seq,
            CASE WHEN row_number() OVER () <= $1 THEN (similarity(i.address_norm, lis_normalize($2))
@@ -59,36 +60,216 @@
   counted AS MATERIALIZED (
     SELECT s.codes + CASE
         WHEN s.head <= $17 THEN s.head
-        WHEN false THEN $18
-        ELSE (SELECT count(*)::int FROM (SELECT 1 FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $19) AND NOT coalesce(i.address_code = $20, false) LIMIT $21) c)
+        WHEN $18 THEN $19
+        ELSE (SELECT count(*)::int FROM (SELECT 1 FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $20) AND NOT coalesce(i.address_code = $21, false) LIMIT $22) c)
       END AS total,
-      least(s.head, $22) + s.codes AS ranked
+      least(s.head, $23) + s.codes AS ranked
     FROM sizes s
   ),
   ranked AS MATERIALIZED (
     SELECT r.id, r.score, row_number() OVER (ORDER BY r.score DESC, r.id) AS pos
-    FROM (SELECT id, score FROM head WHERE seq <= $23 UNION ALL SELECT id, score FROM codes) r
+    FROM (SELECT id, score FROM head WHERE seq <= $24 UNION ALL SELECT id, score FROM codes) r
   ),
   page AS MATERIALIZED (
-    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $24 AND r.pos <= $25
+    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $25 AND r.pos <= $26
     UNION ALL
-    SELECT t.id, NULL, (SELECT ranked FROM counted) + greatest(0, $26 - (SELECT ranked FROM counted)) + t.n
+    SELECT t.id, NULL, (SELECT ranked FROM counted) + greatest(0, $27 - (SELECT ranked FROM counted)) + t.n
     FROM (
       SELECT i.id, row_number() OVER () AS n FROM imagery i
-      WHERE (SELECT head FROM sizes) > $27 AND i.address_tsv @@ to_tsquery('simple', $28) AND NOT coalesce(i.address_code = $29, false)
-      OFFSET $30 + greatest(0, $31 - (SELECT ranked FROM counted))
-      LIMIT greatest(0, $32 - greatest($33, (SELECT ranked FROM counted)))
+      WHERE (SELECT head FROM sizes) > $28 AND i.address_tsv @@ to_tsquery('simple', $29) AND NOT coalesce(i.address_code = $30, false)
+      OFFSET $31 + greatest(0, $32 - (SELECT ranked FROM counted))
+      LIMIT greatest(0, $33 - greatest($34, (SELECT ranked FROM counted)))
     ) t
   )
   SELECT t.total, (SELECT codes > 0 FROM sizes) AS "codeMatched", p.*
   FROM counted t
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
-i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat, coalesce(pg.score, (similarity(i.address_norm, lis_normalize($34))
-      + CASE WHEN coalesce(i.address_code = $35, false) THEN 10 ELSE 0 END
-      + CASE WHEN i.address_norm = lis_normalize($36) THEN 2 ELSE 0 END
-      + CASE WHEN starts_with(i.address_norm, lis_normalize($37)) THEN 0.5 ELSE 0 END
-      + CASE WHEN i.address_tsv @@ to_tsquery('simple', $38) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
+i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat, coalesce(pg.score, (similarity(i.address_norm, lis_normalize($35))
+      + CASE WHEN coalesce(i.address_code = $36, false) THEN 10 ELSE 0 END
+      + CASE WHEN i.address_norm = lis_normalize($37) THEN 2 ELSE 0 END
+      + CASE WHEN starts_with(i.address_norm, lis_normalize($38)) THEN 0.5 ELSE 0 END
+      + CASE WHEN i.address_tsv @@ to_tsquery('simple', $39) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
+    FROM page pg JOIN imagery i ON i.id = pg.id
+  ) p ON true
+  ORDER BY p.pos
+;
+
+-- fullTextSql: several words, the last one common (split)
+--   $1 = 1000
+--   $2 = "101 Valley Avenue, United States"
+--   $3 = "101 Valley Avenue, United States"
+--   $4 = "101 Valley Avenue, United States"
+--   $5 = "'101' & 'valley' & ('avenue' | 'ave' | 'av') & 'united' & 'states'"
+--   $6 = "'101' & 'valley' & ('avenue' | 'ave' | 'av') & 'united'"
+--   $7 = "'101' & 'valley' & ('avenue' | 'ave' | 'av') & 'united' & 'states':*"
+--   $8 = 1001
+--   $9 = 1000
+--   $10 = false
+--   $11 = 10001
+--   $12 = "'101' & 'valley' & ('avenue' | 'ave' | 'av') & 'united'"
+--   $13 = "'101' & 'valley' & ('avenue' | 'ave' | 'av') & 'united' & 'states':*"
+--   $14 = 10001
+--   $15 = 1000
+--   $16 = 1000
+--   $17 = 0
+--   $18 = 10
+--   $19 = 0
+--   $20 = 1000
+--   $21 = "'101' & 'valley' & ('avenue' | 'ave' | 'av') & 'united'"
+--   $22 = "'101' & 'valley' & ('avenue' | 'ave' | 'av') & 'united' & 'states':*"
+--   $23 = 1000
+--   $24 = 0
+--   $25 = 10
+--   $26 = 0
+--   $27 = "101 Valley Avenue, United States"
+--   $28 = "101 Valley Avenue, United States"
+--   $29 = "101 Valley Avenue, United States"
+--   $30 = "'101' & 'valley' & ('avenue' | 'ave' | 'av') & 'united' & 'states'"
+  WITH head AS MATERIALIZED (
+    SELECT i.id, row_number() OVER () AS seq,
+           CASE WHEN row_number() OVER () <= $1 THEN (similarity(i.address_norm, lis_normalize($2))
+      + CASE WHEN false THEN 10 ELSE 0 END
+      + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
+      + CASE WHEN starts_with(i.address_norm, lis_normalize($4)) THEN 0.5 ELSE 0 END
+      + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END)::float8 END AS score
+    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $6)
+        AND coalesce(i.address_tsv @@ to_tsquery('simple', $7), false)  LIMIT $8
+  ),
+  codes AS MATERIALIZED (SELECT NULL::uuid AS id, NULL::float8 AS score WHERE false),
+  sizes AS MATERIALIZED (
+    SELECT (SELECT count(*) FROM head)::int AS head, (SELECT count(*) FROM codes)::int AS codes
+  ),
+  counted AS MATERIALIZED (
+    SELECT s.codes + CASE
+        WHEN s.head <= $9 THEN s.head
+        WHEN $10 THEN $11
+        ELSE (SELECT count(*)::int FROM (SELECT 1 FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $12)
+        AND coalesce(i.address_tsv @@ to_tsquery('simple', $13), false)  LIMIT $14) c)
+      END AS total,
+      least(s.head, $15) + s.codes AS ranked
+    FROM sizes s
+  ),
+  ranked AS MATERIALIZED (
+    SELECT r.id, r.score, row_number() OVER (ORDER BY r.score DESC, r.id) AS pos
+    FROM (SELECT id, score FROM head WHERE seq <= $16 UNION ALL SELECT id, score FROM codes) r
+  ),
+  page AS MATERIALIZED (
+    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $17 AND r.pos <= $18
+    UNION ALL
+    SELECT t.id, NULL, (SELECT ranked FROM counted) + greatest(0, $19 - (SELECT ranked FROM counted)) + t.n
+    FROM (
+      SELECT i.id, row_number() OVER () AS n FROM imagery i
+      WHERE (SELECT head FROM sizes) > $20 AND i.address_tsv @@ to_tsquery('simple', $21)
+        AND coalesce(i.address_tsv @@ to_tsquery('simple', $22), false)
+      OFFSET $23 + greatest(0, $24 - (SELECT ranked FROM counted))
+      LIMIT greatest(0, $25 - greatest($26, (SELECT ranked FROM counted)))
+    ) t
+  )
+  SELECT t.total, (SELECT codes > 0 FROM sizes) AS "codeMatched", p.*
+  FROM counted t
+  LEFT JOIN LATERAL (
+    SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
+i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat, coalesce(pg.score, (similarity(i.address_norm, lis_normalize($27))
+      + CASE WHEN false THEN 10 ELSE 0 END
+      + CASE WHEN i.address_norm = lis_normalize($28) THEN 2 ELSE 0 END
+      + CASE WHEN starts_with(i.address_norm, lis_normalize($29)) THEN 0.5 ELSE 0 END
+      + CASE WHEN i.address_tsv @@ to_tsquery('simple', $30) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
+    FROM page pg JOIN imagery i ON i.id = pg.id
+  ) p ON true
+  ORDER BY p.pos
+;
+
+-- fullTextSql: one word in far more addresses than the cap (broad)
+--   $1 = 1000
+--   $2 = "street"
+--   $3 = "street"
+--   $4 = "street"
+--   $5 = "street"
+--   $6 = "('street' | 'st')"
+--   $7 = "('street':* | 'st')"
+--   $8 = "street"
+--   $9 = 1001
+--   $10 = "street"
+--   $11 = "street"
+--   $12 = "street"
+--   $13 = "street"
+--   $14 = "('street' | 'st')"
+--   $15 = "street"
+--   $16 = 1000
+--   $17 = 1000
+--   $18 = true
+--   $19 = 10001
+--   $20 = "('street':* | 'st')"
+--   $21 = "street"
+--   $22 = 10001
+--   $23 = 1000
+--   $24 = 1000
+--   $25 = 0
+--   $26 = 10
+--   $27 = 0
+--   $28 = 1000
+--   $29 = "('street':* | 'st')"
+--   $30 = "street"
+--   $31 = 1000
+--   $32 = 0
+--   $33 = 10
+--   $34 = 0
+--   $35 = "street"
+--   $36 = "street"
+--   $37 = "street"
+--   $38 = "street"
+--   $39 = "('street' | 'st')"
+  WITH head AS MATERIALIZED (
+    SELECT i.id, row_number() OVER () AS seq,
+           CASE WHEN row_number() OVER () <= $1 THEN (similarity(i.address_norm, lis_normalize($2))
+      + CASE WHEN coalesce(i.address_code = $3, false) THEN 10 ELSE 0 END
+      + CASE WHEN i.address_norm = lis_normalize($4) THEN 2 ELSE 0 END
+      + CASE WHEN starts_with(i.address_norm, lis_normalize($5)) THEN 0.5 ELSE 0 END
+      + CASE WHEN i.address_tsv @@ to_tsquery('simple', $6) THEN 0.5 ELSE 0 END)::float8 END AS score
+    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $7) AND NOT coalesce(i.address_code = $8, false) LIMIT $9
+  ),
+  codes AS MATERIALIZED (SELECT i.id, (similarity(i.address_norm, lis_normalize($10))
+      + CASE WHEN coalesce(i.address_code = $11, false) THEN 10 ELSE 0 END
+      + CASE WHEN i.address_norm = lis_normalize($12) THEN 2 ELSE 0 END
+      + CASE WHEN starts_with(i.address_norm, lis_normalize($13)) THEN 0.5 ELSE 0 END
+      + CASE WHEN i.address_tsv @@ to_tsquery('simple', $14) THEN 0.5 ELSE 0 END)::float8 AS score FROM imagery i WHERE i.address_code = $15 LIMIT $16),
+  sizes AS MATERIALIZED (
+    SELECT (SELECT count(*) FROM head)::int AS head, (SELECT count(*) FROM codes)::int AS codes
+  ),
+  counted AS MATERIALIZED (
+    SELECT s.codes + CASE
+        WHEN s.head <= $17 THEN s.head
+        WHEN $18 THEN $19
+        ELSE (SELECT count(*)::int FROM (SELECT 1 FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $20) AND NOT coalesce(i.address_code = $21, false) LIMIT $22) c)
+      END AS total,
+      least(s.head, $23) + s.codes AS ranked
+    FROM sizes s
+  ),
+  ranked AS MATERIALIZED (
+    SELECT r.id, r.score, row_number() OVER (ORDER BY r.score DESC, r.id) AS pos
+    FROM (SELECT id, score FROM head WHERE seq <= $24 UNION ALL SELECT id, score FROM codes) r
+  ),
+  page AS MATERIALIZED (
+    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $25 AND r.pos <= $26
+    UNION ALL
+    SELECT t.id, NULL, (SELECT ranked FROM counted) + greatest(0, $27 - (SELECT ranked FROM counted)) + t.n
+    FROM (
+      SELECT i.id, row_number() OVER () AS n FROM imagery i
+      WHERE (SELECT head FROM sizes) > $28 AND i.address_tsv @@ to_tsquery('simple', $29) AND NOT coalesce(i.address_code = $30, false)
+      OFFSET $31 + greatest(0, $32 - (SELECT ranked FROM counted))
+      LIMIT greatest(0, $33 - greatest($34, (SELECT ranked FROM counted)))
+    ) t
+  )
+  SELECT t.total, (SELECT codes > 0 FROM sizes) AS "codeMatched", p.*
+  FROM counted t
+  LEFT JOIN LATERAL (
+    SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
+i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat, coalesce(pg.score, (similarity(i.address_norm, lis_normalize($35))
+      + CASE WHEN coalesce(i.address_code = $36, false) THEN 10 ELSE 0 END
+      + CASE WHEN i.address_norm = lis_normalize($37) THEN 2 ELSE 0 END
+      + CASE WHEN starts_with(i.address_norm, lis_normalize($38)) THEN 0.5 ELSE 0 END
+      + CASE WHEN i.address_tsv @@ to_tsquery('simple', $39) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
     FROM page pg JOIN imagery i ON i.id = pg.id
   ) p ON true
   ORDER BY p.pos
@@ -112,27 +293,28 @@ i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.locati
 --   $15 = "li9490"
 --   $16 = 1000
 --   $17 = 1000
---   $18 = 10001
---   $19 = "'li' & '9490':*"
---   $20 = "li9490"
---   $21 = 10001
---   $22 = 1000
+--   $18 = false
+--   $19 = 10001
+--   $20 = "'li' & '9490':*"
+--   $21 = "li9490"
+--   $22 = 10001
 --   $23 = 1000
---   $24 = 0
---   $25 = 10
---   $26 = 0
---   $27 = 1000
---   $28 = "'li' & '9490':*"
---   $29 = "li9490"
---   $30 = 1000
---   $31 = 0
---   $32 = 10
---   $33 = 0
---   $34 = "LI-9490"
---   $35 = "li9490"
---   $36 = "LI-9490"
+--   $24 = 1000
+--   $25 = 0
+--   $26 = 10
+--   $27 = 0
+--   $28 = 1000
+--   $29 = "'li' & '9490':*"
+--   $30 = "li9490"
+--   $31 = 1000
+--   $32 = 0
+--   $33 = 10
+--   $34 = 0
+--   $35 = "LI-9490"
+--   $36 = "li9490"
 --   $37 = "LI-9490"
---   $38 = "'li' & '9490'"
+--   $38 = "LI-9490"
+--   $39 = "'li' & '9490'"
   WITH head AS MATERIALIZED (
     SELECT i.id, row_number() OVER () AS seq,
            CASE WHEN row_number() OVER () <= $1 THEN (similarity(i.address_norm, lis_normalize($2))
@@ -153,36 +335,36 @@ i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.locati
   counted AS MATERIALIZED (
     SELECT s.codes + CASE
         WHEN s.head <= $17 THEN s.head
-        WHEN false THEN $18
-        ELSE (SELECT count(*)::int FROM (SELECT 1 FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $19) AND NOT coalesce(i.address_code = $20, false) LIMIT $21) c)
+        WHEN $18 THEN $19
+        ELSE (SELECT count(*)::int FROM (SELECT 1 FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $20) AND NOT coalesce(i.address_code = $21, false) LIMIT $22) c)
       END AS total,
-      least(s.head, $22) + s.codes AS ranked
+      least(s.head, $23) + s.codes AS ranked
     FROM sizes s
   ),
   ranked AS MATERIALIZED (
     SELECT r.id, r.score, row_number() OVER (ORDER BY r.score DESC, r.id) AS pos
-    FROM (SELECT id, score FROM head WHERE seq <= $23 UNION ALL SELECT id, score FROM codes) r
+    FROM (SELECT id, score FROM head WHERE seq <= $24 UNION ALL SELECT id, score FROM codes) r
   ),
   page AS MATERIALIZED (
-    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $24 AND r.pos <= $25
+    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $25 AND r.pos <= $26
     UNION ALL
-    SELECT t.id, NULL, (SELECT ranked FROM counted) + greatest(0, $26 - (SELECT ranked FROM counted)) + t.n
+    SELECT t.id, NULL, (SELECT ranked FROM counted) + greatest(0, $27 - (SELECT ranked FROM counted)) + t.n
     FROM (
       SELECT i.id, row_number() OVER () AS n FROM imagery i
-      WHERE (SELECT head FROM sizes) > $27 AND i.address_tsv @@ to_tsquery('simple', $28) AND NOT coalesce(i.address_code = $29, false)
-      OFFSET $30 + greatest(0, $31 - (SELECT ranked FROM counted))
-      LIMIT greatest(0, $32 - greatest($33, (SELECT ranked FROM counted)))
+      WHERE (SELECT head FROM sizes) > $28 AND i.address_tsv @@ to_tsquery('simple', $29) AND NOT coalesce(i.address_code = $30, false)
+      OFFSET $31 + greatest(0, $32 - (SELECT ranked FROM counted))
+      LIMIT greatest(0, $33 - greatest($34, (SELECT ranked FROM counted)))
     ) t
   )
   SELECT t.total, (SELECT codes > 0 FROM sizes) AS "codeMatched", p.*
   FROM counted t
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
-i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat, coalesce(pg.score, (similarity(i.address_norm, lis_normalize($34))
-      + CASE WHEN coalesce(i.address_code = $35, false) THEN 10 ELSE 0 END
-      + CASE WHEN i.address_norm = lis_normalize($36) THEN 2 ELSE 0 END
-      + CASE WHEN starts_with(i.address_norm, lis_normalize($37)) THEN 0.5 ELSE 0 END
-      + CASE WHEN i.address_tsv @@ to_tsquery('simple', $38) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
+i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat, coalesce(pg.score, (similarity(i.address_norm, lis_normalize($35))
+      + CASE WHEN coalesce(i.address_code = $36, false) THEN 10 ELSE 0 END
+      + CASE WHEN i.address_norm = lis_normalize($37) THEN 2 ELSE 0 END
+      + CASE WHEN starts_with(i.address_norm, lis_normalize($38)) THEN 0.5 ELSE 0 END
+      + CASE WHEN i.address_tsv @@ to_tsquery('simple', $39) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
     FROM page pg JOIN imagery i ON i.id = pg.id
   ) p ON true
   ORDER BY p.pos
@@ -403,4 +585,11 @@ CROSS JOIN LATERAL (
   LIMIT $2
 ) w
 ORDER BY q.n, w.d, w.word
+;
+
+-- wordStatisticsSql
+SELECT s.most_common_elems::text::text[] AS words, s.most_common_elem_freqs::float8[] AS freqs,
+       greatest((SELECT reltuples FROM pg_class WHERE oid = 'imagery'::regclass), 0)::float8 AS rows
+FROM (SELECT 1) one
+LEFT JOIN pg_stats s ON s.schemaname = current_schema() AND s.tablename = 'imagery' AND s.attname = 'address_tsv'
 ;

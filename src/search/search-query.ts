@@ -28,6 +28,8 @@ export interface TextQuery {
   tsquery: string;
   /** Every group as whole words: ranks exact house numbers above longer ones. */
   tsqueryExact: string;
+  /** Every group but the last, as whole words (null for one group): what the GIN index should look up. */
+  tsqueryLeading: string | null;
   /** The query as a location code (letters and digits only, lower case), when it can be one. */
   code: string | null;
 }
@@ -96,8 +98,9 @@ export function textQueryFromGroups(groups: string[][], text: string, code: stri
   const tsquery = groups
     .map((g, i) => anyOf(g.map((w, j) => (i === last && j === 0 ? `${quote(w)}:*` : quote(w)))))
     .join(' & ');
-  const tsqueryExact = groups.map((g) => anyOf(g.map(quote))).join(' & ');
-  return { text, words: groups.map((g) => g[0]), groups, tsquery, tsqueryExact, code };
+  const exact = groups.map((g) => anyOf(g.map(quote)));
+  const tsqueryLeading = groups.length > 1 ? exact.slice(0, -1).join(' & ') : null;
+  return { text, words: groups.map((g) => g[0]), groups, tsquery, tsqueryExact: exact.join(' & '), tsqueryLeading, code };
 }
 
 // tsquery string literal: quotes doubled and backslashes escaped, so no word can become an operator.

@@ -5,6 +5,7 @@ import { circleBounds, LatLon } from './coordinates';
 import { NO_FILTERS, SearchFilters, SearchPlan } from './search-filters';
 import { SortOrder } from './search-filters.dto';
 import { TextQuery } from './search-query';
+import { PLAIN_SHAPE, shapeTextQuery, WordStatistics } from './word-statistics';
 
 export interface SearchRow {
   id: string;
@@ -39,6 +40,7 @@ export interface PageWindow {
 export const COUNT_CAP = 10_000;
 // Text searches rank by trigram similarity up to this many matches, by cheaper measures beyond.
 export const SCORE_CAP = 1_000;
+const STATISTICS_MAX_AGE_MS = 60_000;
 // Vocabulary words fetched per misspelt query word (nearest by trigram distance).
 export const WORD_CANDIDATES = 20;
 
@@ -48,8 +50,42 @@ export const WORD_CANDIDATES = 20;
 export class SearchRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  searchFullText(query: TextQuery, window: PageWindow, plan: SearchPlan = NO_FILTERS): Promise<SearchPage> {
-    return this.run(SearchRepository.fullTextSql(query, window, plan), COUNT_CAP);
+  async searchFullText(query: TextQuery, window: PageWindow, plan: SearchPlan = NO_FILTERS): Promise<SearchPage> {
+    const shape = shapeTextQuery(query, await this.wordStatistics(), COUNT_CAP);
+    return this.run(SearchRepository.fullTextSql(query, window, plan, shape), COUNT_CAP);
+  }
+
+  // Read at most once a minute per process: ANALYZE (after imports, and autovacuum's) changes them.
+  private statistics?: { readAt: number; value: Promise<WordStatistics> };
+
+  wordStatistics(now = Date.now()): Promise<WordStatistics> {
+    if (!this.statistics || now - this.statistics.readAt > STATISTICS_MAX_AGE_MS) {
+      const value = this.rawQueryStatistics().catch((error) => {
+        this.statistics = undefined; // a failed read is retried by the next search
+        throw error;
+      });
+      this.statistics = { readAt: now, value };
+    }
+    return this.statistics.value;
+  }
+
+  private async rawQueryStatistics(): Promise<WordStatistics> {
+    const [row] = await this.prisma.rawQuery<{ words: string[] | null; freqs: number[] | null; rows: number }>(
+      SearchRepository.wordStatisticsSql(),
+    );
+    const frequencies = new Map<string, number>();
+    (row?.words ?? []).forEach((word, i) => frequencies.set(word, row.freqs![i]));
+    return { frequencies, rows: row?.rows ?? 0 };
+  }
+
+  // The tsvector column's most common words and their shares (pg_stats; readable by any role that
+  // may read the column), and the row count estimate.
+  static wordStatisticsSql(): Prisma.Sql {
+    return Prisma.sql`
+      SELECT s.most_common_elems::text::text[] AS words, s.most_common_elem_freqs::float8[] AS freqs,
+             greatest((SELECT reltuples FROM pg_class WHERE oid = 'imagery'::regclass), 0)::float8 AS rows
+      FROM (SELECT 1) one
+      LEFT JOIN pg_stats s ON s.schemaname = current_schema() AND s.tablename = 'imagery' AND s.attname = 'address_tsv'`;
   }
 
   searchFuzzy(query: TextQuery, window: PageWindow, plan: SearchPlan = NO_FILTERS): Promise<SearchPage> {
@@ -80,9 +116,16 @@ export class SearchRepository {
 
   // Full-text match on the generated tsvector (GIN index imagery_address_tsv_idx), or an address
   // that is the query as a location code (btree imagery_address_code_idx); code matches rank first.
-  static fullTextSql(query: TextQuery, window: PageWindow, plan: SearchPlan = NO_FILTERS): Prisma.Sql {
+  static fullTextSql(query: TextQuery, window: PageWindow, plan: SearchPlan = NO_FILTERS, shape = PLAIN_SHAPE): Prisma.Sql {
     const norm = Prisma.sql`lis_normalize(${query.text})`;
-    const tsv = Prisma.sql`i.address_tsv @@ to_tsquery('simple', ${query.tsquery})`;
+    // Split (see shapeTextQuery): the index looks up all words but the last and the whole query (its
+    // last word a prefix) filters what it finds, as GIN cannot skip through a prefix and a common
+    // one ("states") would list half the index. coalesce() keeps the planner from indexing it.
+    const tsv =
+      query.tsqueryLeading === null || !shape.splitPrefix
+        ? Prisma.sql`i.address_tsv @@ to_tsquery('simple', ${query.tsquery})`
+        : Prisma.sql`i.address_tsv @@ to_tsquery('simple', ${query.tsqueryLeading})
+          AND coalesce(i.address_tsv @@ to_tsquery('simple', ${query.tsquery}), false)`;
     const isCode = query.code === null ? null : Prisma.sql`coalesce(i.address_code = ${query.code}, false)`;
     const search: TextSearch = {
       match: isCode ? Prisma.sql`(${tsv} OR i.address_code = ${query.code})` : tsv,
@@ -100,7 +143,7 @@ export class SearchRepository {
       ...search,
       found: tsv,
       codes: query.code === null ? null : Prisma.sql`i.address_code = ${query.code}`,
-      broad: query.groups.length === 1 ? broadWordSql(query.groups[0]) : Prisma.sql`false`,
+      broad: shape.broad,
     });
   }
 
@@ -279,15 +322,15 @@ interface HeadTailSearch extends TextSearch {
   found: Prisma.Sql;
   /** Code matches (alias i), or null. */
   codes: Prisma.Sql | null;
-  /** True when statistics show the query matches far more than the cap: then it is not counted. */
-  broad: Prisma.Sql;
+  /** Statistics show far more matches than the cap: then they are not counted. */
+  broad: boolean;
 }
 
 // Relevance without filters, where a word may match half the catalogue: the first SCORE_CAP matches
 // found (the head) and the code matches are ranked by score; the rest (the tail) follow in the order
 // found, which is table order for a GIN bitmap and a sequential scan alike, so a page past the head
-// is an OFFSET into the same scan. Counting up to the cap is skipped when broadWordSql says the
-// count would reach it anyway.
+// is an OFFSET into the same scan. Counting up to the cap is skipped for a broad query (see
+// shapeTextQuery), whose count would reach it anyway.
 function headTailPageSql(window: PageWindow, search: HeadTailSearch): Prisma.Sql {
   const notCode = search.codes ? Prisma.sql`AND NOT ${search.codeMatch}` : Prisma.empty;
   const found = Prisma.sql`${search.found} ${notCode}`;
@@ -336,20 +379,6 @@ function headTailPageSql(window: PageWindow, search: HeadTailSearch): Prisma.Sql
       FROM page pg JOIN imagery i ON i.id = pg.id
     ) p ON true
     ORDER BY p.pos`;
-}
-
-// A single-word query matches at least as many rows as its most frequent matching word does; the
-// column statistics (pg_stats, kept by ANALYZE) know the frequent words. Three times the cap leaves
-// room for sampling error and for rows changed since the last ANALYZE.
-function broadWordSql(group: string[]): Prisma.Sql {
-  const [prefix, ...alternatives] = group;
-  return Prisma.sql`coalesce((
-    SELECT max(e.freq) * greatest((SELECT reltuples FROM pg_class WHERE oid = 'imagery'::regclass), 0)
-    FROM pg_stats s,
-         unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS e(word, freq)
-    WHERE s.schemaname = current_schema() AND s.tablename = 'imagery' AND s.attname = 'address_tsv'
-      AND (starts_with(e.word, ${prefix}) OR e.word = ANY(${alternatives}::text[]))
-  ), 0) >= ${3 * (COUNT_CAP + 1)}`;
 }
 
 // A bound point as geography. i.location::geography is written exactly as in the expression index

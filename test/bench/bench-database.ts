@@ -148,9 +148,10 @@ export async function benchApiKeys(url: string, count: number): Promise<string[]
     return (await c.query<{ key: string }>('SELECT key FROM bench_api_keys ORDER BY key')).rows.map((r) => r.key);
   });
   if (existing.length >= count) return existing.slice(0, count);
-  const prisma = new PrismaService(loadConfig({ DATABASE_URL: url, DB_POOL_SIZE: '1' }));
+  const config = loadConfig({ DATABASE_URL: url, DB_POOL_SIZE: '1' });
+  const prisma = new PrismaService(config);
   try {
-    const service = new ApiKeyService(new ApiKeyRepository(prisma));
+    const service = new ApiKeyService(new ApiKeyRepository(prisma), config);
     for (let i = existing.length; i < count; i++) {
       const { key } = await service.create(`bench-${i + 1}`, RATE_LIMIT_MAX);
       await withClient(url, (c) => c.query('INSERT INTO bench_api_keys VALUES ($1)', [key]));

@@ -5,6 +5,7 @@ import { SearchRequestDto } from '../../src/search/search.dto';
 import { buildTextQuery } from '../../src/search/search-query';
 import { COUNT_CAP, SCORE_CAP, SearchRepository } from '../../src/search/search.repository';
 import { correctQuery } from '../../src/search/typo-correction';
+import { shapeTextQuery } from '../../src/search/word-statistics';
 import { PrismaService } from '../../src/database/prisma.service';
 import { prismaClient, resetImagery, testConfig } from '../helpers/test-app';
 
@@ -230,7 +231,9 @@ describe('search query plans', () => {
     const repo = new SearchRepository(service);
     try {
       const query = buildTextQuery('allmendweg')!;
-      const nodes = await analyzed(SearchRepository.fullTextSql(query, page));
+      const shape = shapeTextQuery(query, await repo.wordStatistics(), COUNT_CAP);
+      expect(shape.broad).toBe(true);
+      const nodes = await analyzed(SearchRepository.fullTextSql(query, page, undefined, shape));
       expect(Math.max(...nodes.filter((n) => n.type !== 'Bitmap Index Scan').map((n) => n.rows))).toBe(SCORE_CAP + 1);
       expect(await repo.searchFullText(query, page)).toMatchObject({ total: COUNT_CAP, totalExact: false });
       await pagesAgree(repo, query, SCORE_CAP - 100);
@@ -278,6 +281,26 @@ describe('search query plans', () => {
                           current_setting('jit') AS jit`,
       );
       expect(settings).toEqual({ sync: 'off', workers: '0', jit: 'off' });
+    } finally {
+      await service.onModuleDestroy();
+    }
+  });
+  it('several words, the last one common: the index looks up the others and the last filters', async () => {
+    // "Vaduz" is in a tenth of the addresses; "Herrengasse 40" narrows far more.
+    const query = buildTextQuery('Herrengasse 40 Vaduz')!;
+    const service = new PrismaService(testConfig());
+    try {
+      const repo = new SearchRepository(service);
+      const shape = shapeTextQuery(query, await repo.wordStatistics(), COUNT_CAP);
+      expect(shape).toEqual({ splitPrefix: true, broad: false });
+      const text = await plan(SearchRepository.fullTextSql(query, page, undefined, shape));
+      expect(text).toContain("Index Cond: (address_tsv @@ '''herrengasse'' & ''40'''::tsquery)");
+      expect(text).not.toMatch(/Index Cond: \(address_tsv[^\n]*vaduz/);
+      // The same matches either way.
+      const split = await repo.searchFullText(query, { limit: 100, offset: 0 });
+      const plain = await service.rawQuery<{ id: string | null }>(SearchRepository.fullTextSql(query, { limit: 100, offset: 0 }));
+      expect(split.rows.map((r) => r.id).sort()).toEqual(plain.filter((r) => r.id).map((r) => r.id).sort());
+      expect(split.total).toBeGreaterThan(0);
     } finally {
       await service.onModuleDestroy();
     }

@@ -23,6 +23,8 @@ export function repositoryQueries(): Record<string, Record<string, Prisma.Sql>> 
   return {
     'search.repository': {
       'fullTextSql: relevance, no filters (head and tail)': SearchRepository.fullTextSql(text('Herrengasse 35 Vaduz'), page, plan({ query: 'Herrengasse 35 Vaduz' })),
+      'fullTextSql: several words, the last one common (split)': SearchRepository.fullTextSql(text('101 Valley Avenue, United States'), page, plan({ query: '101 Valley Avenue, United States' }), { splitPrefix: true, broad: false }),
+      'fullTextSql: one word in far more addresses than the cap (broad)': SearchRepository.fullTextSql(text('street'), page, plan({ query: 'street' }), { splitPrefix: false, broad: true }),
       'fullTextSql: a query that may be a location code': SearchRepository.fullTextSql(text('LI-9490'), page, plan({ query: 'LI-9490' })),
       'fullTextSql: relevance with a filter (ranked candidates)': SearchRepository.fullTextSql(text('Herrengasse'), page, plan({ query: 'Herrengasse', ...near })),
       'fullTextSql: newest first': SearchRepository.fullTextSql(text('Herrengasse'), page, plan({ query: 'Herrengasse', sort: 'newest' })),
@@ -31,6 +33,7 @@ export function repositoryQueries(): Record<string, Record<string, Prisma.Sql>> 
       'areaCountSql: nearest first, count': SearchRepository.areaCountSql(plan({ query: '47.14, 9.52' })),
       'nearestPageSql: nearest first, page': SearchRepository.nearestPageSql(page, plan({ query: '47.14, 9.52' }), 10),
       'wordCandidatesSql': SearchRepository.wordCandidatesSql(['herengase', 'vadus']),
+      'wordStatisticsSql': SearchRepository.wordStatisticsSql(),
     },
     'api-key.repository': {
       'findByHashSql': ApiKeyRepository.findByHashSql('0'.repeat(64)),

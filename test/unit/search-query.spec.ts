@@ -50,6 +50,7 @@ describe('buildTextQuery', () => {
       groups: [['herrengasse'], ['35']],
       tsquery: "'herrengasse' & '35':*",
       tsqueryExact: "'herrengasse' & '35'",
+      tsqueryLeading: "'herrengasse'",
       code: 'herrengasse35',
     });
   });
