@@ -3,6 +3,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { Prisma, PrismaClient } from '@prisma/client';
 import { Pool } from 'pg';
 import { APP_CONFIG, AppConfig, requireDatabaseUrl } from '../config/app-config';
+import { SESSION_OPTIONS } from './session-options';
 
 // Client-side limit on top of the server's statement_timeout: a connection that went silent (a cut
 // network path sends no reset) would otherwise wait forever; the pool then discards that connection.
@@ -20,10 +21,7 @@ export function createPool(config: AppConfig, connectionString: string, applicat
     query_timeout: config.dbStatementTimeoutMs + QUERY_TIMEOUT_MARGIN_MS,
     keepAlive: true,
     application_name: applicationName,
-    // Capped searches read "the first N matches found": these keep that set the same on every run
-    // (no scan starting where another left off, no parallel workers racing), so pages never overlap.
-    // No JIT: a plan whose rarely-run branch looks costly was compiled for ~45 ms to run in ~8 ms.
-    options: '-c synchronize_seqscans=off -c max_parallel_workers_per_gather=0 -c jit=off',
+    options: SESSION_OPTIONS,
   });
   // An idle connection the server closed (restart, failover, admin): pg drops it from the pool; without
   // a listener the 'error' event would crash the process (PrismaPg's own listener goes at $disconnect).

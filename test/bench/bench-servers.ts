@@ -8,23 +8,29 @@
 import { readFileSync } from 'node:fs';
 import { createServer, IncomingMessage } from 'node:http';
 import { Pool, PoolConfig } from 'pg';
+import { SESSION_OPTIONS } from '../../src/database/session-options';
 import type { RecordedRequest } from './bench-statements';
 
 export type ServerKind = 'ours' | 'ceiling' | 'naive';
 export const SERVER_KINDS: ServerKind[] = ['ours', 'ceiling', 'naive'];
 
-function poolConfig(applicationName: string): PoolConfig {
-  const timeout = Number(process.env.DB_STATEMENT_TIMEOUT_MS ?? 2000);
-  // The same pool size and timeouts as our service's pool (src/database/prisma.service.ts).
+// The ceiling: the same pool size, timeouts and session settings as our service's pool
+// (src/database/prisma.service.ts). The naive peer: PostgreSQL's defaults and a timeout long enough
+// for its full scans to finish, as a first attempt would have.
+function poolConfig(applicationName: string, kind: 'ceiling' | 'naive'): PoolConfig {
+  const timeout = kind === 'ceiling' ? Number(process.env.DB_STATEMENT_TIMEOUT_MS ?? 2000) : NAIVE_TIMEOUT_MS;
   return {
     connectionString: process.env.DATABASE_URL,
     max: Number(process.env.DB_POOL_SIZE ?? 10),
-    connectionTimeoutMillis: 2000, // DB_CONNECT_TIMEOUT_MS default: a request waits at most this long for a connection
+    connectionTimeoutMillis: kind === 'ceiling' ? 2000 : NAIVE_TIMEOUT_MS, // ours: DB_CONNECT_TIMEOUT_MS default
     statement_timeout: timeout,
     query_timeout: timeout + 1000,
     application_name: applicationName,
+    ...(kind === 'ceiling' ? { options: SESSION_OPTIONS } : {}),
   };
 }
+
+const NAIVE_TIMEOUT_MS = 60_000;
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -38,7 +44,7 @@ function readBody(req: IncomingMessage): Promise<string> {
 export function startCeiling(port: number, recordedFile: string): void {
   const recorded = JSON.parse(readFileSync(recordedFile, 'utf8')) as RecordedRequest[];
   const byBody = new Map(recorded.map((r) => [r.body, r.statements]));
-  const pool = new Pool(poolConfig('lis-bench-ceiling'));
+  const pool = new Pool(poolConfig('lis-bench-ceiling', 'ceiling'));
   pool.on('error', () => undefined);
   const server = createServer(async (req, res) => {
     try {
@@ -66,7 +72,7 @@ const COLUMNS = `id, address, to_char(captured_at, 'YYYY-MM-DD') AS date, headin
 export function startNaive(port: number): void {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const express = require('express') as typeof import('express');
-  const pool = new Pool(poolConfig('lis-bench-naive'));
+  const pool = new Pool(poolConfig('lis-bench-naive', 'naive'));
   pool.on('error', () => undefined);
   const app = express();
   app.use(express.json());
