@@ -584,6 +584,7 @@ CROSS JOIN LATERAL (
   ORDER BY v.word <-> q.typed
   LIMIT $2
 ) w
+WHERE NOT EXISTS (SELECT 1 FROM imagery_words k WHERE k.word = q.typed)
 ORDER BY q.n, w.d, w.word
 ;
 

@@ -196,7 +196,8 @@ export class SearchRepository {
       LIMIT ${window.limit} OFFSET ${window.offset}`;
   }
 
-  // KNN on the trigram GiST index of the vocabulary (imagery_words_trgm_idx), per word.
+  // KNN on the trigram GiST index of the vocabulary (imagery_words_trgm_idx), per word the
+  // vocabulary does not hold as it is (a few milliseconds each; a known word is spelt right).
   static wordCandidatesSql(words: string[]): Prisma.Sql {
     return Prisma.sql`
       SELECT q.typed, w.word
@@ -207,6 +208,7 @@ export class SearchRepository {
         ORDER BY v.word <-> q.typed
         LIMIT ${WORD_CANDIDATES}
       ) w
+      WHERE NOT EXISTS (SELECT 1 FROM imagery_words k WHERE k.word = q.typed)
       ORDER BY q.n, w.d, w.word`;
   }
 
