@@ -85,6 +85,10 @@ class EnvironmentVariables {
   DB_POOL_SIZE?: number;
 
   @IsOptional()
+  @IsIn(['true', 'false'], { message: 'DB_PREPARED_STATEMENTS must be true or false' })
+  DB_PREPARED_STATEMENTS?: 'true' | 'false';
+
+  @IsOptional()
   @Transform(toInt)
   @IsInt({ message: 'DB_STATEMENT_TIMEOUT_MS must be an integer between 100 and 600000' })
   @Min(100, { message: 'DB_STATEMENT_TIMEOUT_MS must be an integer between 100 and 600000' })
@@ -165,6 +169,8 @@ export interface AppConfig {
   imageBaseUrl: string;
   logLevel: LogLevel;
   dbPoolSize: number;
+  /** Named statements on the request path; off behind a transaction-mode pooler (PgBouncer) and on the built-in database. */
+  dbPreparedStatements: boolean;
   dbStatementTimeoutMs: number;
   /** How long a request may wait for a new or a free pooled connection before giving up. */
   dbConnectTimeoutMs: number;
@@ -211,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     imageBaseUrl: (parsed.IMAGE_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     logLevel: parsed.LOG_LEVEL ?? 'info',
     dbPoolSize: parsed.DB_POOL_SIZE ?? 10,
+    dbPreparedStatements: parsed.DB_PREPARED_STATEMENTS !== 'false',
     dbStatementTimeoutMs: parsed.DB_STATEMENT_TIMEOUT_MS ?? 2000,
     dbConnectTimeoutMs: parsed.DB_CONNECT_TIMEOUT_MS ?? 2000,
     databaseReadonlyUrl: parsed.DATABASE_READONLY_URL,

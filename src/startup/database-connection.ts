@@ -19,7 +19,7 @@ export async function openDatabase(config: AppConfig, role: 'server' | 'cli', lo
   const running = role === 'cli' ? EmbeddedDatabase.serverInfo(config.dataDir) : undefined;
   if (running) {
     log.log(`Using the built-in database of the server running as pid ${running.pid}`);
-    return { config: { ...config, databaseUrl: running.url, dbPoolSize: 1 } };
+    return { config: { ...config, databaseUrl: running.url, dbPoolSize: 1, dbPreparedStatements: false } };
   }
 
   const started = Date.now();
@@ -27,10 +27,17 @@ export async function openDatabase(config: AppConfig, role: 'server' | 'cli', lo
   const embedded = await EmbeddedDatabase.start(config.dataDir);
   log.log(`Built-in database ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   // PGlite answers one query at a time, so requests queue for a connection: waiting is expected
-  // there, not a sign of an unreachable database.
+  // there, not a sign of an unreachable database. All its connections share one session, where
+  // two connections preparing the same statement name would collide.
   const dbConnectTimeoutMs = Math.max(config.dbConnectTimeoutMs, EMBEDDED_CONNECTION_WAIT_MS);
   return {
-    config: { ...config, databaseUrl: embedded.url, dbPoolSize: Math.min(config.dbPoolSize, EMBEDDED_POOL_SIZE), dbConnectTimeoutMs },
+    config: {
+      ...config,
+      databaseUrl: embedded.url,
+      dbPoolSize: Math.min(config.dbPoolSize, EMBEDDED_POOL_SIZE),
+      dbConnectTimeoutMs,
+      dbPreparedStatements: false,
+    },
     embedded,
   };
 }

@@ -10,9 +10,13 @@ import { DatabaseModule } from '../../src/database/database.module';
 import { FeatureItem } from '../../src/imagery/feature-reader';
 import { ImageryImportService } from '../../src/imagery/imagery-import.service';
 import { ImageryModule } from '../../src/imagery/imagery.module';
+import { currentKind } from '../setup/test-database';
 
 export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
-  return { ...loadConfig({ DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'silent', IMAGE_BASE_URL: 'https://img.test' }), ...overrides };
+  const env = { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'silent', IMAGE_BASE_URL: 'https://img.test' };
+  // As openDatabase configures the built-in database: one shared session, no named statements.
+  const embedded = currentKind() === 'embedded' ? { dbPreparedStatements: false } : {};
+  return { ...loadConfig(env), ...embedded, ...overrides };
 }
 
 // The real HTTP app (same middleware, pipes and filters as production) on the test database.
