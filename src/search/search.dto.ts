@@ -306,10 +306,10 @@ export class SearchResponseDto {
   region_id: null;
 
   // Opt-in (include); never present by default.
-  @ApiPropertyOptional({ type: 'integer', minimum: 0, description: `Number of matches (capped at ${RESULT_WINDOW_MAX} for searches without text). ${OPT_IN('total')}`, example: 4 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, description: `Number of matches, counted up to ${RESULT_WINDOW_MAX}. ${OPT_IN('total')}`, example: 4 })
   total?: number;
 
-  @ApiPropertyOptional({ description: `false when counting stopped at the cap. ${OPT_IN('total')}`, example: true })
+  @ApiPropertyOptional({ description: `false when counting stopped at the cap (or a single word is known to match far more). ${OPT_IN('total')}`, example: true })
   total_exact?: boolean;
 
   // allOf, not a bare $ref: OpenAPI 3.0 ignores nullable beside $ref, and null is a real answer here.
