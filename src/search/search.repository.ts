@@ -38,7 +38,7 @@ export interface PageWindow {
 // Searches count their matches up to this many (and say when there are more). Equal to the deepest
 // page a request may ask for (page * limit <= 10,000).
 export const COUNT_CAP = 10_000;
-// Text searches rank by trigram similarity up to this many matches, by cheaper measures beyond.
+// Text searches rank the first this many matches found by score; further matches follow in table order.
 export const SCORE_CAP = 1_000;
 const STATISTICS_MAX_AGE_MS = 60_000;
 // Vocabulary words fetched per misspelt query word (nearest by trigram distance).
@@ -48,15 +48,15 @@ export const WORD_CANDIDATES = 20;
 // trigram or PostGIS operators; every value is a bound parameter.
 @Injectable()
 export class SearchRepository {
+  // Read at most once a minute per process: ANALYZE (after imports, and autovacuum's) changes them.
+  private statistics?: { readAt: number; value: Promise<WordStatistics> };
+
   constructor(private readonly prisma: PrismaService) {}
 
   async searchFullText(query: TextQuery, window: PageWindow, plan: SearchPlan = NO_FILTERS): Promise<SearchPage> {
     const shape = shapeTextQuery(query, await this.wordStatistics(), COUNT_CAP);
     return this.run(SearchRepository.fullTextSql(query, window, plan, shape), COUNT_CAP);
   }
-
-  // Read at most once a minute per process: ANALYZE (after imports, and autovacuum's) changes them.
-  private statistics?: { readAt: number; value: Promise<WordStatistics> };
 
   wordStatistics(now = Date.now()): Promise<WordStatistics> {
     if (!this.statistics || now - this.statistics.readAt > STATISTICS_MAX_AGE_MS) {
