@@ -31,6 +31,9 @@ export interface DatasetInfo {
 
 export async function withClient<T>(url: string, fn: (c: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: url, application_name: 'lis-bench' });
+  // A dropped connection (a database restart) fails the query in flight; without a listener the
+  // 'error' event would also kill the process before it can stop its servers.
+  client.on('error', () => undefined);
   await client.connect();
   try {
     return await fn(client);

@@ -63,6 +63,10 @@ export async function startServer(kind: ServerKind, o: ServerOptions): Promise<R
     env.BENCH_STATEMENTS = o.statementsFile;
   }
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // However the bench ends (a crash included), its servers end with it.
+  process.once('exit', () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
   const log = createWriteStream(o.logFile, { flags: 'a' });
   child.stdout!.pipe(log);
   child.stderr!.pipe(log);
