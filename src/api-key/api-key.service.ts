@@ -67,16 +67,19 @@ export class ApiKeyService {
 
   async revoke(idOrPrefix: string): Promise<ApiKey> {
     const key = await this.findOne(idOrPrefix);
+    const revoked = key.revokedAt ? key : await this.repository.revoke(key.id);
+    // Forgotten after the write, so a request in between cannot remember the key as it was.
     this.accepted?.delete(key.keyHash);
-    return key.revokedAt ? key : this.repository.revoke(key.id);
+    return revoked;
   }
 
   // null returns the key to the server default (RATE_LIMIT_PER_MINUTE); takes effect on its next request.
   async setRateLimit(idOrPrefix: string, rateLimit: number | null): Promise<ApiKey> {
     checkRateLimit(rateLimit);
     const key = await this.findOne(idOrPrefix);
+    const updated = await this.repository.setRateLimit(key.id, rateLimit);
     this.accepted?.delete(key.keyHash);
-    return this.repository.setRateLimit(key.id, rateLimit);
+    return updated;
   }
 
   private async findOne(idOrPrefix: string): Promise<ApiKey> {

@@ -35,15 +35,14 @@ export function createAdapter(config: AppConfig, connectionString: string, appli
   return new PrismaPg(createPool(config, connectionString, applicationName));
 }
 
-// Prisma on the node-postgres driver adapter (no native query engine), connected with the app's lifecycle.
-// `reader` serves the request path (search, key lookup): the read-only role when DATABASE_READONLY_URL
-// is set, else this same client.
+// Prisma on the node-postgres driver adapter (no native query engine), connected with the app's lifecycle,
+// for writes and tools. The request path (search, key lookup) runs its SQL with rawQuery on `readerPool`:
+// the read-only role when DATABASE_READONLY_URL is set, else the primary pool.
 @Injectable()
 export class PrismaService extends PrismaClient implements OnModuleInit, OnModuleDestroy {
-  readonly reader: PrismaClient;
-  /** The pg pools behind the clients, by role: `primary` always, `readonly` with DATABASE_READONLY_URL. */
+  /** The pg pools by role: `primary` (behind this client) always, `readonly` with DATABASE_READONLY_URL. */
   readonly pools: { primary: Pool; readonly?: Pool };
-  /** The pool behind `reader`. */
+  /** The pool of the request path. */
   readonly readerPool: Pool;
   private readonly preparedStatements: boolean;
 
@@ -53,7 +52,6 @@ export class PrismaService extends PrismaClient implements OnModuleInit, OnModul
     const readonly = config.databaseReadonlyUrl
       ? createPool(config, config.databaseReadonlyUrl, 'location-imagery-search-read')
       : undefined;
-    this.reader = readonly ? new PrismaClient({ adapter: new PrismaPg(readonly) }) : this;
     this.pools = { primary, readonly };
     this.readerPool = readonly ?? primary;
     this.preparedStatements = config.dbPreparedStatements;
@@ -73,11 +71,9 @@ export class PrismaService extends PrismaClient implements OnModuleInit, OnModul
 
   async onModuleInit(): Promise<void> {
     await this.$connect();
-    if (this.reader !== this) await this.reader.$connect();
   }
 
   async onModuleDestroy(): Promise<void> {
-    if (this.reader !== this) await this.reader.$disconnect();
     await this.$disconnect();
     for (const pool of Object.values(this.pools)) if (pool && !pool.ended) await pool.end();
   }

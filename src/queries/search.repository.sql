@@ -391,9 +391,14 @@ i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.locati
 --   $18 = 47.14
 --   $19 = 500
 --   $20 = 10001
---   $21 = 10000
---   $22 = 10
---   $23 = 0
+--   $21 = "Herrengasse"
+--   $22 = "herrengasse"
+--   $23 = "Herrengasse"
+--   $24 = "Herrengasse"
+--   $25 = "'herrengasse'"
+--   $26 = 10000
+--   $27 = 10
+--   $28 = 0
   WITH found AS MATERIALIZED (
     SELECT i.id, row_number() OVER () AS seq, coalesce(i.address_code = $1, false) AS code_match,
            (i.location::geography <-> ST_SetSRID(ST_MakePoint($2::float8, $3::float8), 4326)::geography)::float8 AS distance,
@@ -408,14 +413,18 @@ i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.locati
   FROM (SELECT count(*)::int AS total, coalesce(bool_or(code_match), false) AS code_matched FROM found) t
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
-i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat, m.score, m.distance, m.seq
+i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat, coalesce(m.score, (similarity(i.address_norm, lis_normalize($21))
+      + CASE WHEN coalesce(i.address_code = $22, false) THEN 10 ELSE 0 END
+      + CASE WHEN i.address_norm = lis_normalize($23) THEN 2 ELSE 0 END
+      + CASE WHEN starts_with(i.address_norm, lis_normalize($24)) THEN 0.5 ELSE 0 END
+      + CASE WHEN i.address_tsv @@ to_tsquery('simple', $25) THEN 0.5 ELSE 0 END)::float8) AS score, m.distance, m.seq, m.score AS ranked
     FROM (
-      SELECT * FROM found m WHERE m.seq <= $21
+      SELECT * FROM found m WHERE m.seq <= $26
       ORDER BY m.score DESC NULLS LAST, CASE WHEN m.score IS NULL THEN m.seq END, m.distance ASC NULLS LAST, m.id
-      LIMIT $22 OFFSET $23
+      LIMIT $27 OFFSET $28
     ) m JOIN imagery i ON i.id = m.id
   ) p ON true
-  ORDER BY p.score DESC NULLS LAST, CASE WHEN p.score IS NULL THEN p.seq END, p.distance ASC NULLS LAST, p.id
+  ORDER BY p.ranked DESC NULLS LAST, CASE WHEN p.ranked IS NULL THEN p.seq END, p.distance ASC NULLS LAST, p.id
 ;
 
 -- fullTextSql: newest first
@@ -458,9 +467,11 @@ i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.locati
 --   $3 = "Herengase"
 --   $4 = "Herengase"
 --   $5 = 1001
---   $6 = 1000
---   $7 = 10
---   $8 = 0
+--   $6 = "Herengase"
+--   $7 = "Herengase"
+--   $8 = 1000
+--   $9 = 10
+--   $10 = 0
   WITH found AS MATERIALIZED (
     SELECT i.id, row_number() OVER () AS seq, false AS code_match,
            NULL::float8 AS distance,
@@ -471,14 +482,14 @@ i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.locati
   FROM (SELECT count(*)::int AS total, coalesce(bool_or(code_match), false) AS code_matched FROM found) t
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
-i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat, m.score, m.distance, m.seq
+i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat, coalesce(m.score, (word_similarity(lis_normalize($6), i.address_norm) + similarity(i.address_norm, lis_normalize($7)))::float8) AS score, m.distance, m.seq, m.score AS ranked
     FROM (
-      SELECT * FROM found m WHERE m.seq <= $6
+      SELECT * FROM found m WHERE m.seq <= $8
       ORDER BY m.score DESC NULLS LAST, CASE WHEN m.score IS NULL THEN m.seq END, m.distance ASC NULLS LAST, m.id
-      LIMIT $7 OFFSET $8
+      LIMIT $9 OFFSET $10
     ) m JOIN imagery i ON i.id = m.id
   ) p ON true
-  ORDER BY p.score DESC NULLS LAST, CASE WHEN p.score IS NULL THEN p.seq END, p.distance ASC NULLS LAST, p.id
+  ORDER BY p.ranked DESC NULLS LAST, CASE WHEN p.ranked IS NULL THEN p.seq END, p.distance ASC NULLS LAST, p.id
 ;
 
 -- areaSql: coordinates, newest first

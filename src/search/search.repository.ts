@@ -214,7 +214,7 @@ export class SearchRepository {
 
   // The statement counts up to cap + 1 matches; more than cap means "at least cap".
   private async run(sql: Prisma.Sql, cap: number): Promise<SearchPage> {
-    const rows = await this.prisma.rawQuery<{ total: number; codeMatched: boolean; seq?: number; pos?: number } & Partial<SearchRow>>(sql);
+    const rows = await this.prisma.rawQuery<{ total: number; codeMatched: boolean; seq?: number; pos?: number; ranked?: number } & Partial<SearchRow>>(sql);
     const counted = rows[0]?.total ?? 0;
     const exceeded = counted > cap;
     return {
@@ -223,7 +223,7 @@ export class SearchRepository {
       codeMatched: rows[0]?.codeMatched ?? false,
       rows: rows
         .filter((r) => r.id !== null && r.id !== undefined)
-        .map(({ total: _t, codeMatched: _c, seq: _s, pos: _p, ...row }) => row as SearchRow),
+        .map(({ total: _t, codeMatched: _c, seq: _s, pos: _p, ranked: _r, ...row }) => row as SearchRow),
     };
   }
 }
@@ -295,8 +295,8 @@ function sortedPageSql(window: PageWindow, plan: SearchPlan, search: TextSearch)
 }
 
 // Relevance with filters: the first cap + 1 matches found are counted; of those, the first
-// SCORE_CAP (and every code match) are ranked by score, the rest follow in the order found. Full
-// rows are read for the page's rows only.
+// SCORE_CAP (and every code match) are ranked by score, the rest follow in the order found (their
+// score is still computed for the page, for `include: score`). Full rows are read for the page's rows only.
 function rankedPageSql(window: PageWindow, plan: SearchPlan, search: TextSearch): Prisma.Sql {
   const where = Prisma.join([...(search.match ? [search.match] : []), ...filterConditions(plan.filters)], ' AND ');
   return Prisma.sql`
@@ -309,14 +309,14 @@ function rankedPageSql(window: PageWindow, plan: SearchPlan, search: TextSearch)
     SELECT t.total, t.code_matched AS "codeMatched", p.*
     FROM (SELECT count(*)::int AS total, coalesce(bool_or(code_match), false) AS code_matched FROM found) t
     LEFT JOIN LATERAL (
-      SELECT ${ROW_COLUMNS}, m.score, m.distance, m.seq
+      SELECT ${ROW_COLUMNS}, coalesce(m.score, (${search.score})::float8) AS score, m.distance, m.seq, m.score AS ranked
       FROM (
         SELECT * FROM found m WHERE m.seq <= ${search.cap}
         ORDER BY m.score DESC NULLS LAST, CASE WHEN m.score IS NULL THEN m.seq END, m.distance ASC NULLS LAST, m.id
         LIMIT ${window.limit} OFFSET ${window.offset}
       ) m JOIN imagery i ON i.id = m.id
     ) p ON true
-    ORDER BY p.score DESC NULLS LAST, CASE WHEN p.score IS NULL THEN p.seq END, p.distance ASC NULLS LAST, p.id`;
+    ORDER BY p.ranked DESC NULLS LAST, CASE WHEN p.ranked IS NULL THEN p.seq END, p.distance ASC NULLS LAST, p.id`;
 }
 
 interface HeadTailSearch extends TextSearch {

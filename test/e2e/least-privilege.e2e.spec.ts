@@ -1,3 +1,4 @@
+import { Prisma } from '@prisma/client';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Client } from 'pg';
 import request from 'supertest';
@@ -33,8 +34,8 @@ describe('least privilege (DATABASE_READONLY_URL)', () => {
   it('searches and authenticates through the read-only role', async () => {
     const res = await search().expect(200);
     expect(res.body.data[0].address).toBe('Privilege Place 1');
-    const reader = app.get(PrismaService).reader;
-    expect(await reader.$queryRaw`SELECT current_user::text AS u`).toEqual([{ u: role }]);
+    const prisma = app.get(PrismaService);
+    expect(await prisma.rawQuery(Prisma.sql`SELECT current_user::text AS u`)).toEqual([{ u: role }]);
   });
 
   it('really depends on that role: without its grant, the request path fails', async () => {
@@ -56,9 +57,9 @@ describe('least privilege (DATABASE_READONLY_URL)', () => {
   });
 
   it('cannot write through the request-path connection', async () => {
-    const reader = app.get(PrismaService).reader;
-    await expect(reader.$executeRaw`DELETE FROM imagery`).rejects.toThrow();
-    await expect(reader.apiKey.updateMany({ data: { revokedAt: null } })).rejects.toThrow();
+    const reader = app.get(PrismaService).readerPool;
+    await expect(reader.query('DELETE FROM imagery')).rejects.toMatchObject({ code: '25006' }); // read-only transaction
+    await expect(reader.query('UPDATE api_keys SET revoked_at = NULL')).rejects.toMatchObject({ code: '25006' });
     await search().expect(200);
   });
 });

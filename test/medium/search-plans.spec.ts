@@ -215,6 +215,11 @@ describe('search query plans', () => {
       await pagesAgree(repo, query, SCORE_CAP - 100); // across the ranked head into the tail
       const deepest = await repo.searchFullText(query, { limit: 100, offset: COUNT_CAP - 100 });
       expect(deepest.rows).toHaveLength(100);
+      // With a filter: past the ranked first 1,000, rows still carry their own score.
+      const wide = searchPlan({ query: 'Herrengasse', near: { lat: 47.1, lon: 9.5, radius_m: 50_000 } });
+      const filteredTail = await repo.searchFullText(query, { limit: 10, offset: SCORE_CAP + 10 }, wide);
+      expect(filteredTail.rows).toHaveLength(10);
+      for (const row of filteredTail.rows) expect(row.score).toBeGreaterThan(0);
     } finally {
       await service.onModuleDestroy();
     }
