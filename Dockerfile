@@ -1,28 +1,32 @@
-# syntax=docker/dockerfile:1
 # Location Imagery Search: multi-stage build, Node 20 slim, production dependencies only, non-root.
+# No `# syntax=` line: BuildKit would pull a frontend image for it, which fails where no registry is reachable.
+# Offline: `npm run docker:offline-images` builds node:20-slim locally (the first FROM names it).
 
-# --- build: all dependencies, generate the Prisma client, compile TypeScript
-FROM node:20-slim AS build
+# --- install: all dependencies, downloaded once (the one stage that needs the npm registry)
+FROM node:20-slim AS install
 WORKDIR /app
 # swagger-ui-dist pulls in @scarf/scarf, whose install script phones home; scripts are off anyway.
 ENV SCARF_ANALYTICS=false
 COPY package.json package-lock.json ./
 # --ignore-scripts: no engine downloads at install; the client is generated explicitly below.
 RUN npm ci --ignore-scripts --no-audit --no-fund
+
+# --- build: generate the Prisma client, compile TypeScript
+FROM install AS build
 COPY prisma.config.ts tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY prisma ./prisma
 # prisma.config.ts reads src/config/database-url.ts, so sources come before generating the client.
 COPY src ./src
 # The web page (GET /) is bundled by esbuild into dist/web.
 COPY web ./web
+# scripts/build.mjs builds the server and the page (and stamps the build so it is not redone).
+COPY scripts ./scripts
 RUN npx prisma generate && npm run build
 
-# --- deps: production dependencies only (dev tools and optional peers such as the prisma CLI left out)
-FROM node:20-slim AS deps
-WORKDIR /app
-ENV SCARF_ANALYTICS=false
-COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund && npm cache clean --force
+# --- deps: production dependencies only (dev tools and optional peers such as the prisma CLI left out),
+# pruned from the install stage rather than installed again; cached while package*.json do not change.
+FROM install AS deps
+RUN npm prune --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund
 
 # --- runtime
 FROM node:20-slim AS runtime

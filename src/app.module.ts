@@ -7,6 +7,7 @@ import { DatabaseModule } from './database/database.module';
 import { DemoImageModule } from './demo-image/demo-image.module';
 import { HealthModule } from './health/health.module';
 import { ImageryModule } from './imagery/imagery.module';
+import { PlacesModule } from './places/places.module';
 import { LifecycleModule } from './lifecycle/lifecycle.module';
 import { createRootLogger } from './logging/logging';
 import { MetricsModule } from './metrics/metrics.module';
@@ -28,6 +29,7 @@ export class AppModule {
         ApiKeyModule,
         SearchModule,
         ImageryModule,
+        PlacesModule,
         DemoImageModule,
         WebPageModule,
       ],

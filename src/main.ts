@@ -6,14 +6,19 @@ import { ConfigError, loadConfig } from './config/app-config';
 import { EmbeddedDatabaseError } from './database/embedded-database';
 import { Migrator } from './database/migrator';
 import { installGracefulShutdown } from './lifecycle/graceful-shutdown';
+import { createRootLogger, nestLoggerFor } from './logging/logging';
 import { openDatabase } from './startup/database-connection';
 import { ensureDemoKey, loadDemoDataIfEmpty } from './startup/demo-setup';
+import { createFirstRunKey, emptyCatalogueMessage, firstRunKeyMessage, tryItLines } from './startup/getting-started';
 import { WebPageService } from './web-page/web-page.service';
 
 async function main(): Promise<void> {
   const started = Date.now();
+  const settings = loadConfig();
+  const rootLogger = createRootLogger(settings);
+  Logger.overrideLogger(nestLoggerFor(rootLogger));
   const log = new Logger('Startup');
-  const { config, embedded } = await openDatabase(loadConfig(), 'server', log);
+  const { config, embedded } = await openDatabase(settings, 'server', log);
 
   const migrationStart = Date.now();
   const migrator = new Migrator(config.databaseUrl);
@@ -21,33 +26,38 @@ async function main(): Promise<void> {
     log.log('Creating the schema (PostGIS takes a while to install in the built-in database)...');
   }
   const { applied } = await migrator.migrate();
-  if (applied.length > 0) log.log(`Applied migrations ${applied.join(', ')} in ${((Date.now() - migrationStart) / 1000).toFixed(1)} s`);
+  if (applied.length > 0)
+    log.log(`Applied migrations ${applied.join(', ')} in ${((Date.now() - migrationStart) / 1000).toFixed(1)} s`);
 
-  const app = await createApp(config);
+  const app = await createApp(config, { logger: rootLogger });
   if (config.bootstrapApiKey) {
     await app.get(ApiKeyService).register(config.bootstrapApiKey, 'bootstrap');
     log.log('Registered BOOTSTRAP_API_KEY');
   }
   let demoKey: string | undefined;
+  let firstRunKey: string | undefined;
   if (embedded) {
-    await loadDemoDataIfEmpty(app, log);
+    await loadDemoDataIfEmpty(config, log);
     demoKey = config.bootstrapApiKey ? undefined : await ensureDemoKey(app, config.dataDir, log);
     // The page is pre-filled with the generated demo key only; never with a real key.
     if (demoKey) app.get(WebPageService).offerDemoKey(demoKey);
+  } else if (!config.bootstrapApiKey) {
+    firstRunKey = await createFirstRunKey(app);
   }
+  const emptyCatalogue = await emptyCatalogueMessage(app, config.commandHints);
 
   // SIGTERM/SIGINT: drain in-flight requests, close the app, then stop the built-in database.
   installGracefulShutdown(app, { timeoutMs: config.shutdownTimeoutMs, afterClose: async () => embedded?.stop() });
 
   await app.listen(config.port, config.host);
   const { port } = app.getHttpServer().address() as AddressInfo;
-  const base = `http://localhost:${port}`;
-  log.log(`Listening on ${base} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  log.log(`Listening on http://localhost:${port} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  // Plain lines, not log records: a key and a search to paste are the first thing a new user wants.
+  const base = config.publicUrl ?? `http://localhost:${port}`;
   const key = demoKey ?? (embedded ? config.bootstrapApiKey : undefined);
-  if (key) {
-    // The demo key and a search to paste: the first thing a new user wants.
-    console.log(`\nAPI key: ${key}\nTry:\n  curl -s ${base}/search -H 'content-type: application/json' -H 'x-api-key: ${key}' -d '{"query": "Beverly Hills", "limit": 2}'\n`);
-  }
+  if (key) console.log(`\n${tryItLines(key, base).join('\n')}\n`);
+  if (firstRunKey) console.log(`\n${firstRunKeyMessage(firstRunKey, base, config.commandHints)}\n`);
+  if (emptyCatalogue) console.log(`${emptyCatalogue}\n`);
 }
 
 main().catch((error) => {

@@ -23,7 +23,8 @@ await build({
   format: 'esm',
   target: ['chrome111', 'firefox115', 'safari16.4'],
   minify: true,
-  sourcemap: 'linked',
+  // Source maps would hand anyone the page's full source; only a developer's build (NODE_ENV=development) has them.
+  sourcemap: process.env.NODE_ENV === 'development' ? 'linked' : false,
   legalComments: 'linked',
   logLevel: 'warning',
 });
@@ -38,4 +39,5 @@ const copies = [
 await Promise.all(copies.map(([from, to]) => copyFile(from.startsWith('/') ? from : join(root, from), to)));
 
 // Quiet under `npm run --silent` (the CLI commands build first and print only their own output).
-if (process.env.npm_config_loglevel !== 'silent') console.log(`web page built into dist/web in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+if (process.env.npm_config_loglevel !== 'silent')
+  console.log(`web page built into dist/web in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -1,15 +1,14 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { setRateLimitHeaders } from '../rate-limit/rate-limit-headers';
-import { RateLimitException } from '../rate-limit/rate-limit.exception';
+import { enforceRateLimit } from '../rate-limit/rate-limit-refusal';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { ApiKeyException } from './api-key.exception';
 import { ApiKeyService, AuthenticatedKey } from './api-key.service';
 
 export type RequestWithApiKey = Request & { apiKey?: AuthenticatedKey };
 
-// Authenticates the x-api-key header, then rate-limits: valid keys against their own quota, failed
-// attempts against their client address (brute force). Either way the answer carries the RateLimit fields.
+// Authenticates the x-api-key header, then counts the request: valid keys against their own quota, failed
+// attempts against their client address (brute force). src/rate-limit/ decides and answers (fields, 429).
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(
@@ -28,25 +27,11 @@ export class ApiKeyGuard implements CanActivate {
     } catch (error) {
       // Only a refused key counts as a failed attempt; a database outage is not the client's doing.
       if (error instanceof ApiKeyException && error.status === 401) {
-        const failures = await this.rateLimits.recordAuthFailure(req.ip ?? req.socket.remoteAddress);
-        setRateLimitHeaders(res, failures);
-        if (failures.limited) {
-          throw new RateLimitException(
-            `Too many failed authentication attempts from this address; retry in ${failures.resetSeconds} s`,
-            failures.resetSeconds,
-          );
-        }
+        enforceRateLimit(res, await this.rateLimits.recordAuthFailure(req.ip ?? req.socket.remoteAddress));
       }
       throw error;
     }
-    const quota = await this.rateLimits.consumeKeyQuota(key);
-    setRateLimitHeaders(res, quota);
-    if (quota.limited) {
-      throw new RateLimitException(
-        `Rate limit of ${quota.policy.limit} requests per minute exceeded; retry in ${quota.resetSeconds} s`,
-        quota.resetSeconds,
-      );
-    }
+    enforceRateLimit(res, await this.rateLimits.consumeKeyQuota(key));
     req.apiKey = key;
     return true;
   }

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ApiKey } from '@prisma/client';
 import { LRUCache } from 'lru-cache';
 import { APP_CONFIG, AppConfig, RATE_LIMIT_MAX } from '../config/app-config';
-import { displayPrefix, generateApiKey, hashApiKey, hashesEqual } from './api-key-secret';
+import { displayPrefix, generateApiKey, hashApiKey, hashesEqual } from './api-key-hash';
 import { ApiKeyException, ApiKeyExceptionCode } from './api-key.exception';
 import { ApiKeyRepository } from './api-key.repository';
 
@@ -29,7 +29,8 @@ export class ApiKeyService {
     private readonly repository: ApiKeyRepository,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.accepted = config.apiKeyCacheSeconds > 0 ? new LRUCache({ max: CACHED_KEYS, ttl: config.apiKeyCacheSeconds * 1000 }) : null;
+    this.accepted =
+      config.apiKeyCacheSeconds > 0 ? new LRUCache({ max: CACHED_KEYS, ttl: config.apiKeyCacheSeconds * 1000 }) : null;
   }
 
   async authenticate(presented: string | undefined): Promise<AuthenticatedKey> {
@@ -52,8 +53,24 @@ export class ApiKeyService {
   async create(name: string, rateLimit: number | null = null): Promise<{ key: string; record: ApiKey }> {
     checkRateLimit(rateLimit);
     const key = generateApiKey();
-    const record = await this.repository.create({ name, prefix: displayPrefix(key), keyHash: hashApiKey(key), rateLimit });
+    const record = await this.repository.create({
+      name,
+      prefix: displayPrefix(key),
+      keyHash: hashApiKey(key),
+      rateLimit,
+    });
     return { key, record };
+  }
+
+  // A new key only when none exists yet (first start without BOOTSTRAP_API_KEY); undefined otherwise.
+  async createFirstKey(name: string): Promise<string | undefined> {
+    const key = generateApiKey();
+    const record = await this.repository.createIfNoKeyExists({
+      name,
+      prefix: displayPrefix(key),
+      keyHash: hashApiKey(key),
+    });
+    return record ? key : undefined;
   }
 
   // Registers a known key (BOOTSTRAP_API_KEY) idempotently; a revoked one stays revoked.

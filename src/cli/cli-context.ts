@@ -6,6 +6,7 @@ import { DatabaseModule } from '../database/database.module';
 import { EmbeddedDatabaseError } from '../database/embedded-database';
 import { MigrationResult, Migrator } from '../database/migrator';
 import { ImageryModule } from '../imagery/imagery.module';
+import { PlacesModule } from '../places/places.module';
 import { SearchModule } from '../search/search.module';
 import { openDatabase } from '../startup/database-connection';
 import { MetricsModule } from '../metrics/metrics.module';
@@ -15,7 +16,10 @@ import { MetricsModule } from '../metrics/metrics.module';
 class CliModule {
   static forRoot(config: AppConfig): DynamicModule {
     // MetricsModule: SearchModule's controller declares the search metrics interceptor.
-    return { module: CliModule, imports: [DatabaseModule.forRoot(config), MetricsModule, ApiKeyModule, ImageryModule, SearchModule] };
+    return {
+      module: CliModule,
+      imports: [DatabaseModule.forRoot(config), MetricsModule, ApiKeyModule, ImageryModule, PlacesModule, SearchModule],
+    };
   }
 }
 
@@ -36,7 +40,7 @@ export async function runCli(task: CliTask): Promise<void> {
     process.exitCode = (await task(ctx, cliConfig, migration)) ?? 0;
   } catch (error) {
     const plain = error instanceof UsageError || error instanceof ConfigError || error instanceof EmbeddedDatabaseError;
-    console.error(plain || (error as any)?.code ? `error: ${(error as Error).message}` : error);
+    console.error(plain || (error as { code?: unknown } | null)?.code ? `error: ${(error as Error).message}` : error);
     process.exitCode = error instanceof UsageError ? 2 : 1;
   } finally {
     await ctx?.close();

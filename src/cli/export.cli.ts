@@ -27,7 +27,8 @@ void runCli(async (ctx) => {
   if (format === undefined || !isImportFormat(format)) {
     throw new UsageError(`cannot tell the format for ${file}; pass --format ${IMPORT_FORMATS.join('|')}\n${USAGE}`);
   }
-  if (values.query !== undefined && values.source !== undefined) throw new UsageError('use either --query or --source, not both');
+  if (values.query !== undefined && values.source !== undefined)
+    throw new UsageError('use either --query or --source, not both');
 
   const exporter = ctx.get(ImageryExportService);
   const records =
@@ -56,7 +57,9 @@ void runCli(async (ctx) => {
       throw error;
     }
   }
-  console.error(`exported ${count} records${file === '-' ? '' : ` to ${file}`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.error(
+    `exported ${count} records${file === '-' ? '' : ` to ${file}`} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
 });
 
 // The search's result pages, through the service's own validation and bounds (as POST /search would).
@@ -64,12 +67,15 @@ async function* searchPages(search: SearchService, query: string): IdPages {
   for (let page = 1; page * LIMIT_MAX <= RESULT_WINDOW_MAX; page++) {
     const request = plainToInstance(SearchRequestDto, { query, limit: LIMIT_MAX, page });
     const errors = validateSync(request);
-    if (errors.length > 0) throw new UsageError(`--query: ${errors.flatMap((e) => Object.values(e.constraints ?? {})).join('; ')}`);
+    if (errors.length > 0)
+      throw new UsageError(`--query: ${errors.flatMap((e) => Object.values(e.constraints ?? {})).join('; ')}`);
     const result = await search.search(request);
     yield result.data.map((r) => r.id);
     if (page >= result.pageTotal) return;
     if ((page + 1) * LIMIT_MAX > RESULT_WINDOW_MAX) {
-      console.error(`note: the query matches more than ${RESULT_WINDOW_MAX} records; the export holds the best ${RESULT_WINDOW_MAX} (the search bound)`);
+      console.error(
+        `note: the query matches more than ${RESULT_WINDOW_MAX} records; the export holds the best ${RESULT_WINDOW_MAX} (the search bound)`,
+      );
     }
   }
 }
@@ -79,7 +85,8 @@ function usageOnError<T>(parse: () => T): T {
   try {
     return parse();
   } catch (error) {
-    if (String((error as { code?: string }).code).startsWith('ERR_PARSE_ARGS')) throw new UsageError(`${(error as Error).message}\n${USAGE}`);
+    if (String((error as { code?: string }).code).startsWith('ERR_PARSE_ARGS'))
+      throw new UsageError(`${(error as Error).message}\n${USAGE}`);
     throw error;
   }
 }

@@ -1,5 +1,18 @@
 import { MultiBar, Presets, SingleBar } from 'cli-progress';
-import { ImportSummary } from '../imagery/imagery-import.service';
+
+// What every importer (imagery, places) counts; `deleted` and `skipped` only where the importer has them.
+export interface ImportCounts {
+  read: number;
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  deleted?: number;
+  /** Input objects that are no record of this importer (an OpenStreetMap way that is no place). */
+  skipped?: number;
+  rejected: number;
+  dryRun: boolean;
+  elapsedMs: number;
+}
 
 export interface ProgressSource {
   /** File size on disk; unknown for standard input. */
@@ -40,7 +53,7 @@ export class ImportProgress {
     this.bar = this.multibar.create(known ? input.totalBytes! : 1, 0, { records: 0, rate: 0, elapsed: 0 });
   }
 
-  update(summary: Readonly<ImportSummary>): void {
+  update(summary: Readonly<Pick<ImportCounts, 'read'>>): void {
     const seconds = (Date.now() - this.started) / 1000;
     const rate = seconds > 0 ? Math.round(summary.read / seconds) : 0;
     const done = this.input.bytesRead();
@@ -60,7 +73,8 @@ export class ImportProgress {
 
   // A message that must not garble the bar.
   log(message: string): void {
-    if (this.multibar) this.multibar.log(`${message}\n`); // printed above the bar at its next redraw
+    if (this.multibar)
+      this.multibar.log(`${message}\n`); // printed above the bar at its next redraw
     else this.out.write(`${message}\n`);
   }
 
@@ -75,18 +89,20 @@ export class ImportProgress {
   }
 }
 
-export function formatSummary(s: Readonly<ImportSummary>): string {
+export function formatSummary(s: Readonly<ImportCounts>): string {
   const seconds = s.elapsedMs / 1000;
   const rate = seconds > 0 ? Math.round(s.read / seconds) : s.read;
   const tail = `in ${seconds.toFixed(1)} s (${rate.toLocaleString('en-US')} records/s)`;
-  if (s.dryRun) {
-    return (
-      `dry run, nothing written: read ${s.read}, would insert ${s.inserted}, would update ${s.updated}, ` +
-      `unchanged ${s.unchanged}, would delete ${s.deleted}, rejected ${s.rejected} ${tail}`
-    );
-  }
-  return (
-    `read ${s.read}, inserted ${s.inserted}, updated ${s.updated}, unchanged ${s.unchanged}, ` +
-    `deleted ${s.deleted}, rejected ${s.rejected} ${tail}`
-  );
+  // "inserted 3" after a run, "would insert 3" for a dry run.
+  const did = (verb: string) => (s.dryRun ? `would ${verb}` : verb.endsWith('e') ? `${verb}d` : `${verb}ed`);
+  const parts = [
+    `read ${s.read}`,
+    `${did('insert')} ${s.inserted}`,
+    `${did('update')} ${s.updated}`,
+    `unchanged ${s.unchanged}`,
+  ];
+  if (s.deleted !== undefined) parts.push(`${did('delete')} ${s.deleted}`);
+  if (s.skipped !== undefined) parts.push(`skipped ${s.skipped}`);
+  parts.push(`rejected ${s.rejected}`);
+  return `${s.dryRun ? 'dry run, nothing written: ' : ''}${parts.join(', ')} ${tail}`;
 }

@@ -13,7 +13,8 @@ const USAGE = `usage:
 function parseRateLimit(value: string | undefined): number | null | undefined {
   if (value === undefined) return undefined;
   if (value === 'default' || value === 'none') return null;
-  if (!/^\d+$/.test(value)) throw new UsageError(`rate limit must be a whole number of requests per minute or "default", got "${value}"`);
+  if (!/^\d+$/.test(value))
+    throw new UsageError(`rate limit must be a whole number of requests per minute or "default", got "${value}"`);
   return Number(value);
 }
 
@@ -53,12 +54,15 @@ void runCli(async (ctx, config) => {
     case 'revoke': {
       if (!arg) throw new UsageError(`revoke needs an id or prefix\n${USAGE}`);
       const key = await keys.revoke(arg);
-      console.log(`Revoked ${key.id} (${key.prefix}…) "${key.name}"; running servers refuse it within API_KEY_CACHE_SECONDS (default 10 s).`);
+      console.log(
+        `Revoked ${key.id} (${key.prefix}…) "${key.name}"; running servers refuse it within API_KEY_CACHE_SECONDS (default 10 s).`,
+      );
       return;
     }
     case 'set-rate-limit': {
       const limit = parseRateLimit(arg2);
-      if (!arg || limit === undefined) throw new UsageError(`set-rate-limit needs an id or prefix and a limit\n${USAGE}`);
+      if (!arg || limit === undefined)
+        throw new UsageError(`set-rate-limit needs an id or prefix and a limit\n${USAGE}`);
       const key = await keys.setRateLimit(arg, limit);
       const shown = key.rateLimit === null ? `the default (${config.rateLimitPerMinute})` : String(key.rateLimit);
       console.log(`Rate limit of ${key.id} (${key.prefix}…) "${key.name}" is now ${shown} requests per minute.`);

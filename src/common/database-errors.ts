@@ -2,23 +2,43 @@
 // They arrive in several wrappings: Prisma errors (code P1001; or P2010 with the driver adapter's
 // error in meta.driverAdapterError.cause), the adapter's own error kinds, and plain node-postgres
 // errors that the adapter passes through untouched (connect and read timeouts, dropped connections).
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'EAI_AGAIN']);
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'EAI_AGAIN',
+]);
 const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1017', 'P2024']);
 const ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
 // 08xxx: connection exceptions; 57P01..57P03: shutdown / cannot connect now; 53300: too many connections.
 const PG_UNAVAILABLE = /^(08...|57P0[123]|53300)$/;
 // 57014: statement_timeout (or a cancel) hit.
 const PG_TIMEOUT = '57014';
-const PG_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused/i;
+const PG_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused/i;
 const PG_TIMEOUT_MESSAGES = /Query read timeout/i;
 
 export type DatabaseTrouble = 'unavailable' | 'timeout';
+
+// The fields read from an error of pg, Prisma or the driver adapter (any of them may be missing).
+interface ErrorLike {
+  code?: unknown;
+  originalCode?: unknown;
+  kind?: unknown;
+  message?: unknown;
+  cause?: unknown;
+  meta?: { driverAdapterError?: unknown };
+}
 
 export function databaseTrouble(error: unknown): DatabaseTrouble | undefined {
   const seen = new Set<unknown>();
   const queue: unknown[] = [error];
   while (queue.length > 0 && seen.size < 10) {
-    const e: any = queue.shift();
+    const e = queue.shift() as ErrorLike | null | undefined;
     if (!e || typeof e !== 'object' || seen.has(e)) continue;
     seen.add(e);
     for (const code of [e.code, e.originalCode]) {

@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import {
   AppException,
   errorBody,
@@ -28,6 +28,9 @@ export class HttpExceptionFilter implements ExceptionFilter {
       this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
     }
     if (res.headersSent) return;
+    // A refused request's body is not read (see jsonBody); if it is still on its way, or announced and
+    // never sent, close the connection after the answer rather than wait for it.
+    if (!host.switchToHttp().getRequest<Request>().complete) res.setHeader('Connection', 'close');
     for (const [name, value] of Object.entries(appException.headers ?? {})) res.setHeader(name, value);
     // type() because a handler may have set another Content-Type (e.g. an image) before failing.
     res.status(appException.status).type('application/json').json(errorBody(appException));
@@ -39,7 +42,9 @@ export class HttpExceptionFilter implements ExceptionFilter {
     const trouble = databaseTrouble(exception);
     if (trouble) {
       const message =
-        trouble === 'timeout' ? 'The database did not answer in time; retry shortly' : 'The database is unavailable; retry shortly';
+        trouble === 'timeout'
+          ? 'The database did not answer in time; retry shortly'
+          : 'The database is unavailable; retry shortly';
       return new ServerException(ServerExceptionCode.DATABASE_UNAVAILABLE, message, {
         'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS),
       });
@@ -51,7 +56,13 @@ export class HttpExceptionFilter implements ExceptionFilter {
 // Prisma puts the cause on the last line, after the call site.
 function summary(exception: unknown): string {
   const text = exception instanceof Error ? exception.message : String(exception);
-  return text.trim().split('\n').filter((l) => l.trim()).pop() ?? 'unknown error';
+  return (
+    text
+      .trim()
+      .split('\n')
+      .filter((l) => l.trim())
+      .pop() ?? 'unknown error'
+  );
 }
 
 function fromHttpException(exception: HttpException): AppException {
@@ -62,6 +73,7 @@ function fromHttpException(exception: HttpException): AppException {
   if (status === 415) {
     return new RequestException(RequestExceptionCode.UNSUPPORTED_MEDIA_TYPE, 'Content-Type must be application/json');
   }
-  if (status >= 400 && status < 500) return new RequestException(RequestExceptionCode.INVALID_REQUEST, 'Invalid request');
+  if (status >= 400 && status < 500)
+    return new RequestException(RequestExceptionCode.INVALID_REQUEST, 'Invalid request');
   return new ServerException(ServerExceptionCode.INTERNAL_ERROR, 'Internal server error');
 }

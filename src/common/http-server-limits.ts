@@ -1,6 +1,7 @@
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { errorBody, RequestException, RequestExceptionCode } from './app-exception';
+import { rawSecurityHeaderLines } from './security-headers';
 
 // Bounds on what a client may make the HTTP server hold before any route runs.
 export const HTTP_LIMITS = {
@@ -23,7 +24,7 @@ export function applyHttpServerLimits(server: Server): void {
 }
 
 // Requests Node refuses before Express sees them (oversized headers, malformed HTTP, timeouts) get
-// the API's error shape instead of Node's bare status line.
+// the API's error shape and the security headers instead of Node's bare status line.
 function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
   const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
@@ -43,6 +44,7 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
   socket.end(
     `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +
+      rawSecurityHeaderLines() +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
       'Connection: close\r\n\r\n' +
       body,

@@ -1,3 +1,4 @@
+import contentType from 'content-type';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { json } from 'express';
 import { RequestException, RequestExceptionCode } from './app-exception';
@@ -8,54 +9,96 @@ export const MAX_BODY_BYTES = 16 * 1024;
 export const MAX_JSON_DEPTH = 8;
 export const MAX_JSON_MEMBERS = 256;
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
-const BODY_PROBLEM = Symbol('bodyProblem');
+const JSON_TYPES = ['application/json', 'application/*+json'];
+// RFC 8259 8.1: JSON is UTF-8. `utf8` is a spelling clients really send; UTF-16/32 are refused.
+const UTF8_NAMES = new Set(['utf-8', 'utf8']);
+const BODY_READER = Symbol('bodyReader');
 // An unpaired UTF-16 surrogate: valid in JSON text, but not text any database or encoder accepts.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
 const MAX_FIELD_NAME = 100;
 
-type RequestWithBodyProblem = Request & { [BODY_PROBLEM]?: RequestException };
+type BodyReader = () => Promise<RequestException | undefined>;
+type RequestWithBodyReader = Request & { [BODY_READER]?: BodyReader };
 
-// Parses JSON bodies with explicit bounds. A body that cannot be accepted is not answered here: the
-// problem is kept on the request and raised after the route's guards (RequestBodyInterceptor), so
-// an unauthenticated client learns nothing about its body and every answer from a protected route
-// has passed authentication and rate limiting.
+// Parses JSON bodies with explicit bounds, but only when asked (readBody, from RequestBodyInterceptor,
+// which runs after the route's guards): an unauthenticated or rate-limited client is answered as soon
+// as its headers are in, without waiting for a body it may never send, and learns nothing about it.
+// A body that cannot be accepted becomes the RequestException readBody resolves to.
 export function jsonBody(limitBytes = MAX_BODY_BYTES): RequestHandler {
-  const parse = json({ limit: limitBytes, strict: false, type: ['application/json', 'application/*+json'] });
+  const parse = json({ limit: limitBytes, strict: false, type: JSON_TYPES });
   return (req: Request, res: Response, next: NextFunction) => {
     if (!METHODS_WITH_BODY.has(req.method)) return next();
-    if (!req.is(['application/json', 'application/*+json'])) {
-      return defer(req, next, new RequestException(RequestExceptionCode.UNSUPPORTED_MEDIA_TYPE, 'Content-Type must be application/json'));
-    }
-    parse(req, res, (err?: any) => {
-      if (err) return defer(req, next, fromParserError(err, limitBytes));
-      const problem = checkJsonShape(req.body);
-      if (problem) return defer(req, next, problem);
-      next();
-    });
+    let read: Promise<RequestException | undefined> | undefined;
+    (req as RequestWithBodyReader)[BODY_READER] = () => (read ??= parseBody(req, res, parse, limitBytes));
+    next();
   };
 }
 
-export function bodyProblem(req: Request): RequestException | undefined {
-  return (req as RequestWithBodyProblem)[BODY_PROBLEM];
+// The body problem, if any; undefined once req.body holds the parsed JSON (or there is no body reader).
+export function readBody(req: Request): Promise<RequestException | undefined> {
+  return (req as RequestWithBodyReader)[BODY_READER]?.() ?? Promise.resolve(undefined);
 }
 
-function defer(req: Request, next: NextFunction, problem: RequestException): void {
-  (req as RequestWithBodyProblem)[BODY_PROBLEM] = problem;
-  req.body = undefined;
-  next();
+function parseBody(
+  req: Request,
+  res: Response,
+  parse: RequestHandler,
+  limitBytes: number,
+): Promise<RequestException | undefined> {
+  const refuse = (problem: RequestException) => {
+    req.body = undefined;
+    return Promise.resolve(problem);
+  };
+  if (!req.is(JSON_TYPES)) {
+    return refuse(
+      new RequestException(RequestExceptionCode.UNSUPPORTED_MEDIA_TYPE, 'Content-Type must be application/json'),
+    );
+  }
+  const charset = charsetOf(req);
+  if (charset !== undefined && !UTF8_NAMES.has(charset)) return refuse(notUtf8());
+  // body-parser knows only the `utf-8` spelling; it reads the charset from the header itself.
+  if (charset === 'utf8') setCharset(req, 'utf-8');
+  // Too large by its own Content-Length: answered now, not after draining bytes the client may never send.
+  const length = Number(req.headers['content-length']);
+  if (!req.headers['content-encoding'] && length > limitBytes) return refuse(tooLarge(limitBytes));
+  return new Promise((resolve) => {
+    parse(req, res, (err?: unknown) => {
+      if (err) return resolve(refuse(fromParserError(err, limitBytes)));
+      const problem = checkJsonShape(req.body);
+      resolve(problem ? refuse(problem) : undefined);
+    });
+  });
 }
 
-function fromParserError(err: any, limitBytes: number): RequestException {
-  switch (err?.type) {
+function charsetOf(req: Request): string | undefined {
+  try {
+    return contentType.parse(req).parameters.charset?.toLowerCase();
+  } catch {
+    // Parameters that do not parse: a charset among them cannot be known to be UTF-8.
+    return /charset/i.test(req.headers['content-type'] ?? '') ? '(unreadable)' : undefined;
+  }
+}
+
+function setCharset(req: Request, charset: string): void {
+  const { type, parameters } = contentType.parse(req);
+  req.headers['content-type'] = contentType.format({ type, parameters: { ...parameters, charset } });
+}
+
+const notUtf8 = () =>
+  new RequestException(RequestExceptionCode.UNSUPPORTED_MEDIA_TYPE, 'Request body must be UTF-8 JSON');
+const tooLarge = (limitBytes: number) =>
+  new RequestException(RequestExceptionCode.PAYLOAD_TOO_LARGE, `Request body must be at most ${limitBytes} bytes`);
+
+function fromParserError(err: unknown, limitBytes: number): RequestException {
+  // body-parser's errors say what went wrong in `type`.
+  switch ((err as { type?: unknown } | null)?.type) {
     case 'entity.too.large':
-      return new RequestException(
-        RequestExceptionCode.PAYLOAD_TOO_LARGE,
-        `Request body must be at most ${limitBytes} bytes`,
-      );
-    case 'encoding.unsupported':
+      return tooLarge(limitBytes);
     case 'charset.unsupported':
-      return new RequestException(RequestExceptionCode.UNSUPPORTED_MEDIA_TYPE, 'Request body must be UTF-8 JSON');
+      return notUtf8();
+    case 'encoding.unsupported':
+      return new RequestException(RequestExceptionCode.UNSUPPORTED_MEDIA_TYPE, 'Unsupported Content-Encoding');
     case 'entity.parse.failed':
       return new RequestException(RequestExceptionCode.MALFORMED_JSON, 'Request body is not valid JSON');
     default:
@@ -69,18 +112,21 @@ export function checkJsonShape(body: unknown): RequestException | undefined {
   while (stack.length > 0) {
     const { value, depth, path } = stack.pop()!;
     if (typeof value === 'string') {
-      if (LONE_SURROGATE.test(value)) return invalid(path, 'must be well-formed Unicode text (it has an unpaired surrogate)');
+      if (LONE_SURROGATE.test(value))
+        return invalid(path, 'must be well-formed Unicode text (it has an unpaired surrogate)');
       continue;
     }
     if (value === null || typeof value !== 'object') continue;
-    if (depth > MAX_JSON_DEPTH) return invalid('', `must not nest arrays and objects deeper than ${MAX_JSON_DEPTH} levels`);
+    if (depth > MAX_JSON_DEPTH)
+      return invalid('', `must not nest arrays and objects deeper than ${MAX_JSON_DEPTH} levels`);
     const entries: Array<[string, unknown]> = Array.isArray(value)
       ? value.map((v, i) => [String(i), v])
       : Object.entries(value);
     if (entries.length > MAX_JSON_MEMBERS) return invalid(path, `must not have more than ${MAX_JSON_MEMBERS} members`);
     for (const [key, child] of entries) {
       const childPath = path ? `${path}.${key}` : key;
-      if (LONE_SURROGATE.test(key)) return invalid(childPath, 'names must be well-formed Unicode text (unpaired surrogate)');
+      if (LONE_SURROGATE.test(key))
+        return invalid(childPath, 'names must be well-formed Unicode text (unpaired surrogate)');
       stack.push({ value: child, depth: depth + 1, path: childPath });
     }
   }

@@ -23,7 +23,7 @@ export class AppValidationPipe implements PipeTransform {
         ]);
       }
       // class-transformer silently drops these; refuse them like any other unknown property.
-      const bad = FORBIDDEN_KEYS.filter((k) => Object.prototype.hasOwnProperty.call(value, k));
+      const bad = FORBIDDEN_KEYS.filter((k) => Object.hasOwn(value, k));
       if (bad.length > 0) {
         throw new RequestException(
           RequestExceptionCode.INVALID_REQUEST,

@@ -1,12 +1,10 @@
 import { isIP } from 'node:net';
+import { ValueType } from './setting-types';
 
 // Which reverse proxies may set X-Forwarded-For; the client address (brute-force limits) depends on it.
 // Express's forms: a hop count, or addresses/subnets/named ranges. `true` (trust anyone) is refused on
 // purpose: it would let any client choose its own address and escape the per-address limits.
 export type TrustProxy = false | number | string[];
-
-export const TRUST_PROXY_MESSAGE =
-  'TRUST_PROXY must be false, a hop count (0-10) or a comma-separated list of addresses, subnets, loopback, linklocal or uniquelocal';
 
 const NAMED = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
@@ -28,3 +26,9 @@ export function parseTrustProxy(value: string | undefined): TrustProxy {
   if (/^\d+$/.test(value)) return Number(value);
   return value.split(',').map((s) => s.trim());
 }
+
+export const trustProxy: ValueType<TrustProxy> = {
+  rule: 'false, a hop count (0-10) or a comma-separated list of addresses, subnets, loopback, linklocal or uniquelocal',
+  accepts: isTrustProxy,
+  parse: parseTrustProxy,
+};

@@ -31,9 +31,12 @@ export class Migrator {
     try {
       await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
       await client.query(PRISMA_MIGRATIONS_TABLE);
-      const rows = await client.query<{ migration_name: string; checksum: string; finished_at: Date | null; rolled_back_at: Date | null }>(
-        'SELECT migration_name, checksum, finished_at, rolled_back_at FROM _prisma_migrations',
-      );
+      const rows = await client.query<{
+        migration_name: string;
+        checksum: string;
+        finished_at: Date | null;
+        rolled_back_at: Date | null;
+      }>('SELECT migration_name, checksum, finished_at, rolled_back_at FROM _prisma_migrations');
       const failed = rows.rows.find((r) => !r.finished_at && !r.rolled_back_at);
       if (failed) {
         throw new Error(
@@ -62,9 +65,15 @@ export class Migrator {
     try {
       const exists = await client.query("SELECT to_regclass('_prisma_migrations') IS NOT NULL AS present");
       const done = exists.rows[0].present
-        ? new Set((await client.query('SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL')).rows.map((r) => r.migration_name))
+        ? new Set(
+            (
+              await client.query('SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL')
+            ).rows.map((r) => r.migration_name),
+          )
         : new Set<string>();
-      return this.read().map((m) => m.name).filter((n) => !done.has(n));
+      return this.read()
+        .map((m) => m.name)
+        .filter((n) => !done.has(n));
     } finally {
       await client.end();
     }
@@ -91,18 +100,23 @@ export class Migrator {
         [id, m.checksum, m.name],
       );
       await client.query(m.sql);
-      await client.query('UPDATE _prisma_migrations SET finished_at = now(), applied_steps_count = 1 WHERE id = $1', [id]);
+      await client.query('UPDATE _prisma_migrations SET finished_at = now(), applied_steps_count = 1 WHERE id = $1', [
+        id,
+      ]);
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK');
-      throw new Error(`Migration ${m.name} failed: ${(error as Error).message}`);
+      throw new Error(`Migration ${m.name} failed: ${(error as Error).message}`, { cause: error });
     }
   }
 }
 
 function findMigrationsDir(): string {
   // Compiled code runs from dist/src/database, sources (tests, ts-node) from src/database.
-  const candidates = [resolve(__dirname, '..', '..', '..', 'prisma', 'migrations'), resolve(__dirname, '..', '..', 'prisma', 'migrations')];
+  const candidates = [
+    resolve(__dirname, '..', '..', '..', 'prisma', 'migrations'),
+    resolve(__dirname, '..', '..', 'prisma', 'migrations'),
+  ];
   const found = candidates.find((c) => existsSync(c));
   if (!found) throw new Error(`prisma/migrations not found (looked in ${candidates.join(', ')})`);
   return found;

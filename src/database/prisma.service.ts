@@ -2,13 +2,19 @@ import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Prisma, PrismaClient } from '@prisma/client';
-import { Pool } from 'pg';
+import { Client, Pool } from 'pg';
 import { APP_CONFIG, AppConfig, requireDatabaseUrl } from '../config/app-config';
+import { describeDatabaseUrl } from '../config/replica-urls';
+import { ReadRouter } from './read-router';
 import { SESSION_OPTIONS } from './session-options';
 
 // Client-side limit on top of the server's statement_timeout: a connection that went silent (a cut
 // network path sends no reset) would otherwise wait forever; the pool then discards that connection.
 const QUERY_TIMEOUT_MARGIN_MS = 1000;
+
+// Bulk statements (a batch upsert, the final delete) may legitimately outlast the API's statement
+// timeout, above all while GIN indexes merge their pending lists; they get this bound instead.
+export const BULK_STATEMENT_TIMEOUT_MS = 10 * 60_000;
 
 // The pg Pool is created here rather than inside PrismaPg so its owner can observe it (metrics) and close it.
 export function createPool(config: AppConfig, connectionString: string, applicationName: string): Pool {
@@ -36,15 +42,19 @@ export function createAdapter(config: AppConfig, connectionString: string, appli
 }
 
 // Prisma on the node-postgres driver adapter (no native query engine), connected with the app's lifecycle,
-// for writes and tools. The request path (search, key lookup) runs its SQL with rawQuery on `readerPool`:
-// the read-only role when DATABASE_READONLY_URL is set, else the primary pool.
+// for writes and tools (imports, keys, migrations). The request path (search, key lookup) runs its SQL
+// with rawQuery through `reads`: the healthy replicas of DATABASE_REPLICA_URLS in turn, else `readerPool`
+// (the read-only role when DATABASE_READONLY_URL is set, else the primary pool).
 @Injectable()
 export class PrismaService extends PrismaClient implements OnModuleInit, OnModuleDestroy {
   /** The pg pools by role: `primary` (behind this client) always, `readonly` with DATABASE_READONLY_URL. */
   readonly pools: { primary: Pool; readonly?: Pool };
-  /** The pool of the request path. */
+  /** The request path's pool when no replica is in use. */
   readonly readerPool: Pool;
+  /** Routes the request path's reads to replicas or readerPool. */
+  readonly reads: ReadRouter;
   private readonly preparedStatements: boolean;
+  private readonly bulk: { connectionString: string; statementTimeoutMs: number };
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     const primary = createPool(config, requireDatabaseUrl(config), 'location-imagery-search');
@@ -54,7 +64,43 @@ export class PrismaService extends PrismaClient implements OnModuleInit, OnModul
       : undefined;
     this.pools = { primary, readonly };
     this.readerPool = readonly ?? primary;
+    const replicas = config.databaseReplicaUrls.map((url, i) => ({
+      name: `replica-${i + 1}`,
+      url,
+      where: describeDatabaseUrl(url),
+      pool: createPool(config, url, 'location-imagery-search-replica'),
+    }));
+    this.reads = new ReadRouter({ name: readonly ? 'readonly' : 'primary', pool: this.readerPool }, replicas, {
+      maxLagSeconds: config.replicaMaxLagSeconds,
+      checkIntervalMs: config.replicaCheckIntervalMs,
+      checkTimeoutMs: config.dbConnectTimeoutMs,
+    });
     this.preparedStatements = config.dbPreparedStatements;
+    this.bulk = {
+      connectionString: requireDatabaseUrl(config),
+      statementTimeoutMs: Math.max(config.dbStatementTimeoutMs, BULK_STATEMENT_TIMEOUT_MS),
+    };
+  }
+
+  // A connection of its own for bulk work (imports, exports): COPY, temporary tables and session locks
+  // need the same connection throughout, which a pool does not promise. Raw pg: Prisma cannot COPY.
+  async openBulkConnection(applicationName: string): Promise<Client> {
+    const client = new Client({
+      connectionString: this.bulk.connectionString,
+      application_name: applicationName,
+      statement_timeout: this.bulk.statementTimeoutMs,
+      connectionTimeoutMillis: 10_000,
+    });
+    // An idle connection dropped by the server must not crash the process; the next query reports it.
+    client.on('error', () => undefined);
+    await client.connect();
+    return client;
+  }
+
+  /** Every pg pool by name (metrics): primary, readonly, replica-1... */
+  allPools(): Array<[string, Pool]> {
+    const roles = Object.entries(this.pools).filter((e): e is [string, Pool] => e[1] !== undefined);
+    return [...roles, ...this.reads.replicas.map((r): [string, Pool] => [r.name, r.pool])];
   }
 
   // The request path's raw SQL straight on the reader's pool: Prisma's $queryRaw costs about a third
@@ -65,17 +111,19 @@ export class PrismaService extends PrismaClient implements OnModuleInit, OnModul
   async rawQuery<T>(sql: Prisma.Sql): Promise<T[]> {
     const text = sql.text;
     const name = this.preparedStatements ? statementName(text) : undefined;
-    const { rows } = await this.readerPool.query({ name, text, values: sql.values as unknown[] });
+    const { rows } = await this.reads.query({ name, text, values: sql.values as unknown[] });
     return rows as T[];
   }
 
   async onModuleInit(): Promise<void> {
     await this.$connect();
+    await this.reads.start();
   }
 
   async onModuleDestroy(): Promise<void> {
+    this.reads.stop();
     await this.$disconnect();
-    for (const pool of Object.values(this.pools)) if (pool && !pool.ended) await pool.end();
+    for (const [, pool] of this.allPools()) if (!pool.ended) await pool.end();
   }
 }
 

@@ -2,7 +2,7 @@ import { Client } from 'pg';
 
 // What the request path reads: imagery and its word vocabulary for search, api_keys for key
 // authentication. Nothing else.
-export const READONLY_TABLES = ['imagery', 'imagery_words', 'api_keys'] as const;
+export const READONLY_TABLES = ['imagery', 'imagery_words', 'places', 'api_keys'] as const;
 
 export interface ReadonlyRoleResult {
   role: string;
@@ -24,7 +24,9 @@ export async function ensureReadonlyRole(ownerUrl: string, readonlyUrl: string):
   const client = new Client({ connectionString: ownerUrl, application_name: 'lis-readonly-role' });
   await client.connect();
   try {
-    const { rows } = await client.query<{ owner: string; database: string }>('SELECT current_user AS owner, current_database() AS database');
+    const { rows } = await client.query<{ owner: string; database: string }>(
+      'SELECT current_user AS owner, current_database() AS database',
+    );
     const { owner, database } = rows[0];
     if (role === owner) throw new Error('DATABASE_READONLY_URL must use another user than DATABASE_URL');
     const existing = await client.query<{ rolsuper: boolean; owns: number }>(

@@ -1,17 +1,35 @@
 import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { ImageryRepository } from '../imagery/imagery.repository';
-import { formatCaptureDate, formatCompass } from '../search/imagery-format';
+import { DEMO_SOURCE } from '../seed/demo-dataset';
+import { formatCaptureDate, formatCompass } from '../search/search-record-format';
 
 const escapeXml = (s: string) =>
   s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
 
+// Rendered images (about 1 KB each) and misses, so repeated requests cost no database lookup;
+// concurrent requests for one id share one lookup. Bounded in count and age.
+export const DEMO_IMAGE_CACHE = { max: 5_000, ttlMs: 10 * 60_000 } as const;
+const MISSING = ''; // lru-cache keeps no undefined values; an empty string stands for "no such demo record"
+
 // Draws a placeholder street scene for demo records, so the demo never shows broken images offline.
+// Only records of the demo seed: the route needs no key, and an operator's catalogue is not for anyone.
 @Injectable()
 export class DemoImageService {
+  private readonly cache = new LRUCache<string, string>({
+    max: DEMO_IMAGE_CACHE.max,
+    ttl: DEMO_IMAGE_CACHE.ttlMs,
+    fetchMethod: async (id) => (await this.draw(id)) ?? MISSING,
+  });
+
   constructor(private readonly imagery: ImageryRepository) {}
 
   async render(id: string): Promise<string | null> {
-    const record = await this.imagery.findForDemoImage(id);
+    return (await this.cache.fetch(id)) || null;
+  }
+
+  private async draw(id: string): Promise<string | null> {
+    const record = await this.imagery.findForDemoImage(id, DEMO_SOURCE);
     if (!record) return null;
     const hue = Math.round(record.heading) % 360;
     const label = escapeXml(record.address.length > 60 ? `${record.address.slice(0, 57)}...` : record.address);

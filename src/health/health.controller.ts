@@ -1,7 +1,7 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckResult } from '@nestjs/terminus';
-import { ApiErrorResponse, RETRY_AFTER_HEADER } from '../common/error-response.dto';
+import { ApiErrorResponse, ApiInternalErrorResponse, RETRY_AFTER_HEADER } from '../common/error-response.dto';
 import { HealthResponseDto } from './health.dto';
 import { HealthService } from './health.service';
 
@@ -14,8 +14,13 @@ export class HealthController {
   @Get('live')
   @HealthCheck({ swaggerDocumentation: false })
   @Header('Cache-Control', 'no-store')
-  @ApiOperation({ operationId: 'healthLive', summary: 'Liveness: the process is up (never checks the database)' })
+  @ApiOperation({
+    operationId: 'healthLive',
+    summary: 'Liveness: the process is up (never checks the database)',
+    description: 'For an orchestrator deciding whether to restart the process. No key; does no work.',
+  })
   @ApiOkResponse({ type: HealthResponseDto, description: 'Alive' })
+  @ApiInternalErrorResponse()
   live(): Promise<HealthCheckResult> {
     return this.health.live();
   }
@@ -26,7 +31,9 @@ export class HealthController {
   @ApiOperation({
     operationId: 'healthReady',
     summary: 'Readiness: the database answers, migrations are applied and the process is not shutting down',
+    description: 'For a load balancer deciding whether to send traffic here. No key; one bounded database round trip.',
   })
+  @ApiInternalErrorResponse()
   @ApiOkResponse({ type: HealthResponseDto, description: 'Ready to serve' })
   @ApiErrorResponse(
     503,

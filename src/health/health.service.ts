@@ -43,6 +43,7 @@ export class HealthService {
         () => this.acceptingRequests(),
         () => this.prismaIndicator.pingCheck('database', this.prisma, { timeout: DB_PING_TIMEOUT_MS }),
         () => this.migrationsApplied(),
+        ...(this.prisma.reads.replicas.length > 0 ? [() => this.replicas()] : []),
       ]);
     } catch (error) {
       if (error instanceof ServiceUnavailableException) throw notReady(error.getResponse() as HealthCheckResult);
@@ -53,6 +54,15 @@ export class HealthService {
   private acceptingRequests(): HealthIndicatorResult {
     const check = this.indicators.check('shutdown');
     return this.shutdown.shuttingDown ? check.down('the process is shutting down') : check.up();
+  }
+
+  // Informational: a skipped replica never makes the instance unready (its reads go to the primary).
+  private replicas(): HealthIndicatorResult {
+    const states = this.prisma.reads.states();
+    return this.indicators.check('replicas').up({
+      inUse: states.filter((r) => r.inUse).map((r) => ({ name: r.name, where: r.where, lagSeconds: r.lagSeconds })),
+      skipped: states.filter((r) => !r.inUse).map((r) => ({ name: r.name, where: r.where, reason: r.reason })),
+    });
   }
 
   private async migrationsApplied(): Promise<HealthIndicatorResult> {

@@ -5,23 +5,12 @@ import { createGunzip } from 'node:zlib';
 import { readCsv } from './formats/csv.reader';
 import { readGeoJsonCollection } from './formats/geojson-collection.reader';
 import { readGeoJsonSeq } from './formats/geojson-seq.reader';
-import { RawRecord, Rejection } from './imagery-feature';
+import { FeatureItem } from './imagery-feature';
 
 // geojson: a FeatureCollection. geojsonseq / ndjson: one Feature per record (RFC 8142 text sequence or
 // newline-delimited; the reader takes either). csv: a header row, then one record per row.
 export const IMPORT_FORMATS = ['geojson', 'geojsonseq', 'ndjson', 'csv'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
-
-export interface FeatureItem {
-  /** 1-based line number, or the feature index for a FeatureCollection (0-based as in `features[i]`). */
-  position: number;
-  /** A GeoJSON Feature, validated by parseFeature. */
-  feature?: unknown;
-  /** A flat record (CSV), validated by validateRecord. */
-  record?: RawRecord;
-  /** What made the reader give up on this record (malformed line, wrong field count, wrong type). */
-  rejection?: Rejection;
-}
 
 const EXTENSIONS: Record<string, ImportFormat> = {
   '.geojson': 'geojson',
@@ -94,7 +83,7 @@ export function readFeatures(input: Readable, format: ImportFormat): AsyncGenera
 }
 
 // Waits for the first chunk and puts it back, so the stream still starts at its first byte.
-function peek(stream: Readable): Promise<Buffer | null> {
+export function peek(stream: Readable): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {
     const done = () => {
       stream.off('readable', onReadable);

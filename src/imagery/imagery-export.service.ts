@@ -34,7 +34,12 @@ export class ImageryExportService {
     }
   }
 
-  async write(records: AsyncIterable<ImageryRecord>, format: ImportFormat, out: Writable, gzip = false): Promise<ExportResult> {
+  async write(
+    records: AsyncIterable<ImageryRecord>,
+    format: ImportFormat,
+    out: Writable,
+    gzip = false,
+  ): Promise<ExportResult> {
     const result: ExportResult = { records: 0 };
     async function* counted(source: AsyncIterable<ImageryRecord>) {
       for await (const r of source) {
@@ -45,7 +50,12 @@ export class ImageryExportService {
     const stages = format === 'csv' ? csvWriter() : [geoJsonWriter(format)];
     const tail: Writable[] = gzip ? [createGzip(), out] : [out];
     // pipeline() keeps backpressure end to end and tears every stage down on the first error.
-    await (pipeline as (...streams: unknown[]) => Promise<void>)(Readable.from(counted(records)), ...stages, coalesce, ...tail);
+    await (pipeline as (...streams: unknown[]) => Promise<void>)(
+      Readable.from(counted(records)),
+      ...stages,
+      coalesce,
+      ...tail,
+    );
     return result;
   }
 }

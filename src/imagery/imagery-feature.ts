@@ -1,17 +1,34 @@
 import { v5 as uuidv5 } from 'uuid';
+import { isCalendarDate } from '../common/calendar-date';
 
 // Namespace for ids derived from content when a Feature has none, so re-imports stay idempotent.
 const CONTENT_ID_NAMESPACE = 'a4f0c1de-7d4b-4e0e-9a0b-5f2d8c3e1b77';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
 // C0/C1 controls: PostgreSQL text cannot hold NUL, and none belong in a URL.
-const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
+const CONTROL_CHARS = /\p{Cc}/u;
 export const MAX_ADDRESS_LENGTH = 1000;
 export const MAX_IMAGE_URL_LENGTH = 2048;
+// A source name: 1 to 200 printable ASCII characters, no leading or trailing space.
+export const SOURCE_PATTERN = /^[\x21-\x7e](?:[\x20-\x7e]{0,198}[\x21-\x7e])?$/;
+
+// Where a record's address comes from: its own, or recovered from the nearest address place, named
+// street or locality (see docs/places.md, "Imagery without addresses").
+export const ADDRESS_ORIGINS = ['own', 'address', 'street', 'locality'] as const;
+export type AddressOrigin = (typeof ADDRESS_ORIGINS)[number];
 
 export interface ImageryRecord {
   id: string;
-  address: string;
+  /** null when the input gave none: the importer recovers one from the places near the record. */
+  address: string | null;
+  /**
+   * 'own' for an address the input gave as the record's own. An exported record says how its address
+   * was recovered; the importer then recovers it again from its own places (keeping the given one when
+   * it has none near), so a round trip changes nothing.
+   */
+  addressOrigin: AddressOrigin;
+  /** The record's own source tag (an import's --source, when given, takes its place). */
+  source: string | null;
   capturedAt: string; // YYYY-MM-DD
   heading: number;
   interactive: boolean;
@@ -31,12 +48,26 @@ export type FeatureResult = { ok: true; record: ImageryRecord } | { ok: false; r
 export interface RawRecord {
   id?: unknown;
   address?: unknown;
+  address_origin?: unknown;
+  source?: unknown;
   captured_at?: unknown;
   heading?: unknown;
   interactive?: unknown;
   image_url?: unknown;
   lon?: unknown;
   lat?: unknown;
+}
+
+// What a format reader yields per record (formats/*.reader.ts), before validation.
+export interface FeatureItem {
+  /** 1-based line number, or the feature index for a FeatureCollection (0-based as in `features[i]`). */
+  position: number;
+  /** A GeoJSON Feature, validated by parseFeature. */
+  feature?: unknown;
+  /** A flat record (CSV), validated by validateRecord. */
+  record?: RawRecord;
+  /** What made the reader give up on this record (malformed line, wrong field count, wrong type). */
+  rejection?: Rejection;
 }
 
 // The name a rejection gives the coordinates: `lon`/`lat` for flat formats, the GeoJSON path otherwise.
@@ -48,7 +79,10 @@ export interface CoordinateFields {
 const FLAT_COORDINATES: CoordinateFields = { lon: 'lon', lat: 'lat' };
 const GEOJSON_COORDINATES: CoordinateFields = { lon: 'geometry.coordinates', lat: 'geometry.coordinates' };
 
-export const reject = (field: string, reason: string): { ok: false; rejection: Rejection } => ({ ok: false, rejection: { field, reason } });
+export const reject = (field: string, reason: string): { ok: false; rejection: Rejection } => ({
+  ok: false,
+  rejection: { field, reason },
+});
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isMissing = (v: unknown) => v === undefined || v === null;
@@ -60,7 +94,12 @@ export function parseFeature(feature: unknown): FeatureResult {
   const geometry = feature.geometry;
   if (!isObject(geometry) || geometry.type !== 'Point') return reject('geometry', 'must be a GeoJSON Point');
   const coords = geometry.coordinates;
-  if (!Array.isArray(coords) || coords.length < 2 || coords.length > 3 || !coords.every((c) => typeof c === 'number' && Number.isFinite(c))) {
+  if (
+    !Array.isArray(coords) ||
+    coords.length < 2 ||
+    coords.length > 3 ||
+    !coords.every((c) => typeof c === 'number' && Number.isFinite(c))
+  ) {
     return reject('geometry.coordinates', 'must be [lon, lat] numbers');
   }
 
@@ -71,6 +110,8 @@ export function parseFeature(feature: unknown): FeatureResult {
     {
       id: feature.id,
       address: p.address,
+      address_origin: p.address_origin,
+      source: p.source,
       captured_at: p.captured_at,
       heading: p.heading,
       interactive: p.interactive,
@@ -92,25 +133,46 @@ export function validateRecord(raw: RawRecord, coordinates: CoordinateFields = F
   if (typeof lat !== 'number' || !Number.isFinite(lat)) return reject(coordinates.lat, 'latitude must be a number');
   if (lat < -90 || lat > 90) return reject(coordinates.lat, 'latitude must be between -90 and 90');
 
-  if (typeof raw.address !== 'string' || raw.address.trim() === '') return reject('address', 'is required and must be a non-empty string');
-  const address = (raw.address.includes('\u0000') ? raw.address.replace(/\u0000/g, '') : raw.address).trim();
-  if (address === '') return reject('address', 'is required and must be a non-empty string');
-  if (address.length > MAX_ADDRESS_LENGTH) return reject('address', `must be at most ${MAX_ADDRESS_LENGTH} characters`);
+  // Optional: a record without one (missing, null or blank) gets one recovered from places on import.
+  if (!isMissing(raw.address) && typeof raw.address !== 'string')
+    return reject('address', 'must be a string when present');
+  const address =
+    typeof raw.address === 'string'
+      ? (raw.address.includes('\u0000') ? raw.address.replaceAll('\u0000', '') : raw.address).trim() || null
+      : null;
+  if (address !== null && address.length > MAX_ADDRESS_LENGTH)
+    return reject('address', `must be at most ${MAX_ADDRESS_LENGTH} characters`);
 
-  if (typeof raw.captured_at !== 'string') return reject('captured_at', 'is required and must be an ISO 8601 date or date-time');
+  if (!isMissing(raw.address_origin) && !(ADDRESS_ORIGINS as readonly unknown[]).includes(raw.address_origin)) {
+    return reject('address_origin', `must be one of ${ADDRESS_ORIGINS.join(', ')} when present`);
+  }
+  const addressOrigin = address === null ? 'own' : ((raw.address_origin as AddressOrigin | undefined) ?? 'own');
+
+  if (!isMissing(raw.source) && (typeof raw.source !== 'string' || !SOURCE_PATTERN.test(raw.source))) {
+    return reject('source', 'must be 1 to 200 printable ASCII characters when present');
+  }
+  const source = (raw.source as string | undefined) ?? null;
+
+  if (typeof raw.captured_at !== 'string')
+    return reject('captured_at', 'is required and must be an ISO 8601 date or date-time');
   const capturedAt = calendarDate(raw.captured_at);
-  if (!capturedAt) return reject('captured_at', `is not a valid ISO 8601 date or date-time: ${truncate(raw.captured_at)}`);
+  if (!capturedAt)
+    return reject('captured_at', `is not a valid ISO 8601 date or date-time: ${truncate(raw.captured_at)}`);
 
   const heading = raw.heading;
-  if (typeof heading !== 'number' || !Number.isFinite(heading)) return reject('heading', 'is required and must be a number of degrees');
+  if (typeof heading !== 'number' || !Number.isFinite(heading))
+    return reject('heading', 'is required and must be a number of degrees');
   if (heading < 0 || heading >= 360) return reject('heading', 'must be at least 0 and less than 360');
 
-  if (!isMissing(raw.interactive) && typeof raw.interactive !== 'boolean') return reject('interactive', 'must be a boolean');
+  if (!isMissing(raw.interactive) && typeof raw.interactive !== 'boolean')
+    return reject('interactive', 'must be a boolean');
   const interactive = raw.interactive === true;
 
-  if (typeof raw.image_url !== 'string' || raw.image_url.trim() === '') return reject('image_url', 'is required and must be a string');
+  if (typeof raw.image_url !== 'string' || raw.image_url.trim() === '')
+    return reject('image_url', 'is required and must be a string');
   const imageUrl = raw.image_url.trim();
-  if (imageUrl.length > MAX_IMAGE_URL_LENGTH) return reject('image_url', `must be at most ${MAX_IMAGE_URL_LENGTH} characters`);
+  if (imageUrl.length > MAX_IMAGE_URL_LENGTH)
+    return reject('image_url', `must be at most ${MAX_IMAGE_URL_LENGTH} characters`);
   if (!isImageUrl(imageUrl)) return reject('image_url', 'must be an absolute http(s) URL or a relative path');
 
   let id: string;
@@ -122,18 +184,20 @@ export function validateRecord(raw: RawRecord, coordinates: CoordinateFields = F
     return reject('id', 'must be a UUID when present');
   }
 
-  return { ok: true, record: { id, address, capturedAt, heading, interactive, imageUrl, lon, lat } };
+  return {
+    ok: true,
+    record: { id, address, addressOrigin, source, capturedAt, heading, interactive, imageUrl, lon, lat },
+  };
 }
 
 // The calendar date as written (no time-zone shift), or null for impossible dates like 2021-02-30.
 export function calendarDate(value: string): string | null {
   const m = ISO_DATE.exec(value.trim());
   if (!m) return null;
-  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const probe = new Date(Date.UTC(year, month - 1, day));
-  if (probe.getUTCFullYear() !== year || probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day) return null;
+  const date = `${m[1]}-${m[2]}-${m[3]}`;
+  if (!isCalendarDate(date)) return null;
   if (m[4] !== undefined && (Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6] ?? 0) > 60)) return null;
-  return `${m[1]}-${m[2]}-${m[3]}`;
+  return date;
 }
 
 function isImageUrl(url: string): boolean {

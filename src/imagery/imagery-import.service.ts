@@ -1,7 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { FeatureItem } from './feature-reader';
-import { FeatureResult, ImageryRecord, parseFeature, validateRecord } from './imagery-feature';
-import { ImageryImportSession, ImageryRepository, UpsertCounts } from './imagery.repository';
+import { ReadOutcome } from '../common/read-until-stopped';
+import { BatchWriter } from '../database/bulk-import/batch-writer';
+import {
+  BulkImportOptions,
+  BulkImportSummary,
+  emptySummary,
+  ImportTally,
+  readInBatches,
+} from '../database/bulk-import/import-run';
+import { FeatureItem, FeatureResult, ImageryRecord, parseFeature, validateRecord } from './imagery-feature';
+import { ImageryRepository } from './imagery.repository';
 
 export const DEFAULT_BATCH_SIZE = 5000;
 export const MAX_BATCH_SIZE = 50_000;
@@ -9,50 +17,32 @@ export const MAX_BATCH_SIZE = 50_000;
 export const DEFAULT_CONNECTIONS = 2;
 export const MAX_CONNECTIONS = 8;
 
+// Why a record without an address is rejected when nothing is known to recover one from.
+export const NO_PLACE_TO_RECOVER_ADDRESS =
+  'is missing, and no place is known to recover it from (no address or street within 50 m, no locality at all): import places first (npm run import:places)';
+
 export interface ImportRejection {
   position: number;
   field: string;
   reason: string;
 }
 
-export type ImportOutcome = 'complete' | 'interrupted' | 'input-error';
+export type ImportOutcome = ReadOutcome;
 
-export interface ImportSummary {
-  read: number;
-  inserted: number;
-  updated: number;
-  unchanged: number;
+export interface ImportSummary extends BulkImportSummary<ImportRejection> {
   deleted: number;
-  rejected: number;
-  /** The first rejections (all are counted; see ImportOptions.maxReportedRejections). */
-  rejections: ImportRejection[];
-  dryRun: boolean;
-  /** complete: the input was read to its end; interrupted: stopped by the signal; input-error: unreadable. */
-  outcome: ImportOutcome;
-  inputError?: string;
   /** Why --delete-missing deleted nothing, when it was asked for and did not run. */
   deletionSkipped?: string;
-  elapsedMs: number;
 }
 
-export interface ImportOptions {
+export interface ImportOptions extends BulkImportOptions<ImportRejection, ImportSummary> {
   source?: string | null;
-  batchSize?: number;
   /** Database connections writing batches in parallel. */
   connections?: number;
-  /** Classify and count without changing the catalogue. */
-  dryRun?: boolean;
   /** Remove the source's records that the input no longer contains (needs a source; see deletionBlocker). */
   deleteMissing?: boolean;
   /** Rejections tolerated before --delete-missing refuses to run. */
   maxRejects?: number;
-  /** Keep at most this many rejections in the summary (all are counted). */
-  maxReportedRejections?: number;
-  onRejection?: (rejection: ImportRejection) => void | Promise<void>;
-  /** Called after every committed batch. */
-  onProgress?: (summary: Readonly<ImportSummary>) => void;
-  /** Aborting stops reading; batches already read are written, then the import returns. */
-  signal?: AbortSignal;
 }
 
 // Streams records into the catalogue in atomic batches. Reading the next batch overlaps writing the
@@ -63,15 +53,14 @@ export class ImageryImportService {
   constructor(private readonly repository: ImageryRepository) {}
 
   async importFeatures(items: AsyncIterable<FeatureItem>, options: ImportOptions = {}): Promise<ImportSummary> {
-    const started = Date.now();
     const source = options.source ?? null;
     const batchSize = Math.min(Math.max(1, Math.trunc(options.batchSize ?? DEFAULT_BATCH_SIZE)), MAX_BATCH_SIZE);
-    const keep = options.maxReportedRejections ?? 1000;
     if (options.deleteMissing && source === null) throw new Error('deleteMissing needs a source');
-    const summary: ImportSummary = {
-      read: 0, inserted: 0, updated: 0, unchanged: 0, deleted: 0, rejected: 0, rejections: [],
-      dryRun: options.dryRun === true, outcome: 'complete', elapsedMs: 0,
-    };
+    const tally = new ImportTally<ImportRejection, ImportSummary>(
+      { ...emptySummary(options.dryRun === true), deleted: 0 },
+      options,
+    );
+    const { summary } = tally;
 
     const session = await this.repository.openImportSession({
       source,
@@ -80,70 +69,34 @@ export class ImageryImportService {
       connections: Math.min(Math.max(1, Math.trunc(options.connections ?? DEFAULT_CONNECTIONS)), MAX_CONNECTIONS),
     });
     try {
-      const writer = new BatchWriter(session, (counts) => {
-        summary.inserted += counts.inserted;
-        summary.updated += counts.updated;
-        summary.unchanged += counts.unchanged;
-        summary.elapsedMs = Date.now() - started;
-        options.onProgress?.(summary);
-      });
-      // Keyed by id: a record repeated within one batch would make the upsert touch a row twice.
-      let batch = new Map<string, ImageryRecord>();
-      const iterator = items[Symbol.asyncIterator]();
-      const reads = new AbortableReads(iterator, options.signal);
-      let exhausted = false;
-      let waiting = false; // a read is still pending (interrupted while the input was idle)
-      try {
-        for (;;) {
-          if (options.signal?.aborted) {
-            summary.outcome = 'interrupted';
-            break;
-          }
-          let next: IteratorResult<FeatureItem> | undefined;
-          try {
-            next = await reads.next();
-          } catch (error) {
-            summary.outcome = 'input-error';
-            summary.inputError = (error as Error).message;
-            break;
-          }
-          if (next === undefined) {
-            summary.outcome = 'interrupted';
-            waiting = true;
-            break;
-          }
-          if (next.done) {
-            exhausted = true;
-            break;
-          }
-          const item = next.value;
+      const writer = new BatchWriter(
+        session,
+        (p: Positioned) => p.record,
+        (counts, written) =>
+          tally.written(counts, async () => {
+            // Records the database could not give an address are rejected after their batch.
+            for (const id of counts.unrecoverable)
+              await tally.reject({
+                position: written.get(id)!.position,
+                field: 'address',
+                reason: NO_PLACE_TO_RECOVER_ADDRESS,
+              });
+          }),
+      );
+      await readInBatches(items, writer, {
+        batchSize,
+        signal: options.signal,
+        summary,
+        entry: async (item: FeatureItem) => {
           summary.read++;
           const result = toRecord(item);
           if (!result.ok) {
-            const rejection = { position: item.position, ...result.rejection };
-            summary.rejected++;
-            if (summary.rejections.length < keep) summary.rejections.push(rejection);
-            await options.onRejection?.(rejection);
-            continue;
+            await tally.reject({ position: item.position, ...result.rejection });
+            return undefined;
           }
-          if (batch.has(result.record.id)) summary.unchanged++; // superseded by the later copy in this batch
-          batch.set(result.record.id, result.record);
-          if (batch.size >= batchSize) {
-            await writer.write([...batch.values()]);
-            batch = new Map();
-          }
-        }
-      } finally {
-        // Stopping early (interrupted, or a database error) closes the input. With a read still pending
-        // the close would wait for it, so it is only requested; the caller owns the stream and ends it.
-        if (!exhausted && summary.outcome !== 'input-error') {
-          const closing = iterator.return?.().catch(() => undefined);
-          if (!waiting) await closing;
-        }
-      }
-      // Records already read are written even when interrupted: every batch is whole or absent.
-      if (batch.size > 0) await writer.write([...batch.values()]);
-      await writer.drain();
+          return [result.record.id, { record: result.record, position: item.position }];
+        },
+      });
 
       if (options.deleteMissing) {
         const blocker = deletionBlocker(summary, options.maxRejects ?? 0);
@@ -154,40 +107,7 @@ export class ImageryImportService {
     } finally {
       await session.close();
     }
-    summary.elapsedMs = Date.now() - started;
-    return summary;
-  }
-}
-
-// Reads the next item, or gives undefined as soon as the signal aborts (an idle standard input must
-// not hold up Ctrl-C). One abort listener for the whole import wakes whichever read is pending; racing
-// a long-pending promise instead would leave a reaction behind on it for every record.
-class AbortableReads {
-  private wake?: () => void;
-
-  constructor(
-    private readonly iterator: AsyncIterator<FeatureItem>,
-    private readonly signal?: AbortSignal,
-  ) {
-    signal?.addEventListener('abort', () => this.wake?.(), { once: true });
-  }
-
-  next(): Promise<IteratorResult<FeatureItem> | undefined> {
-    if (!this.signal) return this.iterator.next();
-    if (this.signal.aborted) return Promise.resolve(undefined);
-    return new Promise((resolve, reject) => {
-      this.wake = () => resolve(undefined);
-      this.iterator.next().then(
-        (result) => {
-          this.wake = undefined;
-          resolve(result);
-        },
-        (error) => {
-          this.wake = undefined;
-          reject(error);
-        },
-      );
-    });
+    return tally.done();
   }
 }
 
@@ -201,50 +121,14 @@ function toRecord(item: FeatureItem): FeatureResult {
 function deletionBlocker(summary: ImportSummary, maxRejects: number): string | undefined {
   if (summary.outcome === 'interrupted') return 'the import was interrupted';
   if (summary.outcome === 'input-error') return 'the input could not be read to its end';
-  if (summary.rejected > maxRejects) return `${summary.rejected} records were rejected (more than --max-rejects ${maxRejects})`;
+  if (summary.rejected > maxRejects)
+    return `${summary.rejected} records were rejected (more than --max-rejects ${maxRejects})`;
   if (summary.read - summary.rejected === 0) return 'the input held no valid records';
   return undefined;
 }
 
-// Writes up to `session.connections` batches at once while the caller reads the next one. A batch that
-// shares an id with one in flight waits for it, so the later copy of a record always wins.
-class BatchWriter {
-  private inflight: Array<{ ids: Set<string>; done: Promise<void> }> = [];
-  private failure: unknown;
-
-  constructor(
-    private readonly session: ImageryImportSession,
-    private readonly onWritten: (counts: UpsertCounts) => void,
-  ) {}
-
-  async write(records: ImageryRecord[]): Promise<void> {
-    const ids = new Set(records.map((r) => r.id));
-    for (const batch of [...this.inflight]) {
-      if (records.some((r) => batch.ids.has(r.id))) await batch.done;
-    }
-    while (this.inflight.length >= this.session.connections) await Promise.race(this.inflight.map((b) => b.done));
-    this.throwIfFailed();
-    const entry = { ids, done: Promise.resolve() };
-    entry.done = this.session.writeBatch(records).then(
-      (counts) => {
-        this.onWritten(counts);
-        this.inflight = this.inflight.filter((b) => b !== entry);
-      },
-      (error) => {
-        this.failure ??= error;
-        this.inflight = this.inflight.filter((b) => b !== entry);
-      },
-    );
-    this.inflight.push(entry);
-  }
-
-  // Waits for every batch in flight; the first failure, if any, is thrown.
-  async drain(): Promise<void> {
-    await Promise.all(this.inflight.map((b) => b.done));
-    this.throwIfFailed();
-  }
-
-  private throwIfFailed(): void {
-    if (this.failure) throw this.failure;
-  }
+interface Positioned {
+  record: ImageryRecord;
+  /** Where the record is in the input, for a rejection after its batch. */
+  position: number;
 }

@@ -2,9 +2,17 @@ import { Module } from '@nestjs/common';
 import { ImageryExportService } from './imagery-export.service';
 import { ImageryImportService } from './imagery-import.service';
 import { ImageryRepository } from './imagery.repository';
+import { ImageryPlaceLinkRepository } from './place-linking/imagery-place-link.repository';
+import { ImageryPlaceLinker } from './place-linking/imagery-place-linker.service';
 
 @Module({
-  providers: [ImageryImportService, ImageryExportService, ImageryRepository],
-  exports: [ImageryImportService, ImageryExportService, ImageryRepository],
+  providers: [
+    ImageryImportService,
+    ImageryExportService,
+    ImageryRepository,
+    ImageryPlaceLinkRepository,
+    ImageryPlaceLinker,
+  ],
+  exports: [ImageryImportService, ImageryExportService, ImageryRepository, ImageryPlaceLinker],
 })
 export class ImageryModule {}

@@ -38,7 +38,11 @@ export function installGracefulShutdown(app: NestExpressApplication, options: Sh
   for (const signal of SIGNALS) process.once(signal, onSignal);
 }
 
-export async function drainAndClose(app: NestExpressApplication, timeoutMs: number, logger = new Logger('Shutdown')): Promise<void> {
+export async function drainAndClose(
+  app: NestExpressApplication,
+  timeoutMs: number,
+  logger = new Logger('Shutdown'),
+): Promise<void> {
   app.get(ShutdownState).begin();
   const server = app.getHttpServer() as Server;
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));

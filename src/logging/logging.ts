@@ -1,16 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { LoggerService } from '@nestjs/common';
+import { Logger as PinoNestLogger, Params, PinoLogger } from 'nestjs-pino';
 import pino, { DestinationStream, Logger } from 'pino';
 import { HttpLogger, pinoHttp } from 'pino-http';
 import type { RequestWithApiKey } from '../api-key/api-key.guard';
 import { AppConfig } from '../config/app-config';
 import { routeOf } from '../metrics/route-of';
+import { CENSOR, redactedQuery, redactHeaders, redactUrl, redactValue } from './log-redaction';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 // An incoming id is honoured only if it is short and plain, so it cannot bloat or forge log lines.
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-// Anything secret that could reach a log line, wherever it sits.
+// Secrets at fixed places; request fields are redacted by name and shape in serializeRequest.
 export const REDACTED_PATHS = [
   'req.headers["x-api-key"]',
   'req.headers.authorization',
@@ -18,11 +21,29 @@ export const REDACTED_PATHS = [
   'res.headers["set-cookie"]',
 ];
 
+interface SerializedRequest {
+  url?: string;
+  query?: unknown;
+  params?: Record<string, unknown>;
+  headers: Record<string, unknown>;
+  [field: string]: unknown;
+}
+
+// Every log line about a request (pino-http's, and any logged while handling it) shows it through
+// this: a key sent in the wrong place (?api_key=, an x_api_key header) never reaches the log.
+export function serializeRequest(req: SerializedRequest): SerializedRequest {
+  const url = typeof req.url === 'string' ? req.url : '';
+  const params = Object.fromEntries(
+    Object.entries(req.params ?? {}).map(([name, value]) => [name, redactValue(String(value))]),
+  );
+  return { ...req, url: redactUrl(url), query: redactedQuery(url), params, headers: redactHeaders(req.headers ?? {}) };
+}
+
 // The root logger: JSON lines on stdout; pretty only for a developer at a terminal.
 export function createRootLogger(config: AppConfig, destination?: DestinationStream): Logger {
   const options: pino.LoggerOptions = {
     level: config.logLevel,
-    redact: { paths: REDACTED_PATHS, censor: '[Redacted]' },
+    redact: { paths: REDACTED_PATHS, censor: CENSOR },
     base: { pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
@@ -32,6 +53,13 @@ export function createRootLogger(config: AppConfig, destination?: DestinationStr
   }
   // Synchronous stdout: lines stay in order and none is lost when the process exits after a shutdown.
   return pino(options, destination ?? pino.destination({ dest: 1, sync: true }));
+}
+
+// Nest's Logger writing through the root logger: set before the first start-up line, so the whole
+// log is in one format (not Nest's coloured text until the app exists, then JSON).
+export function nestLoggerFor(logger: Logger): LoggerService {
+  const params: Params = { pinoHttp: { logger }, useExisting: true };
+  return new PinoNestLogger(new PinoLogger(params), params);
 }
 
 function hasPinoPretty(): boolean {
@@ -63,6 +91,7 @@ export function requestLogger(logger: Logger): HttpLogger {
     genReqId: requestId,
     customAttributeKeys: { responseTime: 'durationMs' },
     serializers: {
+      req: serializeRequest,
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
     customLogLevel: (req, res, err) => {

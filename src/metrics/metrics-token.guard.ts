@@ -17,7 +17,8 @@ export class MetricsTokenGuard implements CanActivate {
     if (!this.expected) return true;
     const header = context.switchToHttp().getRequest<Request>().headers.authorization;
     const match = /^Bearer ([\x21-\x7e]{1,500})$/i.exec(header ?? '');
-    if (!header) throw new MetricsException(MetricsExceptionCode.MISSING_METRICS_TOKEN, 'Missing Authorization: Bearer header');
+    if (!header)
+      throw new MetricsException(MetricsExceptionCode.MISSING_METRICS_TOKEN, 'Missing Authorization: Bearer header');
     // Hashes have equal length, so the comparison takes the same time whatever was sent.
     if (!match || !timingSafeEqual(sha256(match[1]), this.expected)) {
       throw new MetricsException(MetricsExceptionCode.INVALID_METRICS_TOKEN, 'Invalid metrics token');

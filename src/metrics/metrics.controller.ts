@@ -1,7 +1,7 @@
 import { Controller, Get, Header, Res, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { ApiErrorResponse } from '../common/error-response.dto';
+import { ApiErrorResponse, ApiInternalErrorResponse } from '../common/error-response.dto';
 import { MetricsTokenGuard } from './metrics-token.guard';
 import { MetricsService } from './metrics.service';
 
@@ -15,7 +15,12 @@ export class MetricsController {
   @Get()
   @Header('Cache-Control', 'no-store')
   @UseGuards(MetricsTokenGuard)
-  @ApiOperation({ operationId: 'metrics', summary: 'Prometheus metrics (text exposition format)' })
+  @ApiOperation({
+    operationId: 'metrics',
+    summary: 'Prometheus metrics (text exposition format)',
+    description:
+      'Request durations by route template, search outcomes, database pool use and process metrics. Open unless METRICS_TOKEN is set.',
+  })
   // The token is required only when METRICS_TOKEN is set: `{}` makes it optional in the document.
   @ApiSecurity({})
   @ApiBearerAuth(METRICS_SECURITY)
@@ -25,6 +30,7 @@ export class MetricsController {
     MISSING_METRICS_TOKEN: 'Missing Authorization: Bearer header',
     INVALID_METRICS_TOKEN: 'Invalid metrics token',
   })
+  @ApiInternalErrorResponse()
   async scrape(@Res({ passthrough: true }) res: Response): Promise<string> {
     res.type(this.metrics.registry.contentType);
     return this.metrics.metrics();

@@ -33,9 +33,9 @@ export class MetricsService {
   });
 
   constructor(prisma: PrismaService) {
-    // Read at scrape time straight from the pg pools the Prisma adapters use; `pool` is primary, or
-    // readonly when DATABASE_READONLY_URL gives the request path its own role.
-    const pools = () => Object.entries(prisma.pools).filter((e): e is [string, Pool] => e[1] !== undefined);
+    // Read at scrape time straight from the pg pools; `pool` is primary, readonly when DATABASE_READONLY_URL
+    // gives the request path its own role, and replica-1, replica-2... for DATABASE_REPLICA_URLS.
+    const pools = (): Array<[string, Pool]> => prisma.allPools();
     new Gauge({
       name: 'lis_db_pool_connections',
       help: 'Database pool connections by pool and state (in_use, idle)',
@@ -66,7 +66,54 @@ export class MetricsService {
         for (const [name, p] of pools()) this.set({ pool: name }, p.options.max ?? 10);
       },
     });
+    this.replicaMetrics(prisma);
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  // Where the request path's reads went, and the state of each replica (docs/operations.md#read-replicas).
+  private replicaMetrics(prisma: PrismaService): void {
+    const router = prisma.reads;
+    const counted = (counter: Counter<'pool'>, counts: Map<string, number>) => {
+      counter.reset();
+      for (const [pool, n] of counts) counter.inc({ pool }, n);
+    };
+    new Counter({
+      name: 'lis_db_reads_total',
+      help: 'Request-path reads (search, key lookup) served, by pool',
+      labelNames: ['pool'] as const,
+      registers: [this.registry],
+      collect() {
+        counted(this, router.reads);
+      },
+    });
+    new Counter({
+      name: 'lis_db_replica_failovers_total',
+      help: 'Reads a replica failed (gone away, recovery conflict) that the primary then served, by replica',
+      labelNames: ['pool'] as const,
+      registers: [this.registry],
+      collect() {
+        counted(this, router.failovers);
+      },
+    });
+    new Gauge({
+      name: 'lis_db_replica_in_use',
+      help: 'Whether a replica receives reads (1) or is skipped (0: unreachable, lagging or not a standby)',
+      labelNames: ['pool'] as const,
+      registers: [this.registry],
+      collect() {
+        for (const r of router.states()) this.set({ pool: r.name }, r.inUse ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'lis_db_replica_lag_seconds',
+      help: 'Replay lag of each replica at its last check (absent while unreachable)',
+      labelNames: ['pool'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const r of router.states()) if (r.lagSeconds !== null) this.set({ pool: r.name }, r.lagSeconds);
+      },
+    });
   }
 
   // Express middleware: times every request, including those refused before routing.

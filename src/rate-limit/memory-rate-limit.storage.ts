@@ -19,7 +19,13 @@ export class MemoryRateLimitStorage implements ThrottlerStorage, OnApplicationSh
   private readonly counters = new Map<string, Counter>();
   private sweeper?: NodeJS.Timeout;
 
-  async increment(key: string, ttl: number, limit: number, blockDuration: number, name: string): Promise<ThrottlerStorageRecord> {
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    name: string,
+  ): Promise<ThrottlerStorageRecord> {
     this.startSweeping();
     const now = Date.now();
     const id = `${key}\u0000${name}`;

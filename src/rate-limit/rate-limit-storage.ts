@@ -46,7 +46,13 @@ export class RedisWithFallbackStorage implements ThrottlerStorage, OnApplication
     redis.on('error', (error: Error) => this.degrade(error));
   }
 
-  async increment(key: string, ttl: number, limit: number, blockDuration: number, name: string): Promise<ThrottlerStorageRecord> {
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    name: string,
+  ): Promise<ThrottlerStorageRecord> {
     try {
       const record = await this.redisStorage.increment(key, ttl, limit, blockDuration, name);
       if (this.degraded) {

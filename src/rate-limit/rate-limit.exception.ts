@@ -4,7 +4,7 @@ export enum RateLimitExceptionCode {
   RATE_LIMITED = 'RATE_LIMITED',
 }
 
-// 429 with Retry-After; the RateLimit fields are already on the response (see rate-limit-headers.ts).
+// 429 with Retry-After, thrown only by enforceRateLimit (rate-limit-refusal.ts), which sets the RateLimit fields first.
 export class RateLimitException extends AppException {
   readonly status = 429;
   constructor(message: string, retryAfterSeconds: number) {

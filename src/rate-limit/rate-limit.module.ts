@@ -5,7 +5,11 @@ import { RateLimitService } from './rate-limit.service';
 
 @Module({
   providers: [
-    { provide: RATE_LIMIT_STORAGE, inject: [APP_CONFIG], useFactory: (config: AppConfig) => createRateLimitStorage(config) },
+    {
+      provide: RATE_LIMIT_STORAGE,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => createRateLimitStorage(config),
+    },
     RateLimitService,
   ],
   exports: [RateLimitService],

@@ -25,10 +25,23 @@ export class RateLimitService {
     return this.consume({ name: PER_KEY_POLICY, limit, windowSeconds: WINDOW_SECONDS }, `key:${key.id}`);
   }
 
-  // Failed authentications per client address (IPv6 grouped by /64, as one client usually holds one).
+  // Failed authentications per client address.
   recordAuthFailure(clientAddress: string | undefined): Promise<RateLimitDecision> {
-    const policy = { name: FAILED_AUTH_POLICY, limit: this.config.authFailuresPerMinute, windowSeconds: WINDOW_SECONDS };
-    return this.consume(policy, `auth:${normalizeIp(clientAddress ?? 'unknown')}`);
+    return this.consumeAddressQuota(FAILED_AUTH_POLICY, this.config.authFailuresPerMinute, clientAddress, 'auth');
+  }
+
+  // Requests per client address under a named policy (IPv6 grouped by /64, as one client usually
+  // holds one): for routes open to anyone, where there is no key to count against.
+  consumeAddressQuota(
+    name: string,
+    limit: number,
+    clientAddress: string | undefined,
+    partition = name,
+  ): Promise<RateLimitDecision> {
+    return this.consume(
+      { name, limit, windowSeconds: WINDOW_SECONDS },
+      `${partition}:${normalizeIp(clientAddress ?? 'unknown')}`,
+    );
   }
 
   private async consume(policy: RateLimitPolicy, partition: string): Promise<RateLimitDecision> {
@@ -37,6 +50,11 @@ export class RateLimitService {
     const hit = await this.storage.increment(key, windowMs, policy.limit, windowMs, policy.name);
     return hit.isBlocked
       ? { policy, remaining: 0, resetSeconds: Math.max(1, hit.timeToBlockExpire), limited: true }
-      : { policy, remaining: Math.max(0, policy.limit - hit.totalHits), resetSeconds: Math.max(0, hit.timeToExpire), limited: false };
+      : {
+          policy,
+          remaining: Math.max(0, policy.limit - hit.totalHits),
+          resetSeconds: Math.max(0, hit.timeToExpire),
+          limited: false,
+        };
   }
 }

@@ -75,10 +75,13 @@ export function parseCoordinates(query: string): CoordinateParse {
 
   if (Math.abs(lat) > 90) {
     const hint =
-      !axisA && !axisB && Math.abs(lon) <= 90 ? `; coordinates are read latitude first (ISO 6709): did you mean "${lon}, ${lat}"?` : '';
+      !axisA && !axisB && Math.abs(lon) <= 90
+        ? `; coordinates are read latitude first (ISO 6709): did you mean "${lon}, ${lat}"?`
+        : '';
     return { ok: false, reason: `latitude ${lat} is out of range: it must be between -90 and 90${hint}` };
   }
-  if (Math.abs(lon) > 180) return { ok: false, reason: `longitude ${lon} is out of range: it must be between -180 and 180` };
+  if (Math.abs(lon) > 180)
+    return { ok: false, reason: `longitude ${lon} is out of range: it must be between -180 and 180` };
   return { ok: true, point: { lat, lon } };
 }
 
@@ -94,7 +97,8 @@ function toDegrees(c: Component): number | string {
   if (c.seconds !== undefined && c.minutes !== undefined && !Number.isInteger(min)) {
     return `minutes must be whole when seconds follow (got ${c.minutes})`;
   }
-  if (c.sign && c.hemisphere) return `use either a sign or a hemisphere letter, not both (${c.sign}${c.degrees} ${c.hemisphere})`;
+  if (c.sign && c.hemisphere)
+    return `use either a sign or a hemisphere letter, not both (${c.sign}${c.degrees} ${c.hemisphere})`;
   const magnitude = deg + min / 60 + sec / 3600;
   const negative = c.sign === '-' || c.hemisphere === 'S' || c.hemisphere === 'W';
   return negative ? -magnitude : magnitude;
@@ -118,7 +122,8 @@ export function circleBounds(centre: LatLon, radiusM: number): Bounds {
   const deg = (r: number) => (r * 180) / Math.PI;
   const south = centre.lat - deg(angular) - 1e-9;
   const north = centre.lat + deg(angular) + 1e-9;
-  if (south <= -90 || north >= 90) return { west: -180, south: Math.max(-90, south), east: 180, north: Math.min(90, north) };
+  if (south <= -90 || north >= 90)
+    return { west: -180, south: Math.max(-90, south), east: 180, north: Math.min(90, north) };
   const dLon = deg(Math.asin(Math.min(1, Math.sin(angular) / Math.cos((centre.lat * Math.PI) / 180)))) + 1e-9;
   if (dLon >= 180) return { west: -180, south, east: 180, north };
   const wrap = (lon: number) => (lon < -180 ? lon + 360 : lon > 180 ? lon - 360 : lon);

@@ -32,14 +32,19 @@ export type QueryInterpretation =
   | { kind: 'text'; normalized: string; text: TextQuery | null }
   | { kind: 'coordinates' | 'plus_code'; normalized: string; point: LatLon; radiusM: number };
 
-// `reference` (the request's `near` point) lets a short plus code ("9G8F+6X") be recovered.
-export function interpretQuery(query: string, reference?: LatLon): QueryInterpretation {
+// `reference` (the request's `near` point, when it has one) lets a short plus code ("9G8F+6X") be recovered.
+export function interpretQuery(query: string, reference?: Partial<LatLon>): QueryInterpretation {
   const trimmed = query.trim();
-  if (PLUS_CODE_SHAPE.test(trimmed) && olc.isValid(trimmed.toUpperCase())) return plusCode(trimmed.toUpperCase(), reference);
+  if (PLUS_CODE_SHAPE.test(trimmed) && olc.isValid(trimmed.toUpperCase()))
+    return plusCode(trimmed.toUpperCase(), reference);
 
   const coordinates = parseCoordinates(trimmed);
   if (coordinates && !coordinates.ok) {
-    throw new SearchException(SearchExceptionCode.INVALID_COORDINATES, 'query', `query looks like coordinates, but ${coordinates.reason}`);
+    throw new SearchException(
+      SearchExceptionCode.INVALID_COORDINATES,
+      'query',
+      `query looks like coordinates, but ${coordinates.reason}`,
+    );
   }
   if (coordinates) {
     // Rounded to 1e-7 degrees (about a centimetre): DMS arithmetic leaves float noise.
@@ -51,10 +56,10 @@ export function interpretQuery(query: string, reference?: LatLon): QueryInterpre
   return { kind: 'text', normalized: text ? text.words.join(' ') : '', text };
 }
 
-function plusCode(code: string, reference?: LatLon): QueryInterpretation {
+function plusCode(code: string, reference?: Partial<LatLon>): QueryInterpretation {
   let full = code;
   if (!olc.isFull(code)) {
-    if (!olc.isShort(code) || !reference) {
+    if (!olc.isShort(code) || reference?.lat === undefined || reference.lon === undefined) {
       throw new SearchException(
         SearchExceptionCode.INVALID_PLUS_CODE,
         'query',
@@ -72,6 +77,6 @@ function plusCode(code: string, reference?: LatLon): QueryInterpretation {
   return { kind: 'plus_code', normalized: full, point, radiusM };
 }
 
-function round7(n: number): number {
+export function round7(n: number): number {
   return Math.round(n * 1e7) / 1e7;
 }

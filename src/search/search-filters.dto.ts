@@ -8,6 +8,8 @@ import {
   ValidatorConstraint,
   ValidatorConstraintInterface,
 } from 'class-validator';
+import { CALENDAR_DATE, isCalendarDate } from '../common/calendar-date';
+import { regionByCode } from '../places/regions';
 
 export const RADIUS_DEFAULT_M = 250;
 export const RADIUS_MIN_M = 1;
@@ -15,7 +17,7 @@ export const RADIUS_MAX_M = 50_000;
 export const FOV_DEFAULT_DEG = 90;
 export const COMPASS_POINTS = ['N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW'] as const;
 export const SORTS = ['relevance', 'distance', 'newest', 'oldest'] as const;
-export const INCLUDES = ['captured_at', 'heading', 'distance_m', 'score', 'total', 'interpretation'] as const;
+export const INCLUDES = ['captured_at', 'heading', 'distance_m', 'score', 'total', 'interpretation', 'place'] as const;
 export type CompassPoint = (typeof COMPASS_POINTS)[number];
 export type SortOrder = (typeof SORTS)[number];
 export type IncludeName = (typeof INCLUDES)[number];
@@ -26,21 +28,40 @@ const lonMessage = (field: string) => `${field}.lon must be a number between -18
 const radiusMessage = (field: string) =>
   `${field}.radius_m must be a number of metres between ${RADIUS_MIN_M} and ${RADIUS_MAX_M}`;
 
-// `near: { lat, lon, radius_m? }`: only imagery within radius_m metres of the point.
+// `near: { lat, lon, radius_m? }`: only imagery within radius_m metres of the point. With coordinates
+// or a plus code as the query, `{ radius_m }` alone is the radius around that point (see planSearch).
 export class NearDto {
-  @ApiProperty({ minimum: -90, maximum: 90, example: 47.14 })
+  @ApiPropertyOptional({
+    minimum: -90,
+    maximum: 90,
+    example: 47.14,
+    description: 'required unless query is coordinates or a plus code',
+  })
+  @ValidateIf((o: NearDto) => o.lat !== undefined || o.lon !== undefined)
   @IsNumber(FINITE, { message: latMessage('near') })
   @Min(-90, { message: latMessage('near') })
   @Max(90, { message: latMessage('near') })
-  lat!: number;
+  lat?: number;
 
-  @ApiProperty({ minimum: -180, maximum: 180, example: 9.52 })
+  @ApiPropertyOptional({
+    minimum: -180,
+    maximum: 180,
+    example: 9.52,
+    description: 'required unless query is coordinates or a plus code',
+  })
+  @ValidateIf((o: NearDto) => o.lat !== undefined || o.lon !== undefined)
   @IsNumber(FINITE, { message: lonMessage('near') })
   @Min(-180, { message: lonMessage('near') })
   @Max(180, { message: lonMessage('near') })
-  lon!: number;
+  lon?: number;
 
-  @ApiPropertyOptional({ minimum: RADIUS_MIN_M, maximum: RADIUS_MAX_M, default: RADIUS_DEFAULT_M, example: 500, description: 'metres' })
+  @ApiPropertyOptional({
+    minimum: RADIUS_MIN_M,
+    maximum: RADIUS_MAX_M,
+    default: RADIUS_DEFAULT_M,
+    example: 500,
+    description: 'metres',
+  })
   @ValidateIf((o: NearDto) => o.radius_m !== undefined)
   @IsNumber(FINITE, { message: radiusMessage('near') })
   @Min(RADIUS_MIN_M, { message: radiusMessage('near') })
@@ -63,14 +84,26 @@ export class LookingAtDto {
   @Max(180, { message: lonMessage('looking_at') })
   lon!: number;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 360, default: FOV_DEFAULT_DEG, example: 60, description: 'field of view in degrees' })
+  @ApiPropertyOptional({
+    minimum: 1,
+    maximum: 360,
+    default: FOV_DEFAULT_DEG,
+    example: 60,
+    description: 'field of view in degrees',
+  })
   @ValidateIf((o: LookingAtDto) => o.fov_deg !== undefined)
   @IsNumber(FINITE, { message: 'looking_at.fov_deg must be a number of degrees between 1 and 360' })
   @Min(1, { message: 'looking_at.fov_deg must be a number of degrees between 1 and 360' })
   @Max(360, { message: 'looking_at.fov_deg must be a number of degrees between 1 and 360' })
   fov_deg: number = FOV_DEFAULT_DEG;
 
-  @ApiPropertyOptional({ minimum: RADIUS_MIN_M, maximum: RADIUS_MAX_M, default: RADIUS_DEFAULT_M, example: 120, description: 'metres from the target' })
+  @ApiPropertyOptional({
+    minimum: RADIUS_MIN_M,
+    maximum: RADIUS_MAX_M,
+    default: RADIUS_DEFAULT_M,
+    example: 120,
+    description: 'metres from the target',
+  })
   @ValidateIf((o: LookingAtDto) => o.radius_m !== undefined)
   @IsNumber(FINITE, { message: radiusMessage('looking_at') })
   @Min(RADIUS_MIN_M, { message: radiusMessage('looking_at') })
@@ -82,7 +115,12 @@ const HEADING_MESSAGE = (bound: string) => `heading.${bound} must be a number of
 
 // `heading: { min, max }` in degrees, both inclusive; min > max wraps through north (350..10).
 export class HeadingRangeDto {
-  @ApiProperty({ minimum: 0, maximum: 360, example: 350, description: 'degrees, inclusive; min > max wraps through north' })
+  @ApiProperty({
+    minimum: 0,
+    maximum: 360,
+    example: 350,
+    description: 'degrees, inclusive; min > max wraps through north',
+  })
   @IsNumber(FINITE, { message: HEADING_MESSAGE('min') })
   @Min(0, { message: HEADING_MESSAGE('min') })
   @Max(360, { message: HEADING_MESSAGE('min') })
@@ -115,9 +153,19 @@ export function bboxProblem(value: unknown): string | null {
   if ([minLon, maxLon].some((v) => v < -180 || v > 180)) return 'bbox longitudes must be between -180 and 180';
   if ([minLat, maxLat].some((v) => v < -90 || v > 90)) return 'bbox latitudes must be between -90 and 90';
   if (minLat >= maxLat) return 'bbox minLat must be less than maxLat';
-  if (minLon === maxLon) return 'bbox minLon must differ from maxLon (minLon > maxLon means the box crosses the antimeridian)';
+  if (minLon === maxLon)
+    return 'bbox minLon must differ from maxLon (minLon > maxLon means the box crosses the antimeridian)';
   return null;
 }
+
+// How the OpenAPI document describes what CalendarDateConstraint accepts.
+export const CALENDAR_DATE_SCHEMA = {
+  type: 'string',
+  format: 'date',
+  pattern: CALENDAR_DATE.source,
+  minLength: 10,
+  maxLength: 10,
+} as const;
 
 // ISO calendar dates, YYYY-MM-DD, that exist (no 2023-02-30).
 @ValidatorConstraint({ name: 'calendarDate' })
@@ -128,14 +176,6 @@ export class CalendarDateConstraint implements ValidatorConstraintInterface {
   defaultMessage(args: ValidationArguments): string {
     return `${args.property} must be a calendar date YYYY-MM-DD`;
   }
-}
-
-export function isCalendarDate(value: unknown): boolean {
-  if (typeof value !== 'string') return false;
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
 }
 
 @ValidatorConstraint({ name: 'dateOrder' })
@@ -163,13 +203,40 @@ export class FacingOrHeadingConstraint implements ValidatorConstraintInterface {
 
 @ValidatorConstraint({ name: 'include' })
 export class IncludeConstraint implements ValidatorConstraintInterface {
+  // Each name at most once: a repeat is a client mistake worth naming, and it bounds the array.
   validate(value: unknown): boolean {
-    return Array.isArray(value) && value.length <= 2 * INCLUDES.length && value.every((v) => INCLUDES.includes(v));
+    return (
+      Array.isArray(value) &&
+      value.length <= INCLUDES.length &&
+      value.every((v) => INCLUDES.includes(v)) &&
+      new Set(value).size === value.length
+    );
   }
   defaultMessage(args: ValidationArguments): string {
     const allowed = INCLUDES.join(', ');
-    if (!Array.isArray(args.value) || args.value.length > 2 * INCLUDES.length) return `include must be an array of names from: ${allowed}`;
-    const unknown = args.value.filter((v: unknown) => !INCLUDES.includes(v as IncludeName));
-    return `include has unknown name${unknown.length > 1 ? 's' : ''} ${unknown.map((v: unknown) => JSON.stringify(v)).join(', ')}; allowed: ${allowed}`;
+    if (!Array.isArray(args.value) || args.value.length > 2 * INCLUDES.length) {
+      return `include must be an array of names from: ${allowed}, each at most once`;
+    }
+    const names = args.value as unknown[];
+    const unknown = names.filter((v) => !INCLUDES.includes(v as IncludeName));
+    if (unknown.length > 0) {
+      return `include has unknown name${unknown.length > 1 ? 's' : ''} ${unknown.map((v) => JSON.stringify(v)).join(', ')}; allowed: ${allowed}`;
+    }
+    const repeated = [...new Set(names.filter((v, i) => names.indexOf(v) !== i))];
+    return `include names ${repeated.map((v) => JSON.stringify(v)).join(', ')} more than once; give each name at most once`;
+  }
+}
+
+// `region`: an ISO 3166-1 alpha-2 country ("LI") or ISO 3166-2 first-level region ("US-CA") code.
+export const REGION_MAX_LENGTH = 6;
+@ValidatorConstraint({ name: 'region' })
+export class RegionCodeConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'string' && value.length <= REGION_MAX_LENGTH && regionByCode(value) !== undefined;
+  }
+  defaultMessage(args: ValidationArguments): string {
+    const shape = 'an ISO 3166-1 alpha-2 country code ("LI") or an ISO 3166-2 region code ("US-CA")';
+    if (typeof args.value !== 'string') return `region must be ${shape}`;
+    return `region ${JSON.stringify(args.value.slice(0, 20))} is not a known code; region must be ${shape}`;
   }
 }

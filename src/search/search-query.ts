@@ -9,7 +9,18 @@ const CODE_MAX_LENGTH = 64;
 // Letters that Unicode decomposition does not split but unaccent() maps (kept in step with the
 // database so both sides of a full-text match agree).
 const FOLD: Record<string, string> = {
-  ß: 'ss', ẞ: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ð: 'd', ł: 'l', þ: 'th', ı: 'i', ħ: 'h', ŧ: 't',
+  ß: 'ss',
+  ẞ: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  đ: 'd',
+  ð: 'd',
+  ł: 'l',
+  þ: 'th',
+  ı: 'i',
+  ħ: 'h',
+  ŧ: 't',
 };
 
 // Punctuation that belongs in addresses ("St.", "35,", "Fürst-Franz-Josef", "O'Brien", "19/2").
@@ -100,7 +111,21 @@ export function textQueryFromGroups(groups: string[][], text: string, code: stri
     .join(' & ');
   const exact = groups.map((g) => anyOf(g.map(quote)));
   const tsqueryLeading = groups.length > 1 ? exact.slice(0, -1).join(' & ') : null;
-  return { text, words: groups.map((g) => g[0]), groups, tsquery, tsqueryExact: exact.join(' & '), tsqueryLeading, code };
+  return {
+    text,
+    words: groups.map((g) => g[0]),
+    groups,
+    tsquery,
+    tsqueryExact: exact.join(' & '),
+    tsqueryLeading,
+    code,
+  };
+}
+
+// Every word of a text, whole, as a tsquery ("San Francisco" -> 'san' & 'francisco'); null without words.
+export function allWordsTsquery(text: string): string | null {
+  const words = tokenize(text);
+  return words.length === 0 ? null : words.map(quote).join(' & ');
 }
 
 // tsquery string literal: quotes doubled and backslashes escaped, so no word can become an operator.

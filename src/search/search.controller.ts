@@ -3,7 +3,8 @@ import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
 import { RequestException, RequestExceptionCode } from '../common/app-exception';
 import { ApiKeyGuard } from '../api-key/api-key.guard';
 import { SearchMetricsInterceptor } from '../metrics/search-metrics.interceptor';
-import { SearchRequestDto, SearchResponseDto } from './search.dto';
+import { SearchRequestDto } from './search.dto';
+import { SearchResponseDto } from './search-response.dto';
 import { ApiSearch } from './search.openapi';
 import { SearchService } from './search.service';
 
@@ -24,6 +25,8 @@ export class SearchController {
   @All()
   @ApiExcludeEndpoint()
   methodNotAllowed(): never {
-    throw new RequestException(RequestExceptionCode.METHOD_NOT_ALLOWED, 'Use POST /search', undefined, { Allow: 'POST' });
+    throw new RequestException(RequestExceptionCode.METHOD_NOT_ALLOWED, 'Use POST /search', undefined, {
+      Allow: 'POST',
+    });
   }
 }

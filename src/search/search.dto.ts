@@ -1,6 +1,6 @@
 // class-transformer's @Type reads design-time type metadata.
 import 'reflect-metadata';
-import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
   IsBoolean,
@@ -20,6 +20,7 @@ import {
 } from 'class-validator';
 import {
   BboxConstraint,
+  CALENDAR_DATE_SCHEMA,
   CalendarDateConstraint,
   COMPASS_POINTS,
   CompassPoint,
@@ -31,6 +32,8 @@ import {
   INCLUDES,
   LookingAtDto,
   NearDto,
+  REGION_MAX_LENGTH,
+  RegionCodeConstraint,
   SORTS,
   SortOrder,
 } from './search-filters.dto';
@@ -48,7 +51,7 @@ const queryMessage = (args: ValidationArguments) => (args.value === undefined ? 
 const objectMessage = (field: string, shape: string) => `${field} must be an object ${shape}`;
 
 // C0/C1 control characters (including NUL, which PostgreSQL text cannot hold) become spaces.
-const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/g;
+const CONTROL_CHARS = /\p{Cc}/gu;
 const cleanQuery = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? value.replace(CONTROL_CHARS, ' ').trim() : value;
 
@@ -77,14 +80,24 @@ export class SearchRequestDto {
     example: 'Herrengasse 35, Vaduz',
   })
   // Optional only when a place is given another way.
-  @ValidateIf((o: SearchRequestDto) => o.query !== undefined || (o.near === undefined && o.bbox === undefined && o.looking_at === undefined))
+  @ValidateIf(
+    (o: SearchRequestDto) =>
+      o.query !== undefined || (o.near === undefined && o.bbox === undefined && o.looking_at === undefined),
+  )
   @Transform(cleanQuery)
   @IsString({ message: queryMessage })
   @Length(1, QUERY_MAX_LENGTH, { message: queryMessage })
   query?: string;
 
   // ValidateIf instead of IsOptional: absent means default, but an explicit null is an error.
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: LIMIT_MAX, default: LIMIT_DEFAULT, example: 5, description: 'Records per page.' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: LIMIT_MAX,
+    default: LIMIT_DEFAULT,
+    example: 5,
+    description: 'Records per page.',
+  })
   @ValidateIf((o: SearchRequestDto) => o.limit !== undefined)
   @IsInt({ message: LIMIT_MESSAGE })
   @Min(1, { message: LIMIT_MESSAGE })
@@ -126,13 +139,17 @@ export class SearchRequestDto {
   @Validate(BboxConstraint)
   bbox?: [number, number, number, number];
 
-  @ApiPropertyOptional({ format: 'date', description: 'Capture date on or after (inclusive), YYYY-MM-DD.', example: '2020-01-01' })
+  @ApiPropertyOptional({
+    ...CALENDAR_DATE_SCHEMA,
+    description: 'Capture date on or after (inclusive), YYYY-MM-DD.',
+    example: '2020-01-01',
+  })
   @ValidateIf(given('captured_after'))
   @Validate(CalendarDateConstraint)
   captured_after?: string;
 
   @ApiPropertyOptional({
-    format: 'date',
+    ...CALENDAR_DATE_SCHEMA,
     description: 'Capture date on or before (inclusive), YYYY-MM-DD; not earlier than captured_after.',
     example: '2024-12-31',
   })
@@ -148,14 +165,18 @@ export class SearchRequestDto {
 
   @ApiPropertyOptional({
     enum: COMPASS_POINTS,
-    description: "Heading in that sector of the 8-point rose (the response's compass sectors). Not together with heading.",
+    description:
+      "Heading in that sector of the 8-point rose (the response's compass sectors). Not together with heading.",
     example: 'NW',
   })
   @ValidateIf(given('facing'))
   @IsIn(COMPASS_POINTS, { message: `facing must be one of ${COMPASS_POINTS.join(', ')}` })
   facing?: CompassPoint;
 
-  @ApiPropertyOptional({ type: () => HeadingRangeDto, description: 'Heading range in degrees. Not together with facing.' })
+  @ApiPropertyOptional({
+    type: () => HeadingRangeDto,
+    description: 'Heading range in degrees. Not together with facing.',
+  })
   @ValidateIf(given('heading'))
   @Validate(FacingOrHeadingConstraint)
   @IsObject({ message: objectMessage('heading', '{ min, max } in degrees') })
@@ -174,6 +195,20 @@ export class SearchRequestDto {
   looking_at?: LookingAtDto;
 
   @ApiPropertyOptional({
+    type: 'string',
+    maxLength: REGION_MAX_LENGTH,
+    pattern: '^[A-Za-z]{2}(-[A-Za-z0-9]{1,3})?$',
+    description:
+      'Only imagery in this country (ISO 3166-1 alpha-2, "LI") or first-level region (ISO 3166-2, "US-CA"), by the place ' +
+      'hierarchy: the region of the locality each record lies in or is nearest to. The response names it in region and ' +
+      'region_id. An unknown code is 400.',
+    example: 'US-CA',
+  })
+  @ValidateIf(given('region'))
+  @Validate(RegionCodeConstraint)
+  region?: string;
+
+  @ApiPropertyOptional({
     enum: SORTS,
     description:
       'Default: relevance for a text query; distance for coordinates, a plus code, or near / looking_at without a query; ' +
@@ -187,7 +222,8 @@ export class SearchRequestDto {
   @ApiPropertyOptional({
     type: 'array',
     items: { type: 'string', enum: [...INCLUDES] },
-    maxItems: 2 * INCLUDES.length,
+    maxItems: INCLUDES.length,
+    uniqueItems: true,
     default: [],
     description: 'Opt-in detail: adds exactly the named fields to the response.',
     example: ['total', 'interpretation'],
@@ -195,128 +231,4 @@ export class SearchRequestDto {
   @ValidateIf(given('include'))
   @Validate(IncludeConstraint)
   include?: IncludeName[];
-}
-
-// Response classes (not interfaces) so the OpenAPI document describes them. The pattern repeats the
-// uuid format because validators commonly skip formats.
-const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
-const OPT_IN = (name: IncludeName) => `Only with include: ["${name}"].`;
-
-export class GeoJsonPoint {
-  @ApiProperty({ enum: ['Point'], example: 'Point' })
-  type: 'Point';
-
-  @ApiProperty({
-    type: 'array',
-    items: { type: 'number' },
-    minItems: 2,
-    maxItems: 2,
-    description: '[longitude, latitude] in WGS84 degrees, full stored precision',
-    example: [9.52, 47.14],
-  })
-  coordinates: [number, number];
-}
-
-export class ImageryRecordDto {
-  @ApiProperty({ format: 'uuid', pattern: UUID_PATTERN, example: 'a0000000-0000-4000-8000-000000000035' })
-  id: string;
-
-  @ApiProperty({ example: 'Herrengasse 35, 9490 Vaduz' })
-  address: string;
-
-  @ApiProperty({ description: 'Capture date as stored (no time-zone shift), "Month day, year"', example: 'September 10, 2015' })
-  date: string;
-
-  @ApiProperty({
-    description: 'Heading on the 8-point compass rose, each sector 45 degrees centred on its direction',
-    pattern: '^Facing (North|Northeast|East|Southeast|South|Southwest|West|Northwest) \\((N|NE|E|SE|S|SW|W|NW)\\)$',
-    example: 'Facing West (W)',
-  })
-  compass: string;
-
-  @ApiProperty({ description: 'Whether the image is an interactive panorama', example: false })
-  interactive: boolean;
-
-  @ApiProperty({ type: () => GeoJsonPoint })
-  geometry: GeoJsonPoint;
-
-  @ApiProperty({ format: 'uri', pattern: '^https?://', description: 'Absolute image URL', example: 'https://img.example.com/herrengasse-35.jpg' })
-  image: string;
-
-  // Opt-in (include); never present by default.
-  @ApiPropertyOptional({ format: 'date', description: `Capture date, ISO YYYY-MM-DD. ${OPT_IN('captured_at')}`, example: '2015-09-10' })
-  captured_at?: string;
-
-  @ApiPropertyOptional({ minimum: 0, maximum: 360, description: `Heading in degrees as stored (0 <= h < 360). ${OPT_IN('heading')}`, example: 273.1 })
-  heading?: number;
-
-  @ApiPropertyOptional({
-    minimum: 0,
-    description: `Metres from the search point on the sphere, to 0.1 m; only when a point is known. ${OPT_IN('distance_m')}`,
-    example: 42.5,
-  })
-  distance_m?: number;
-
-  @ApiPropertyOptional({ description: `Relevance (text) or closeness in [0, 1] (no text). ${OPT_IN('score')}`, example: 1.025 })
-  score?: number;
-}
-
-// Opt-in `interpretation`: how the query text was read.
-export class SearchInterpretationDto {
-  @ApiProperty({ enum: ['text', 'coordinates', 'plus_code', 'location_code'], example: 'text' })
-  kind: 'text' | 'coordinates' | 'plus_code' | 'location_code';
-
-  @ApiProperty({ description: 'The words searched (text), lat,lon (coordinates), the full plus code, or the location code', example: 'herrengasse 35 vaduz' })
-  normalized: string;
-
-  @ApiPropertyOptional({ minimum: -90, maximum: 90, description: 'The point searched around (coordinates, plus_code)', example: 47.14 })
-  lat?: number;
-
-  @ApiPropertyOptional({ minimum: -180, maximum: 180, description: 'The point searched around (coordinates, plus_code)', example: 9.52 })
-  lon?: number;
-}
-
-@ApiExtraModels(SearchInterpretationDto)
-export class SearchResponseDto {
-  @ApiProperty({ enum: [true], example: true })
-  isSuccess: true;
-
-  @ApiProperty({ type: 'integer', minimum: 1, description: 'The requested page, echoed', example: 1 })
-  page: number;
-
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'ceil(total matches / limit); 0 when nothing matched', example: 1 })
-  pageTotal: number;
-
-  @ApiProperty({ type: () => [ImageryRecordDto], maxItems: LIMIT_MAX, description: 'Ordered by the sort, ending with the id; empty past the last page' })
-  data: ImageryRecordDto[];
-
-  @ApiProperty({
-    format: 'uuid',
-    pattern: UUID_PATTERN,
-    description: 'UUID v5 of the normalized request (query, limit, filters, non-default sort): the same on every page of one search',
-    example: '3f1c2b9e-5d7a-5e4b-9c1d-2a3b4c5d6e7f',
-  })
-  result_id: string;
-
-  @ApiProperty({ enum: ['global'], example: 'global' })
-  region: 'global';
-
-  // Not enum: [null]: validators such as Prism's fail to compile it and then silently skip the whole body.
-  @ApiProperty({ type: 'string', nullable: true, example: null, description: 'Always null (reserved)' })
-  region_id: null;
-
-  // Opt-in (include); never present by default.
-  @ApiPropertyOptional({ type: 'integer', minimum: 0, description: `Number of matches, counted up to ${RESULT_WINDOW_MAX}. ${OPT_IN('total')}`, example: 4 })
-  total?: number;
-
-  @ApiPropertyOptional({ description: `false when counting stopped at the cap (or a single word is known to match far more). ${OPT_IN('total')}`, example: true })
-  total_exact?: boolean;
-
-  // allOf, not a bare $ref: OpenAPI 3.0 ignores nullable beside $ref, and null is a real answer here.
-  @ApiPropertyOptional({
-    allOf: [{ $ref: getSchemaPath(SearchInterpretationDto) }],
-    nullable: true,
-    description: `How query was read; null without a query. ${OPT_IN('interpretation')}`,
-  })
-  interpretation?: SearchInterpretationDto | null;
 }

@@ -1,12 +1,24 @@
 import { Module } from '@nestjs/common';
 import { ApiKeyModule } from '../api-key/api-key.module';
+import { PlaceMatcherService } from './place-matching/place-matcher.service';
+import { PlaceMatchingRepository } from './place-matching/place-matching.repository';
+import { RecordPlaces } from './place-matching/record-places';
 import { SearchController } from './search.controller';
 import { SearchRepository } from './search.repository';
 import { SearchService } from './search.service';
 
+// Everything a search needs besides the database (also used by the relevance suite and the benchmark).
+export const SEARCH_PROVIDERS = [
+  SearchService,
+  SearchRepository,
+  PlaceMatcherService,
+  PlaceMatchingRepository,
+  RecordPlaces,
+];
+
 @Module({
   imports: [ApiKeyModule],
   controllers: [SearchController],
-  providers: [SearchService, SearchRepository],
+  providers: SEARCH_PROVIDERS,
 })
 export class SearchModule {}

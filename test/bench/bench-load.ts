@@ -55,11 +55,23 @@ export async function startServer(kind: ServerKind, o: ServerOptions): Promise<R
     // --title renames the process (its command line too): a `pkill -f dist/src/main.js` meant for a
     // developer's own server elsewhere on the machine does not stop the bench's.
     args = ['--title=lis-bench-ours', join(ROOT, 'dist', 'src', 'main.js')];
-    Object.assign(env, { HOST: '127.0.0.1', BOOTSTRAP_API_KEY: o.apiKey, RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT_MAX), REDIS_URL: '', NODE_ENV: 'production' });
+    Object.assign(env, {
+      HOST: '127.0.0.1',
+      BOOTSTRAP_API_KEY: o.apiKey,
+      RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT_MAX),
+      REDIS_URL: '',
+      NODE_ENV: 'production',
+    });
     if (o.logLevel) env.LOG_LEVEL = o.logLevel;
     else delete env.LOG_LEVEL;
   } else {
-    args = [`--title=lis-bench-${kind}`, '-r', 'ts-node/register/transpile-only', join(__dirname, 'bench-servers.ts'), kind];
+    args = [
+      `--title=lis-bench-${kind}`,
+      '-r',
+      'ts-node/register/transpile-only',
+      join(__dirname, 'bench-servers.ts'),
+      kind,
+    ];
     env.BENCH_STATEMENTS = o.statementsFile;
   }
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -76,7 +88,10 @@ export async function startServer(kind: ServerKind, o: ServerOptions): Promise<R
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${kind} server exited with ${child.exitCode}; see ${o.logFile}`);
     try {
-      await fetch(kind === 'ours' ? `${url}/health/ready` : url, { method: kind === 'ours' ? 'GET' : 'POST', body: kind === 'ours' ? undefined : '{}' });
+      await fetch(kind === 'ours' ? `${url}/health/ready` : url, {
+        method: kind === 'ours' ? 'GET' : 'POST',
+        body: kind === 'ours' ? undefined : '{}',
+      });
       break;
     } catch {
       if (Date.now() > deadline) throw new Error(`${kind} server did not answer within 60 s; see ${o.logFile}`);
@@ -89,7 +104,9 @@ export async function startServer(kind: ServerKind, o: ServerOptions): Promise<R
     child,
     assertRunning: () => {
       if (child.exitCode !== null || child.signalCode !== null) {
-        throw new Error(`${kind} server exited during the run (${child.signalCode ?? `code ${child.exitCode}`}); see ${o.logFile}`);
+        throw new Error(
+          `${kind} server exited during the run (${child.signalCode ?? `code ${child.exitCode}`}); see ${o.logFile}`,
+        );
       }
     },
     stop: async () => {
@@ -119,7 +136,10 @@ export class RssSampler {
   }
   stop(): { peakRssMb: number; hwmMb: number } {
     clearInterval(this.timer);
-    return { peakRssMb: Math.round(Math.max(this.peakRssKb, this.read('VmRSS')) / 1024), hwmMb: Math.round(this.read('VmHWM') / 1024) };
+    return {
+      peakRssMb: Math.round(Math.max(this.peakRssKb, this.read('VmRSS')) / 1024),
+      hwmMb: Math.round(this.read('VmHWM') / 1024),
+    };
   }
 }
 
@@ -143,29 +163,41 @@ function percentile(sorted: Float64Array, p: number): number {
 
 // `connections` connections for `duration` seconds, bodies rotated across requests (and our keys
 // across requests, so no key nears its limit). Latency percentiles are over 2xx responses.
-export async function runLoad(url: string, bodies: string[], keys: string[], connections: number, duration: number): Promise<LoadResult> {
+export async function runLoad(
+  url: string,
+  bodies: string[],
+  keys: string[],
+  connections: number,
+  duration: number,
+): Promise<LoadResult> {
   let next = 0;
   const latencies: number[] = [];
   let done!: (r: autocannon.Result) => void;
   let failed!: (e: Error) => void;
-  const finishedRun = new Promise<autocannon.Result>((res, rej) => ((done = res), (failed = rej)));
-  const instance = autocannon({
-    url: `${url}/search`,
-    connections,
-    duration,
-    timeout: REQUEST_TIMEOUT_S,
-    requests: [
-      {
-        method: 'POST',
-        setupRequest: (req) => {
-          const i = next++;
-          const headers: Record<string, string> = { 'content-type': 'application/json' };
-          if (keys.length > 0) headers['x-api-key'] = keys[i % keys.length];
-          return { ...req, method: 'POST', path: '/search', headers, body: bodies[i % bodies.length] };
+  const finishedRun = new Promise<autocannon.Result>((res, rej) => {
+    done = res;
+    failed = rej;
+  });
+  const instance = autocannon(
+    {
+      url: `${url}/search`,
+      connections,
+      duration,
+      timeout: REQUEST_TIMEOUT_S,
+      requests: [
+        {
+          method: 'POST',
+          setupRequest: (req) => {
+            const i = next++;
+            const headers: Record<string, string> = { 'content-type': 'application/json' };
+            if (keys.length > 0) headers['x-api-key'] = keys[i % keys.length];
+            return { ...req, method: 'POST', path: '/search', headers, body: bodies[i % bodies.length] };
+          },
         },
-      },
-    ],
-  }, (error, result) => (error ? failed(error) : done(result)));
+      ],
+    },
+    (error, result) => (error ? failed(error) : done(result)),
+  );
   instance.on('response', (_client: unknown, status: number, _bytes: number, time: number) => {
     if (status >= 200 && status < 300) latencies.push(time);
   });
@@ -196,10 +228,19 @@ export interface CheckResult {
 
 // One request per body (up to `max`) to our server: status 200, and as many results as the service
 // gave when its statements were recorded.
-export async function checkBodies(url: string, key: string, recorded: { body: string; results: number }[], max: number): Promise<CheckResult> {
+export async function checkBodies(
+  url: string,
+  key: string,
+  recorded: { body: string; results: number }[],
+  max: number,
+): Promise<CheckResult> {
   const out: CheckResult = { checked: 0, non2xx: 0, empty: 0, mismatched: 0 };
   for (const r of recorded.slice(0, max)) {
-    const res = await fetch(`${url}/search`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: r.body });
+    const res = await fetch(`${url}/search`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body: r.body,
+    });
     out.checked++;
     if (res.status !== 200) {
       out.non2xx++;

@@ -1,9 +1,24 @@
 // The query classes: deterministic lists of different request bodies taken from the dataset, so
 // every request of a run asks for something that exists (or, for typos, nearly exists).
 import { hashString, seededRandom } from '../../src/common/deterministic-random';
+import { MIN_LOCALITY_POPULATION } from '../../src/places/gazetteer/world-gazetteer';
+import { geoNamesCities } from '../../src/places/gazetteer/gazetteer-sources';
 import { addressOf, benchStreets, BenchStreet } from './bench-dataset';
 
-export const QUERY_CLASSES = ['exact', 'street_city', 'prefix', 'typo', 'broad', 'coordinates', 'text_near'] as const;
+export const QUERY_CLASSES = [
+  'exact',
+  'street_city',
+  'prefix',
+  'typo',
+  'broad',
+  'coordinates',
+  'text_near',
+  'place',
+  'place_prefix',
+  'place_typo',
+  'place_region',
+  'address_view',
+] as const;
 export type QueryClass = (typeof QUERY_CLASSES)[number];
 
 export const CLASS_LABELS: Record<QueryClass, string> = {
@@ -14,6 +29,11 @@ export const CLASS_LABELS: Record<QueryClass, string> = {
   broad: 'broad word',
   coordinates: 'coordinates',
   text_near: 'text + near',
+  place: 'place name several share',
+  place_prefix: 'place name as typed',
+  place_typo: 'place name, one typo',
+  place_region: 'place name + region',
+  address_view: 'address place (best view)',
 };
 
 export interface SearchBody {
@@ -21,6 +41,7 @@ export interface SearchBody {
   limit: number;
   page: number;
   near?: { lat: number; lon: number; radius_m: number };
+  region?: string;
 }
 
 // Words that match a large share of the catalogue (street types, and the US country name).
@@ -53,7 +74,12 @@ export function queryBodies(seed: number, records: number, perClass: number): Re
   const rand = seededRandom(hashString(`queries:${seed}:${records}`));
   const chosen = Array.from({ length: perClass }, (_, i) => streets[Math.floor((i * streets.length) / perClass)]);
   const house = (s: BenchStreet) => s.houses[Math.floor(rand() * s.houses.length)];
-  const body = (query: string, extra: Partial<SearchBody> = {}): SearchBody => ({ query, limit: 10, page: 1, ...extra });
+  const body = (query: string, extra: Partial<SearchBody> = {}): SearchBody => ({
+    query,
+    limit: 10,
+    page: 1,
+    ...extra,
+  });
   const at = (n: number, digits: number) => Number(n.toFixed(digits));
 
   const out = {} as Record<QueryClass, SearchBody[]>;
@@ -74,5 +100,48 @@ export function queryBodies(seed: number, records: number, perClass: number): Re
     const h = house(s);
     return body(s.name, { near: { lat: at(h.lat, 6), lon: at(h.lon, 6), radius_m: 1000 } });
   });
+  placeClasses(out, chosen, house, body, rand);
   return out;
+}
+
+// Names several localities of the world gazetteer share ("London", "Springfield"), lower case.
+let shared: Set<string> | undefined;
+function sharedNames(): Set<string> {
+  if (!shared) {
+    const counts = new Map<string, number>();
+    for (const c of geoNamesCities()) {
+      if (c.population >= MIN_LOCALITY_POPULATION)
+        counts.set(c.name.toLowerCase(), (counts.get(c.name.toLowerCase()) ?? 0) + 1);
+    }
+    shared = new Set([...counts].filter(([, n]) => n >= 2).map(([name]) => name));
+  }
+  return shared;
+}
+
+// "San Fr": every word but the last, and the start of the last (one-word names: 60% of it, at least 3 letters).
+export function typedSoFar(name: string): string {
+  const words = name.split(' ');
+  const last = words.pop()!;
+  if (words.length > 0) return `${words.join(' ')} ${last.slice(0, Math.min(last.length, 2))}`;
+  return last.slice(0, Math.max(3, Math.ceil(last.length * 0.6)));
+}
+
+// Classes of search that knows places, from the same streets: the cities of the dataset whose name
+// several gazetteer localities share (cycled when fewer than the class size), and their addresses.
+function placeClasses(
+  out: Record<QueryClass, SearchBody[]>,
+  chosen: BenchStreet[],
+  house: (s: BenchStreet) => BenchStreet['houses'][number],
+  body: (query: string, extra?: Partial<SearchBody>) => SearchBody,
+  rand: () => number,
+): void {
+  const ambiguous = chosen.filter((s) => sharedNames().has(s.place.city.toLowerCase()));
+  const cities = (ambiguous.length > 0 ? ambiguous : chosen).map((s) => s.place);
+  const cycle = <T>(items: T[]) => chosen.map((_, i) => items[i % items.length]);
+  out.place = cycle(cities).map((p) => body(p.city));
+  out.place_prefix = chosen.map((s) => body(typedSoFar(s.place.city)));
+  const typoable = chosen.filter((s) => /\p{L}{5,}/u.test(s.place.city));
+  out.place_typo = cycle(typoable.length > 0 ? typoable : chosen).map((s) => body(typoOf(s.place.city, rand)));
+  out.place_region = cycle(cities).map((p) => body(p.city, { region: p.regionCode ?? p.countryCode }));
+  out.address_view = chosen.map((s) => body(`${house(s).number} ${s.name}, ${s.place.city}`));
 }

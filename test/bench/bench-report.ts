@@ -2,7 +2,8 @@
 // chart.svg, explain/<class>.txt).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DatasetInfo, Environment } from './bench-database';
+import type { DatasetInfo } from './bench-database';
+import type { Environment } from './bench-environment';
 import type { CheckResult, LoadResult } from './bench-load';
 import { CLASS_LABELS, QueryClass } from './bench-queries';
 import type { ServerKind } from './bench-servers';
@@ -28,7 +29,15 @@ export interface Target {
 export interface BenchReport {
   startedAt: string;
   finishedAt: string;
-  options: { records: number; seed: number; duration: number; connections: number[]; poolSize: number; bodiesPerClass: number; oursLogLevel: string };
+  options: {
+    records: number;
+    seed: number;
+    duration: number;
+    connections: number[];
+    poolSize: number;
+    bodiesPerClass: number;
+    oursLogLevel: string;
+  };
   environment: Environment;
   loadAverageBefore: number[];
   loadAverageAfter: number[];
@@ -43,15 +52,32 @@ export interface BenchReport {
 const SELECTIVE: QueryClass[] = ['exact', 'street_city', 'typo'];
 
 // `measured` false: the run had no 2xx response, so there is nothing to compare (a MISS).
-function target(name: string, actual: number, goal: number, unit: string, kind: 'max' | 'min', measured = true): Target {
-  if (!measured) return { name, actual: Number.isFinite(actual) ? actual : 0, goal, unit, kind, pass: false, by: 'no 2xx responses' };
+function target(
+  name: string,
+  actual: number,
+  goal: number,
+  unit: string,
+  kind: 'max' | 'min',
+  measured = true,
+): Target {
+  if (!measured)
+    return {
+      name,
+      actual: Number.isFinite(actual) ? actual : 0,
+      goal,
+      unit,
+      kind,
+      pass: false,
+      by: 'no 2xx responses',
+    };
   const pass = kind === 'max' ? actual <= goal : actual >= goal;
   const diff = goal === 0 ? 0 : ((actual - goal) / goal) * 100;
   const by = `${diff >= 0 ? '+' : ''}${diff.toFixed(0)}% vs goal`;
   return { name, actual, goal, unit, kind, pass, by };
 }
 
-const cell = (cells: Cell[], cls: QueryClass, n: number, s: ServerKind) => cells.find((c) => c.cls === cls && c.connections === n && c.server === s);
+const cell = (cells: Cell[], cls: QueryClass, n: number, s: ServerKind) =>
+  cells.find((c) => c.cls === cls && c.connections === n && c.server === s);
 // Infinity when only `a` served anything; NaN when neither did (or a run is missing).
 const ratio = (a?: Cell, b?: Cell) => (!a || !b ? NaN : b.rps > 0 ? a.rps / b.rps : a.rps > 0 ? Infinity : NaN);
 
@@ -59,14 +85,17 @@ export function evaluateTargets(cells: Cell[], connections: number[], rssMb: num
   const out: Target[] = [];
   const classes = [...new Set(cells.map((c) => c.cls))];
   for (const n of connections) {
+    // One connection measures latency alone: its requests/s is 1000 / latency, not a throughput.
+    const latencyOnly = n === 1;
     for (const cls of SELECTIVE.filter((c) => classes.includes(c))) {
       const ours = cell(cells, cls, n, 'ours');
       if (!ours) continue;
       out.push(target(`${cls} p99 @${n}`, ours.p99, 30, 'ms', 'max', ours.ok > 0));
-      out.push(target(`${cls} req/s @${n}`, ours.rps, 800, 'req/s', 'min'));
+      if (!latencyOnly) out.push(target(`${cls} req/s @${n}`, ours.rps, 800, 'req/s', 'min'));
     }
     const broad = cell(cells, 'broad', n, 'ours');
     if (broad) out.push(target(`broad p99 @${n}`, broad.p99, 100, 'ms', 'max', broad.ok > 0));
+    if (latencyOnly) continue;
     for (const cls of classes) {
       const ours = cell(cells, cls, n, 'ours');
       const ceiling = cell(cells, cls, n, 'ceiling');
@@ -78,7 +107,16 @@ export function evaluateTargets(cells: Cell[], connections: number[], rssMb: num
     const naiveBroad = cell(cells, 'broad', n, 'naive');
     if (broad && naiveBroad) {
       const r = ratio(broad, naiveBroad);
-      out.push(target(`broad ours/naive @${n}`, Number.isFinite(r) ? round(r, 1) : r, 20, 'x', 'min', !Number.isNaN(r) && broad.ok > 0));
+      out.push(
+        target(
+          `broad ours/naive @${n}`,
+          Number.isFinite(r) ? round(r, 1) : r,
+          20,
+          'x',
+          'min',
+          !Number.isNaN(r) && broad.ok > 0,
+        ),
+      );
     }
   }
   out.push(target('ours peak RSS', rssMb, 300, 'MB', 'max'));
@@ -86,7 +124,8 @@ export function evaluateTargets(cells: Cell[], connections: number[], rssMb: num
 }
 
 const round = (n: number, d: number) => (Number.isFinite(n) ? Math.round(n * 10 ** d) / 10 ** d : n);
-const fmtRatio = (r: number, unit: string) => (Number.isNaN(r) ? '-' : Number.isFinite(r) ? `${unit === '%' ? (r * 100).toFixed(0) : r.toFixed(1)}${unit}` : 'inf');
+const fmtRatio = (r: number, unit: string) =>
+  Number.isNaN(r) ? '-' : Number.isFinite(r) ? `${unit === '%' ? (r * 100).toFixed(0) : r.toFixed(1)}${unit}` : 'inf';
 
 export function tableRows(cells: Cell[]): string[][] {
   return cells.map((c) => {
@@ -108,7 +147,19 @@ export function tableRows(cells: Cell[]): string[][] {
   });
 }
 
-const HEADER = ['class', 'conns', 'server', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'errors', 'non-2xx', 'ours/ceiling', 'ours/naive'];
+const HEADER = [
+  'class',
+  'conns',
+  'server',
+  'req/s',
+  'p50 ms',
+  'p95 ms',
+  'p99 ms',
+  'errors',
+  'non-2xx',
+  'ours/ceiling',
+  'ours/naive',
+];
 
 export function consoleTable(cells: Cell[]): string {
   const rows = [HEADER, ...tableRows(cells)];
@@ -117,7 +168,10 @@ export function consoleTable(cells: Cell[]): string {
 }
 
 export function targetLines(targets: Target[]): string[] {
-  return targets.map((t) => `${t.pass ? 'PASS' : 'MISS'}  ${t.name}: ${t.actual} ${t.unit} (goal ${t.kind === 'max' ? '<=' : '>='} ${t.goal} ${t.unit}; ${t.by})`);
+  return targets.map(
+    (t) =>
+      `${t.pass ? 'PASS' : 'MISS'}  ${t.name}: ${t.actual} ${t.unit} (goal ${t.kind === 'max' ? '<=' : '>='} ${t.goal} ${t.unit}; ${t.by})`,
+  );
 }
 
 export function markdown(r: BenchReport): string {
@@ -131,7 +185,9 @@ export function markdown(r: BenchReport): string {
     '',
     `- Dataset: ${r.dataset.records.toLocaleString('en-US')} records (seed ${r.dataset.seed}); import ${r.dataset.importRate.toLocaleString('en-US')} records/s (${r.dataset.importSeconds.toFixed(1)} s${r.dataset.loaded ? '' : `, loaded earlier at ${r.dataset.importedAt}`})`,
     `- Machine: ${env.cpus} CPUs (${env.cpuModel}), Node ${env.node}; load average before ${r.loadAverageBefore.join(' / ')}, after ${r.loadAverageAfter.join(' / ')}`,
-    `- PostgreSQL ${env.postgres}, PostGIS ${env.postgis}; ${Object.entries(env.settings).map(([k, v]) => `${k}=${v}`).join(', ')}`,
+    `- PostgreSQL ${env.postgres}, PostGIS ${env.postgis}; ${Object.entries(env.settings)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(', ')}`,
     `- Each server: pool of ${r.options.poolSize} connections; ${r.options.duration} s per class and concurrency; ours with LOG_LEVEL=${r.options.oursLogLevel}; request timeout 10 s (counted as errors)`,
     `- Our server's peak RSS under load: ${r.oursRss.peakRssMb} MB (VmHWM ${r.oursRss.hwmMb} MB)`,
     '',
@@ -153,7 +209,10 @@ export function markdown(r: BenchReport): string {
     '',
     '| class | bodies | checked on ours | non-2xx | empty | results differ from recording |',
     '|---|---:|---:|---:|---:|---:|',
-    ...Object.entries(r.checks).map(([cls, c]) => `| ${CLASS_LABELS[cls as QueryClass] ?? cls} | ${r.bodies[cls]} | ${c.checked} | ${c.non2xx} | ${c.empty} | ${c.mismatched} |`),
+    ...Object.entries(r.checks).map(
+      ([cls, c]) =>
+        `| ${CLASS_LABELS[cls as QueryClass] ?? cls} | ${r.bodies[cls]} | ${c.checked} | ${c.non2xx} | ${c.empty} | ${c.mismatched} |`,
+    ),
     '',
     'Plans: `explain/<class>.txt` (EXPLAIN (ANALYZE, BUFFERS) of the statements our service sends for the first body of each class).',
     '',

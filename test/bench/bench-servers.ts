@@ -99,7 +99,10 @@ export function startNaive(port: number): void {
       }
       const n = params.length;
       const [page, count] = await Promise.all([
-        pool.query(`SELECT ${COLUMNS} FROM imagery WHERE ${where} ORDER BY captured_at DESC LIMIT $${n + 1} OFFSET $${n + 2}`, [...params, limit, offset]),
+        pool.query(
+          `SELECT ${COLUMNS} FROM imagery WHERE ${where} ORDER BY captured_at DESC LIMIT $${n + 1} OFFSET $${n + 2}`,
+          [...params, limit, offset],
+        ),
         pool.query(`SELECT count(*)::int AS total FROM imagery WHERE ${where}`, params),
       ]);
       res.json({ data: page.rows, total: count.rows[0].total, page: req.body.page ?? 1 });

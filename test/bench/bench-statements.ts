@@ -9,6 +9,9 @@ import { PrismaService } from '../../src/database/prisma.service';
 import { SearchRequestDto } from '../../src/search/search.dto';
 import { SearchRepository } from '../../src/search/search.repository';
 import { SearchService } from '../../src/search/search.service';
+import { PlaceMatcherService } from '../../src/search/place-matching/place-matcher.service';
+import { PlaceMatchingRepository } from '../../src/search/place-matching/place-matching.repository';
+import { RecordPlaces } from '../../src/search/place-matching/record-places';
 import type { SearchBody } from './bench-queries';
 
 export interface Statement {
@@ -29,12 +32,20 @@ export interface RecordedRequest {
 export async function toRequestDto(body: SearchBody): Promise<SearchRequestDto> {
   const dto = plainToInstance(SearchRequestDto, body, { enableImplicitConversion: false });
   const errors = await validate(dto, { whitelist: true, forbidNonWhitelisted: true });
-  if (errors.length > 0) throw new Error(`invalid bench body ${JSON.stringify(body)}: ${errors.map((e) => Object.values(e.constraints ?? {})).join('; ')}`);
+  if (errors.length > 0)
+    throw new Error(
+      `invalid bench body ${JSON.stringify(body)}: ${errors.map((e) => Object.values(e.constraints ?? {})).join('; ')}`,
+    );
   return dto;
 }
 
 // Recorded in a few lanes at once (each its own service and record), results in body order.
-export async function recordStatements(url: string, poolSize: number, bodies: SearchBody[], lanes = 3): Promise<RecordedRequest[]> {
+export async function recordStatements(
+  url: string,
+  poolSize: number,
+  bodies: SearchBody[],
+  lanes = 3,
+): Promise<RecordedRequest[]> {
   const config = loadConfig({ DATABASE_URL: url, DB_POOL_SIZE: String(poolSize) });
   const pool = new Pool({ connectionString: url, max: lanes, application_name: 'lis-bench-recorder' });
   const out: RecordedRequest[] = new Array(bodies.length);
@@ -47,7 +58,13 @@ export async function recordStatements(url: string, poolSize: number, bodies: Se
         return (await pool.query(sql.text, sql.values as unknown[])).rows;
       },
     } as unknown as PrismaService;
-    const service = new SearchService(new SearchRepository(prisma), config);
+    const places = new PlaceMatchingRepository(prisma);
+    const service = new SearchService(
+      new SearchRepository(prisma),
+      new PlaceMatcherService(places),
+      new RecordPlaces(places),
+      config,
+    );
     for (let i = next++; i < bodies.length; i = next++) {
       recorded = [];
       const response = await service.search(await toRequestDto(bodies[i]));

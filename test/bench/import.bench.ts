@@ -1,6 +1,9 @@
-// `npm run bench:import -- --records 1000000 [--format ndjson|geojsonseq|geojson|csv] [--gzip] [--batch-size N] [--connections N]`
+// `npm run bench:import -- --records 1000000 [--format ndjson|geojsonseq|geojson|csv] [--gzip] [--batch-size N] [--connections N]
+//   [--places] [--without-address PERCENT]`
 // Generates a file, imports it with the built CLI into a throwaway database, then imports it again
-// (all unchanged), and prints the rate and the importer's peak RSS for both runs.
+// (all unchanged), and prints the rate and the importer's peak RSS for both runs. --places loads a
+// synthetic gazetteer first (see loadPlaces), so every record is linked to a locality and records
+// written without an address (--without-address, a percentage) get one recovered.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -10,6 +13,7 @@ import { Client } from 'pg';
 import { Migrator } from '../../src/database/migrator';
 import { ImportFormat, isImportFormat } from '../../src/imagery/feature-reader';
 import { writeImageryFile } from '../helpers/imagery-files';
+import { loadBenchPlaces } from './bench-places';
 import { createThrowawayDatabase } from '../setup/test-database';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -63,10 +67,16 @@ function runImport(args: string[], env: NodeJS.ProcessEnv, url: string): Promise
       importerCpu = Math.max(importerCpu, cpuSeconds(child.pid!));
       if (backends === undefined) {
         await connected;
-        const { rows } = await monitor.query("SELECT pid FROM pg_stat_activity WHERE application_name = 'lis-import' AND datname = current_database()");
+        const { rows } = await monitor.query(
+          "SELECT pid FROM pg_stat_activity WHERE application_name = 'lis-import' AND datname = current_database()",
+        );
         if (rows.length > 0) backends = rows.map((r) => r.pid);
       }
-      if (backends !== undefined) databaseCpu = Math.max(databaseCpu, backends.reduce((sum, pid) => sum + cpuSeconds(pid), 0));
+      if (backends !== undefined)
+        databaseCpu = Math.max(
+          databaseCpu,
+          backends.reduce((sum, pid) => sum + cpuSeconds(pid), 0),
+        );
     };
     const timer = setInterval(() => void sample().catch(() => undefined), 100);
     child.on('error', reject);
@@ -88,8 +98,15 @@ async function main(): Promise<void> {
       gzip: { type: 'boolean', default: false },
       'batch-size': { type: 'string' },
       connections: { type: 'string' },
+      places: { type: 'boolean', default: false },
+      'without-address': { type: 'string', default: '0' },
     },
   });
+  const withoutAddress = Number(values['without-address']);
+  if (!Number.isInteger(withoutAddress) || withoutAddress < 0 || withoutAddress > 100)
+    throw new Error('--without-address must be a percentage (0 to 100)');
+  if (withoutAddress > 0 && !values.places)
+    throw new Error('--without-address needs --places: records without an address are rejected when no place is known');
   const records = Number(values.records);
   const format = values.format as ImportFormat;
   if (!Number.isSafeInteger(records) || records < 1) throw new Error('--records must be a positive integer');
@@ -104,12 +121,21 @@ async function main(): Promise<void> {
   try {
     await new Migrator(url).migrate();
     let t = Date.now();
-    await writeImageryFile(file, { records, format, gzip: values.gzip });
+    await writeImageryFile(file, { records, format, gzip: values.gzip, withoutAddress });
     const mb = statSync(file).size / 1024 / 1024;
-    console.log(`generated ${records} records (${format}${values.gzip ? ', gzip' : ''}, ${mb.toFixed(0)} MB) in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+    console.log(
+      `generated ${records} records (${format}${values.gzip ? ', gzip' : ''}, ${withoutAddress}% without an address, ${mb.toFixed(0)} MB) in ${((Date.now() - t) / 1000).toFixed(1)} s`,
+    );
+    if (values.places) {
+      t = Date.now();
+      const places = await loadBenchPlaces(url, records);
+      console.log(`loaded ${places.toLocaleString('en-US')} places in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+    }
 
     const args = [
-      file, '--source', 'bench',
+      file,
+      '--source',
+      'bench',
       ...(values['batch-size'] ? ['--batch-size', values['batch-size']] : []),
       ...(values.connections ? ['--connections', values.connections] : []),
     ];
@@ -118,8 +144,12 @@ async function main(): Promise<void> {
       t = Date.now();
       const r = await runImport(args, env, url);
       if (r.code !== 0) throw new Error(`import exited with ${r.code}`);
-      console.log(`${label}: ${r.seconds.toFixed(1)} s, ${Math.round(records / r.seconds).toLocaleString('en-US')} records/s, peak RSS ${r.peakRssMb} MB`);
-      console.log(`  CPU: importer ${r.importerCpu.toFixed(1)} s, PostgreSQL backends ${r.databaseCpu.toFixed(1)} s (up to the last sample); load average ${loadavg()[0].toFixed(1)}`);
+      console.log(
+        `${label}: ${r.seconds.toFixed(1)} s, ${Math.round(records / r.seconds).toLocaleString('en-US')} records/s, peak RSS ${r.peakRssMb} MB`,
+      );
+      console.log(
+        `  CPU: importer ${r.importerCpu.toFixed(1)} s, PostgreSQL backends ${r.databaseCpu.toFixed(1)} s (up to the last sample); load average ${loadavg()[0].toFixed(1)}`,
+      );
       console.log(`  ${r.summary}`);
     }
   } finally {

@@ -44,7 +44,9 @@ describe('Swagger UI in Chromium', () => {
       await page.locator('#operations-search-search .opblock-summary').click();
       // tryItOutEnabled: the editor is open already (the button offers "Cancel").
       await page.locator('#operations-search-search .try-out__btn', { hasText: 'Cancel' }).waitFor();
-      await page.locator('#operations-search-search .body-param__text').fill(JSON.stringify({ query: 'Herrengasse 35', limit: 2 }));
+      await page
+        .locator('#operations-search-search .body-param__text')
+        .fill(JSON.stringify({ query: 'Herrengasse 35', limit: 2 }));
       const [response] = await Promise.all([
         page.waitForResponse((r) => new URL(r.url()).pathname === '/search'),
         page.locator('#operations-search-search .execute').click(),
@@ -54,7 +56,9 @@ describe('Swagger UI in Chromium', () => {
       const body = await response.json();
       expect(body).toMatchObject({ isSuccess: true, page: 1 });
       expect(body.data[0].address).toBe('Herrengasse 35, 9490 Vaduz');
-      await page.locator('#operations-search-search .live-responses-table .response-col_status', { hasText: '200' }).waitFor();
+      await page
+        .locator('#operations-search-search .live-responses-table .response-col_status', { hasText: '200' })
+        .waitFor();
       await screenshot(page, 'swagger-ui-try-it-out');
 
       // Everything came from the app itself (no CDN), and nothing was blocked or failed.

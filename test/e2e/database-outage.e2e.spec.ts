@@ -26,7 +26,10 @@ describe('database outage', () => {
   async function expectUnavailable(apiKey?: string) {
     const { res, ms } = await timed(apiKey);
     expect(res.status).toBe(503);
-    expect(res.body).toEqual({ isSuccess: false, error: { code: 'DATABASE_UNAVAILABLE', message: expect.any(String) } });
+    expect(res.body).toEqual({
+      isSuccess: false,
+      error: { code: 'DATABASE_UNAVAILABLE', message: expect.any(String) },
+    });
     expect(res.headers['retry-after']).toBe('5');
     expect(ms).toBeLessThan(WORST_CASE_MS);
   }

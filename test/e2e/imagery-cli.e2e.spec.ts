@@ -1,42 +1,11 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { PrismaClient } from '@prisma/client';
+import { cli, counts, Run } from '../helpers/cli-tools';
 import { CSV_HEADER, generatedRecord, toCsvRow, writeImageryFile } from '../helpers/imagery-files';
 import { prismaClient, resetImagery } from '../helpers/test-app';
-
-const ROOT = resolve(__dirname, '..', '..');
-
-interface Run {
-  child: ChildProcess;
-  done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
-}
-
-// The real command-line tools (as `npm run import` / `npm run export` run them, minus the build).
-function cli(tool: 'import' | 'export', args: string[], stdin?: string | Buffer): Run {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', `src/cli/${tool}.cli.ts`, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'silent' },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d) => (stdout += d));
-  child.stderr!.on('data', (d) => (stderr += d));
-  child.stdin!.end(stdin);
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
-  );
-  return { child, done };
-}
-
-// The counts from the final summary line.
-function counts(stdout: string): Record<string, number> {
-  const line = stdout.trim().split('\n').pop() ?? '';
-  return Object.fromEntries([...line.matchAll(/(read|inserted|updated|unchanged|deleted|rejected) (\d+)/g)].map((m) => [m[1], Number(m[2])]));
-}
 
 // Each test spawns the real tools several times (a few seconds each to start): generous bounds, since
 // the machine may be shared; speed is measured by the benchmark, not here.
@@ -84,7 +53,12 @@ describe('import and export command-line tools', () => {
 
     const second = await cli('import', args).done;
     expect(second.code).toBe(0);
-    expect(counts(second.stdout)).toMatchObject({ read: 30_000, inserted: 30_000 - survived, unchanged: survived, rejected: 0 });
+    expect(counts(second.stdout)).toMatchObject({
+      read: 30_000,
+      inserted: 30_000 - survived,
+      unchanged: survived,
+      rejected: 0,
+    });
     expect(await count('kill')).toBe(30_000);
   });
 
@@ -110,7 +84,12 @@ describe('import and export command-line tools', () => {
 
     const second = await cli('import', args).done;
     expect(second.code).toBe(0);
-    expect(counts(second.stdout)).toMatchObject({ read: 20_000, inserted: 20_000 - written.inserted, unchanged: written.inserted, deleted: 10 });
+    expect(counts(second.stdout)).toMatchObject({
+      read: 20_000,
+      inserted: 20_000 - written.inserted,
+      unchanged: written.inserted,
+      deleted: 10,
+    });
     expect(await count('sigint')).toBe(20_000);
   });
 
@@ -134,8 +113,15 @@ describe('import and export command-line tools', () => {
     ]);
     expect(strict.code).toBe(1);
     expect(counts(strict.stdout)).toMatchObject({ read: 5, inserted: 3, rejected: 2 });
-    expect(strict.stderr).toContain('rejected line 3: captured_at is not a valid ISO 8601 date or date-time: 2021-02-30');
-    expect(readFileSync(report, 'utf8').trim().split('\n').map((l) => JSON.parse(l))).toEqual([
+    expect(strict.stderr).toContain(
+      'rejected line 3: captured_at is not a valid ISO 8601 date or date-time: 2021-02-30',
+    );
+    expect(
+      readFileSync(report, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual([
       { line: 3, field: 'captured_at', reason: 'is not a valid ISO 8601 date or date-time: 2021-02-30' },
       { line: 5, field: '(record)', reason: 'has 2 fields; the header has 8' },
     ]);
@@ -150,7 +136,13 @@ describe('import and export command-line tools', () => {
   it('exports what import reads back unchanged, through both command-line tools', async () => {
     const tricky = [
       { ...generatedRecord(700_000), address: 'Quotes "and", commas\nand a newline, Tübinger Straße' },
-      { ...generatedRecord(700_001), image_url: '/relative/path.jpg', heading: 359.99999999999994, lon: -179.99999999, lat: 89.123456789012 },
+      {
+        ...generatedRecord(700_001),
+        image_url: '/relative/path.jpg',
+        heading: 359.99999999999994,
+        lon: -179.99999999,
+        lat: 89.123456789012,
+      },
       generatedRecord(700_002),
     ];
     const source = join(dir, 'tricky.csv');
@@ -162,14 +154,19 @@ describe('import and export command-line tools', () => {
     expect(out.code).toBe(0);
     expect(out.stderr).toMatch(/exported 3 records/);
     const text = gunzipSync(readFileSync(exported)).toString('utf8');
-    expect(text.split('\n')[0]).toBe(CSV_HEADER);
+    // The import header, then the record's source and where its address comes from.
+    expect(text.split('\n')[0]).toBe(`${CSV_HEADER},source,address_origin`);
+    expect(text.trim().split('\n').pop()).toMatch(/,trip,own\r?$/);
 
     const back = await cli('import', [exported, '--source', 'trip', '--delete-missing']).done;
     expect(back.code).toBe(0);
     expect(counts(back.stdout)).toMatchObject({ read: 3, inserted: 0, updated: 0, unchanged: 3, deleted: 0 });
 
     const stdout = await cli('export', ['-', '--format', 'geojsonseq', '--query', 'Tübinger Straße commas']).done;
-    const features = stdout.stdout.split('\u001e').filter(Boolean).map((t) => JSON.parse(t));
+    const features = stdout.stdout
+      .split('\u001e')
+      .filter(Boolean)
+      .map((t) => JSON.parse(t));
     expect(features.map((f) => f.id)).toEqual([tricky[0].id]);
     expect(features[0].properties.address).toBe(tricky[0].address);
   });

@@ -1,5 +1,6 @@
 import zlib from 'node:zlib';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import { ApiKeyService } from '../../src/api-key/api-key.service';
 import { HTTP_LIMITS } from '../../src/common/http-server-limits';
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_JSON_MEMBERS } from '../../src/common/json-body.middleware';
 import { createKey, feature, importFixture, resetImagery, startApp } from '../helpers/test-app';
@@ -7,7 +8,7 @@ import { listen, rawRequest, rawSocket } from '../helpers/raw-http';
 
 const ERROR_SHAPE = { isSuccess: false, error: { code: expect.any(String), message: expect.any(String) } };
 
-// Every bound from the README's Bounds table, at its edge, over real HTTP.
+// Every bound from the Bounds table in docs/api.md, at its edge, over real HTTP.
 describe('input limits', () => {
   let app: NestExpressApplication;
   let port: number;
@@ -54,6 +55,8 @@ describe('input limits', () => {
       ['page 0', { query: 'B', page: 0 }, 'page'],
       ['page * limit = 10001', { query: 'B', limit: 1, page: 10_001 }, 'page'],
       ['page 2^53', { query: 'B', page: 2 ** 53 }, 'page'],
+      ['an include name given twice', { query: 'B', include: ['total', 'total'] }, 'include'],
+      ['an include name given three times', { query: 'B', include: ['total', 'total', 'total'] }, 'include'],
     ])('refuses %s with 400 naming the field', async (_label, body, field) => {
       const res = await search(body);
       expect(res.status).toBe(400);
@@ -82,7 +85,10 @@ describe('input limits', () => {
       expect(fits.json.error.details).toEqual([{ field: 'pad', message: 'property pad should not exist' }]);
       const over = await post(body(MAX_BODY_BYTES + 1));
       expect(over.status).toBe(413);
-      expect(over.json).toEqual({ isSuccess: false, error: { code: 'PAYLOAD_TOO_LARGE', message: expect.any(String) } });
+      expect(over.json).toEqual({
+        isSuccess: false,
+        error: { code: 'PAYLOAD_TOO_LARGE', message: expect.any(String) },
+      });
     });
 
     it('refuses a compressed body that inflates past the limit (a zip bomb) with 413', async () => {
@@ -103,7 +109,10 @@ describe('input limits', () => {
         const started = Date.now();
         const res = await post(deep(n));
         expect(res.status).toBe(400);
-        expect(res.json.error).toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringContaining(`deeper than ${MAX_JSON_DEPTH}`) });
+        expect(res.json.error).toMatchObject({
+          code: 'INVALID_REQUEST',
+          message: expect.stringContaining(`deeper than ${MAX_JSON_DEPTH}`),
+        });
         expect(Date.now() - started).toBeLessThan(1000);
       }
     });
@@ -111,8 +120,15 @@ describe('input limits', () => {
     it(`refuses arrays and objects with more than ${MAX_JSON_MEMBERS} members`, async () => {
       const res = await post(`{"query":"B","ids":[${Array(5000).fill(1).join(',')}]}`);
       expect(res.status).toBe(400);
-      expect(res.json.error.details[0]).toEqual({ field: 'ids', message: expect.stringContaining(`${MAX_JSON_MEMBERS} members`) });
-      const top = await post(`[${Array(MAX_JSON_MEMBERS + 1).fill('"a"').join(',')}]`);
+      expect(res.json.error.details[0]).toEqual({
+        field: 'ids',
+        message: expect.stringContaining(`${MAX_JSON_MEMBERS} members`),
+      });
+      const top = await post(
+        `[${Array(MAX_JSON_MEMBERS + 1)
+          .fill('"a"')
+          .join(',')}]`,
+      );
       expect(top.status).toBe(400);
     });
 
@@ -148,8 +164,41 @@ describe('input limits', () => {
       expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
     });
 
-    it('refuses non-UTF-8 charsets and unknown content encodings with 415', async () => {
-      expect((await post('{"query":"B"}', { 'content-type': 'application/json; charset=latin1' })).status).toBe(415);
+    it('takes UTF-8 under either spelling, in any case', async () => {
+      for (const charset of ['utf-8', 'UTF-8', 'Utf-8', 'utf8', 'UTF8', '"utf-8"']) {
+        const res = await post('{"query":"Boundary Road 1"}', {
+          'content-type': `application/json; charset=${charset}`,
+        });
+        expect({ charset, status: res.status }).toEqual({ charset, status: 200 });
+        expect(res.json.data[0].address).toBe('Boundary Road 1');
+      }
+    });
+
+    it('refuses every other charset and unknown content encodings with 415', async () => {
+      const text = '{"query":"Boundary Road 1"}';
+      const utf16be = Buffer.from(text, 'utf16le').swap16();
+      const bodies: Array<[string, string | Buffer]> = [
+        ['latin1', text],
+        ['iso-8859-1', text],
+        ['utf-16', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')])], // a real UTF-16 body
+        ['utf-16le', Buffer.from(text, 'utf16le')],
+        ['UTF-16BE', utf16be],
+        ['utf-32', text],
+        ['utf-7', text],
+        ['utf-8x', text],
+        ['', text],
+      ];
+      for (const [charset, body] of bodies) {
+        const res = await rawRequest(port, {
+          body,
+          headers: { 'content-type': `application/json; charset=${charset}`, 'x-api-key': key },
+        });
+        expect({ charset, status: res.status, code: res.json?.error?.code }).toEqual({
+          charset,
+          status: 415,
+          code: 'UNSUPPORTED_MEDIA_TYPE',
+        });
+      }
       expect((await post('{"query":"B"}', { 'content-encoding': 'zstd' })).status).toBe(415);
     });
   });
@@ -158,13 +207,21 @@ describe('input limits', () => {
     it(`answers headers over ${HTTP_LIMITS.maxHeaderBytes} bytes with 431 in the error shape`, async () => {
       const res = await rawRequest(port, {
         body: '{"query":"B"}',
-        headers: { 'content-type': 'application/json', 'x-api-key': key, 'x-padding': 'p'.repeat(HTTP_LIMITS.maxHeaderBytes) },
+        headers: {
+          'content-type': 'application/json',
+          'x-api-key': key,
+          'x-padding': 'p'.repeat(HTTP_LIMITS.maxHeaderBytes),
+        },
       });
       expect(res.status).toBe(431);
       expect(res.json).toEqual({ isSuccess: false, error: { code: 'HEADERS_TOO_LARGE', message: expect.any(String) } });
       const fits = await rawRequest(port, {
         body: '{"query":"B"}',
-        headers: { 'content-type': 'application/json', 'x-api-key': key, 'x-padding': 'p'.repeat(HTTP_LIMITS.maxHeaderBytes / 2) },
+        headers: {
+          'content-type': 'application/json',
+          'x-api-key': key,
+          'x-padding': 'p'.repeat(HTTP_LIMITS.maxHeaderBytes / 2),
+        },
       });
       expect(fits.status).toBe(200);
     });
@@ -176,6 +233,34 @@ describe('input limits', () => {
         isSuccess: false,
         error: { code: 'INVALID_REQUEST', message: 'Malformed HTTP request' },
       });
+    });
+
+    // Content-Length announces 1 MB and no byte of it is sent: none of these answers needs the body.
+    const announced = (headers: string) =>
+      `POST /search HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1048576\r\n${headers}\r\n{"query":`;
+
+    it('answers 401 and 429 as soon as the headers are in, without waiting for an announced body, and closes', async () => {
+      const { key: oneAMinute } = await app.get(ApiKeyService).create('one-a-minute', 1);
+      expect((await post('{"query":"B"}', { 'x-api-key': oneAMinute })).status).toBe(200);
+      for (const [headers, status] of [
+        ['', 401],
+        ['x-api-key: lis_not-a-real-key-000000000000000000000000\r\n', 401],
+        [`x-api-key: ${oneAMinute}\r\n`, 429],
+      ] as const) {
+        const started = Date.now();
+        const text = await rawSocket(port, announced(headers));
+        expect({ headers, status: Number(text.slice(9, 12)) }).toEqual({ headers, status });
+        expect(text).toMatch(/\r\nconnection: close\r\n/i);
+        expect(Date.now() - started).toBeLessThan(2000);
+      }
+    });
+
+    it('answers 413 at once when Content-Length alone is over the limit', async () => {
+      const started = Date.now();
+      const text = await rawSocket(port, announced(`x-api-key: ${key}\r\n`));
+      expect(text).toMatch(/^HTTP\/1\.1 413 /);
+      expect(text).toMatch(/\r\nconnection: close\r\n/i);
+      expect(Date.now() - started).toBeLessThan(2000);
     });
 
     it('refuses an x-api-key over 200 characters without a database lookup', async () => {

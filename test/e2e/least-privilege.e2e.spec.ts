@@ -12,7 +12,8 @@ describe('least privilege (DATABASE_READONLY_URL)', () => {
   let app: NestExpressApplication;
   let key: string;
   let owner: Client;
-  const search = () => request(app.getHttpServer()).post('/search').set('x-api-key', key).send({ query: 'Privilege Place' });
+  const search = () =>
+    request(app.getHttpServer()).post('/search').set('x-api-key', key).send({ query: 'Privilege Place' });
 
   beforeAll(async () => {
     await resetImagery();

@@ -1,10 +1,16 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { getMetadataStorage } from 'class-validator';
 import { HeadingRangeDto, LookingAtDto, NearDto } from '../../src/search/search-filters.dto';
 import { SearchRequestDto } from '../../src/search/search.dto';
-import { ApiKeyService } from '../../src/api-key/api-key.service';
 import { ContractProxy, startContractProxy } from '../helpers/contract';
 import { createKey, startApp } from '../helpers/test-app';
+
+const ROOT = join(__dirname, '..', '..');
+const RESULTS = join(ROOT, 'test-results');
+const SPECTRAL = require.resolve('@stoplight/spectral-cli/dist/index.js');
 
 const ERROR_CODES_BY_STATUS: Record<string, string[]> = {
   '400': ['INVALID_REQUEST', 'MALFORMED_JSON', 'INVALID_COORDINATES', 'INVALID_PLUS_CODE', 'INVALID_SORT'],
@@ -27,7 +33,12 @@ describe('OpenAPI document and Swagger UI', () => {
     app = await startApp();
     contract = await startContractProxy(app);
     // Not part of the API surface it describes, so fetched straight from the app.
-    doc = (await contract.direct.get('/openapi.json').expect(200).expect('content-type', /application\/json/)).body;
+    doc = (
+      await contract.direct
+        .get('/openapi.json')
+        .expect(200)
+        .expect('content-type', /application\/json/)
+    ).body;
   });
   afterEach(() => expect(contract.takeViolations()).toEqual([]));
   afterAll(() => contract.close());
@@ -40,7 +51,13 @@ describe('OpenAPI document and Swagger UI', () => {
       expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }),
     );
     expect(doc.paths['/search'].post.security).toEqual([{ 'x-api-key': [] }]);
-    expect(Object.keys(doc.paths).sort()).toEqual(['/demo-images/{file}', '/health/live', '/health/ready', '/metrics', '/search']);
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      '/demo-images/{file}',
+      '/health/live',
+      '/health/ready',
+      '/metrics',
+      '/search',
+    ]);
     expect(doc.paths['/health/live'].get.security).toBeUndefined();
     expect(doc.paths['/health/ready'].get.security).toBeUndefined();
     // The metrics token is optional in the document because it is required only when METRICS_TOKEN is set.
@@ -56,8 +73,25 @@ describe('OpenAPI document and Swagger UI', () => {
     expect(request.properties.query).toMatchObject({ type: 'string', minLength: 1, maxLength: 256 });
     expect(request.properties.bbox).toMatchObject({ type: 'array', minItems: 4, maxItems: 4 });
     expect(request.properties.sort.enum).toEqual(['relevance', 'distance', 'newest', 'oldest']);
-    expect(request.properties.include.items.enum).toEqual(['captured_at', 'heading', 'distance_m', 'score', 'total', 'interpretation']);
-    expect(schema('NearDto')).toMatchObject({ required: ['lat', 'lon'], properties: { radius_m: { minimum: 1, maximum: 50000, default: 250 } } });
+    expect(request.properties.include.items.enum).toEqual([
+      'captured_at',
+      'heading',
+      'distance_m',
+      'score',
+      'total',
+      'interpretation',
+      'place',
+    ]);
+    expect(request.properties.region).toMatchObject({ type: 'string', maxLength: 6 });
+    // lat and lon may be left out when query is coordinates or a plus code (near: { radius_m } is its radius).
+    expect(schema('NearDto')).toMatchObject({
+      properties: {
+        lat: { minimum: -90, maximum: 90 },
+        lon: { minimum: -180, maximum: 180 },
+        radius_m: { minimum: 1, maximum: 50000, default: 250 },
+      },
+    });
+    expect(schema('NearDto').required).toBeUndefined();
     expect(request.properties.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 10 });
     expect(request.properties.page).toMatchObject({ type: 'integer', minimum: 1, maximum: 10000, default: 1 });
     for (const property of Object.values<any>(request.properties)) {
@@ -87,12 +121,28 @@ describe('OpenAPI document and Swagger UI', () => {
   it('describes the response contract exactly, closed to extra keys', () => {
     // Required = the default contract; the optional rest appear only when asked for with include.
     const response = schema('SearchResponseDto');
-    expect(response.required.sort()).toEqual(['data', 'isSuccess', 'page', 'pageTotal', 'region', 'region_id', 'result_id']);
-    expect(Object.keys(response.properties).filter((k) => !response.required.includes(k)).sort()).toEqual(['interpretation', 'total', 'total_exact']);
+    expect(response.required.sort()).toEqual([
+      'data',
+      'isSuccess',
+      'page',
+      'pageTotal',
+      'region',
+      'region_id',
+      'result_id',
+    ]);
+    expect(
+      Object.keys(response.properties)
+        .filter((k) => !response.required.includes(k))
+        .sort(),
+    ).toEqual(['interpretation', 'total', 'total_exact']);
     expect(response.additionalProperties).toBe(false);
     const record = schema('ImageryRecordDto');
     expect(record.required.sort()).toEqual(['address', 'compass', 'date', 'geometry', 'id', 'image', 'interactive']);
-    expect(Object.keys(record.properties).filter((k) => !record.required.includes(k)).sort()).toEqual(['captured_at', 'distance_m', 'heading', 'score']);
+    expect(
+      Object.keys(record.properties)
+        .filter((k) => !record.required.includes(k))
+        .sort(),
+    ).toEqual(['captured_at', 'distance_m', 'heading', 'place', 'score']);
     expect(record.additionalProperties).toBe(false);
     expect(schema('GeoJsonPoint').properties.coordinates).toMatchObject({ minItems: 2, maxItems: 2 });
   });
@@ -115,8 +165,15 @@ describe('OpenAPI document and Swagger UI', () => {
       for (const [method, operation] of Object.entries<any>(item)) {
         for (const [status, response] of Object.entries<any>(operation.responses)) {
           if (Number(status) < 400) continue;
-          expect({ path, method, status, types: Object.keys(response.content) }).toEqual({ path, method, status, types: ['application/json'] });
-          expect(response.content['application/json'].schema.allOf[0].$ref).toBe('#/components/schemas/ErrorResponseDto');
+          expect({ path, method, status, types: Object.keys(response.content) }).toEqual({
+            path,
+            method,
+            status,
+            types: ['application/json'],
+          });
+          expect(response.content['application/json'].schema.allOf[0].$ref).toBe(
+            '#/components/schemas/ErrorResponseDto',
+          );
         }
       }
     }
@@ -124,8 +181,88 @@ describe('OpenAPI document and Swagger UI', () => {
     expect(schema('ErrorInfoDto').required).toEqual(['code', 'message']);
   });
 
+  it('passes Spectral (spectral:oas and the OWASP API Security ruleset, .spectral.yaml) without a finding', () => {
+    mkdirSync(RESULTS, { recursive: true });
+    const file = join(RESULTS, 'openapi.json');
+    writeFileSync(file, JSON.stringify(doc, null, 2));
+    const run = spawnSync(
+      process.execPath,
+      [SPECTRAL, 'lint', file, '--ruleset', join(ROOT, '.spectral.yaml'), '--format', 'json', '--quiet'],
+      {
+        encoding: 'utf8',
+        timeout: 120_000,
+      },
+    );
+    expect(run.error).toBeUndefined();
+    const findings = JSON.parse(run.stdout || '[]').map((f: any) => `${f.code} at ${f.path.join('.')}: ${f.message}`);
+    expect(findings).toEqual([]);
+    expect(run.status).toBe(0);
+  }, 120_000);
+
+  it('is strict OpenAPI 3.0 where tools differ: a typed nullable, servers, declared tags, bounded dates and includes', () => {
+    const interpretation = schema('SearchResponseDto').properties.interpretation;
+    expect(interpretation).toMatchObject({
+      type: 'object',
+      nullable: true,
+      allOf: [{ $ref: '#/components/schemas/SearchInterpretationDto' }],
+    });
+    // allOf members are checked on their own: null must pass the referenced schema as well.
+    expect(schema('SearchInterpretationDto')).toMatchObject({ type: 'object', nullable: true });
+    // The nearest record when nothing is within the radius: null when none passes the filters.
+    expect(schema('SearchInterpretationDto').properties.nearest).toMatchObject({
+      type: 'object',
+      nullable: true,
+      allOf: [{ $ref: '#/components/schemas/NearestImageryDto' }],
+    });
+    expect(schema('NearestImageryDto')).toMatchObject({ nullable: true, required: ['distance_m', 'lat', 'lon'] });
+    expect(doc.servers).toEqual([expect.objectContaining({ url: '/', 'x-internal': false })]);
+    const declared = doc.tags.map((t: { name: string }) => t.name);
+    for (const item of Object.values<any>(doc.paths)) {
+      for (const operation of Object.values<any>(item))
+        for (const tag of operation.tags) expect(declared).toContain(tag);
+    }
+    const request = schema('SearchRequestDto');
+    for (const field of ['captured_after', 'captured_before']) {
+      expect(request.properties[field]).toMatchObject({
+        type: 'string',
+        format: 'date',
+        pattern: '^(\\d{4})-(\\d{2})-(\\d{2})$',
+        maxLength: 10,
+      });
+    }
+    expect(request.properties.include).toMatchObject({
+      uniqueItems: true,
+      maxItems: request.properties.include.items.enum.length,
+    });
+  });
+
+  it('declares the RateLimit fields on every answer of POST /search that passed the rate limit', () => {
+    const responses = doc.paths['/search'].post.responses;
+    for (const status of ['200', '400', '401', '413', '415', '429']) {
+      expect({ status, headers: Object.keys(responses[status].headers ?? {}) }).toEqual({
+        status,
+        headers: expect.arrayContaining(['RateLimit-Policy', 'RateLimit']),
+      });
+    }
+  });
+
+  it('gives whole-request examples that are each valid as they stand', async () => {
+    const examples = doc.paths['/search'].post.requestBody.content['application/json'].examples;
+    expect(Object.keys(examples).length).toBeGreaterThanOrEqual(4);
+    const key = await createKey(app, 'examples');
+    for (const [name, example] of Object.entries<any>(examples)) {
+      const res = await contract.http.post('/search').set('x-api-key', key).send(example.value);
+      expect({ name, status: res.status }).toEqual({ name, status: 200 });
+    }
+  });
+
   it('serves Swagger UI at /docs with its assets from the app itself (no CDN)', async () => {
-    const html = (await contract.direct.get('/docs').expect(200).expect('content-type', /text\/html/)).text;
+    const html = (
+      await contract.direct
+        .get('/docs')
+        .expect(200)
+        .expect('content-type', /text\/html/)
+    ).text;
     const assets = [...html.matchAll(/<(?:script|link)[^>]+(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
     expect(assets.length).toBeGreaterThanOrEqual(4);
     for (const asset of assets) {
@@ -154,104 +291,5 @@ describe('OpenAPI document and Swagger UI', () => {
       .send({ query: example.query.example, limit: example.limit.example, page: example.page.example })
       .expect(200);
     expect(res.body.isSuccess).toBe(true);
-  });
-});
-
-describe('opt-in fields against the document', () => {
-  let contract: ContractProxy;
-  let key: string;
-  beforeAll(async () => {
-    const app = await startApp();
-    key = await createKey(app);
-    contract = await startContractProxy(app);
-  });
-  afterEach(() => expect(contract.takeViolations()).toEqual([]));
-  afterAll(() => contract.close());
-
-  it('validates every include, and a null interpretation when there is no query', async () => {
-    const include = ['captured_at', 'heading', 'distance_m', 'score', 'total', 'interpretation'];
-    const res = await contract.http
-      .post('/search')
-      .set('x-api-key', key)
-      .send({ near: { lat: 47.14, lon: 9.52, radius_m: 1000 }, include })
-      .expect(200);
-    expect(res.body).toMatchObject({ interpretation: null, total_exact: true });
-    const text = await contract.http.post('/search').set('x-api-key', key).send({ query: 'Vaduz', include }).expect(200);
-    expect(text.body.interpretation).toMatchObject({ kind: 'text' });
-  });
-});
-
-describe('rate limits against the document', () => {
-  it('answers 429 RATE_LIMITED with Retry-After and the RateLimit fields as documented', async () => {
-    const app = await startApp();
-    const contract = await startContractProxy(app);
-    try {
-      const { key } = await app.get(ApiKeyService).create('one-a-minute', 1);
-      const ok = await contract.http.post('/search').set('x-api-key', key).send({ query: 'Vaduz' }).expect(200);
-      expect(ok.headers['ratelimit-policy']).toBe('"per-key";q=1;w=60');
-      const limited = await contract.http.post('/search').set('x-api-key', key).send({ query: 'Vaduz' }).expect(429);
-      expect(limited.body.error.code).toBe('RATE_LIMITED');
-      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-      expect(contract.takeViolations()).toEqual([]);
-    } finally {
-      await contract.close();
-    }
-  });
-});
-
-describe('the contract harness itself', () => {
-  let contract: ContractProxy;
-  let key: string;
-
-  beforeAll(async () => {
-    const app = await startApp();
-    key = await createKey(app);
-    // A document the real app cannot satisfy: a region it never returns, error messages of at most
-    // 3 characters, and no 400 response.
-    contract = await startContractProxy(app, (document) => {
-      document.components.schemas.SearchResponseDto.properties.region.enum = ['mars'];
-      document.components.schemas.ErrorInfoDto.properties.message.maxLength = 3;
-      delete document.paths['/search'].post.responses['400'];
-    });
-  });
-  afterAll(() => contract.close());
-
-  it('fails a response body that breaks the document', async () => {
-    await contract.http.post('/search').set('x-api-key', key).send({ query: 'Vaduz' });
-    expect(contract.takeViolations().join('\n')).toMatch(/region/);
-  });
-
-  it('fails an error response that breaks the document', async () => {
-    await contract.http.post('/search').set('x-api-key', 'lis_wrong_key_0000000000000000').send({ query: 'Vaduz' });
-    expect(contract.takeViolations().join('\n')).toMatch(/message must NOT have more than 3 characters/);
-  });
-
-  it('fails a status code the document does not list', async () => {
-    await contract.http.post('/search').set('x-api-key', key).send({ query: 'Vaduz', limit: 0 }).expect(400);
-    expect(contract.takeViolations().join('\n')).toMatch(/Unable to match the returned status code/);
-  });
-
-  // A schema the validator cannot compile is silently treated as valid; make sure none is.
-  it('every documented JSON response schema rejects a body that is not an object', async () => {
-    const doc = (await contract.direct.get('/openapi.json').expect(200)).body;
-    let checked = 0;
-    for (const [path, item] of Object.entries<any>(doc.paths)) {
-      for (const [method, operation] of Object.entries<any>(item)) {
-        for (const [status, response] of Object.entries<any>(operation.responses)) {
-          if (!response.content?.['application/json']) continue;
-          const fake = { status: Number(status), headers: { 'content-type': 'application/json' }, body: 'not an object' };
-          contract.checkDirect(method, path.replace(/\{[^}]+\}/g, 'x'), fake as any);
-          expect({ path, method, status, rejected: contract.takeViolations().length > 0 }).toEqual({ path, method, status, rejected: true });
-          checked++;
-        }
-      }
-    }
-    expect(checked).toBeGreaterThanOrEqual(12);
-  });
-
-  it('fails a direct response that breaks the error shape', async () => {
-    const res = await contract.direct.get('/nope').expect(404);
-    contract.checkDirect('GET', '/nope', { ...res, body: { isSuccess: false, error: { code: 'NOT_FOUND' } } } as any);
-    expect(contract.takeViolations().join('\n')).toMatch(/must have required property 'message'/);
   });
 });

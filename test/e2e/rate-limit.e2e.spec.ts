@@ -59,7 +59,10 @@ describe('rate limiting', () => {
       }
       expect(remaining).toEqual(['2', '1', '0']);
       const res = await post(key).send({ query: 'Vaduz' }).expect(429);
-      expect(res.body).toEqual({ isSuccess: false, error: { code: 'RATE_LIMITED', message: expect.stringContaining('3 requests per minute') } });
+      expect(res.body).toEqual({
+        isSuccess: false,
+        error: { code: 'RATE_LIMITED', message: expect.stringContaining('3 requests per minute') },
+      });
       expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(59);
       expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(60);
       expect(res.headers.ratelimit).toBe(`"per-key";r=0;t=${res.headers['retry-after']}`);
@@ -83,7 +86,8 @@ describe('rate limiting', () => {
       const small = await startApp({ rateLimitPerMinute: 2 });
       try {
         const { key } = await small.get(ApiKeyService).create('default');
-        const send = () => request(small.getHttpServer()).post('/search').set('x-api-key', key).send({ query: 'Vaduz' });
+        const send = () =>
+          request(small.getHttpServer()).post('/search').set('x-api-key', key).send({ query: 'Vaduz' });
         await send().expect(200);
         await send().expect(200);
         const res = await send().expect(429);
@@ -105,7 +109,11 @@ describe('rate limiting', () => {
           expect(res.headers['ratelimit-policy']).toBe('"failed-auth";q=3;w=60');
           expect(res.headers.ratelimit).toMatch(new RegExp(`^"failed-auth";r=${r};t=`));
         }
-        const blocked = await request(server).post('/search').set('x-api-key', BAD_KEY).send({ query: 'x' }).expect(429);
+        const blocked = await request(server)
+          .post('/search')
+          .set('x-api-key', BAD_KEY)
+          .send({ query: 'x' })
+          .expect(429);
         expect(blocked.body.error.code).toBe('RATE_LIMITED');
         expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
         // A missing key is a failed attempt too.
@@ -120,7 +128,11 @@ describe('rate limiting', () => {
 
     it('ignores X-Forwarded-For unless TRUST_PROXY names the proxy', async () => {
       const fail = (server: unknown, forwardedFor: string) =>
-        request(server as never).post('/search').set('x-api-key', BAD_KEY).set('x-forwarded-for', forwardedFor).send({ query: 'x' });
+        request(server as never)
+          .post('/search')
+          .set('x-api-key', BAD_KEY)
+          .set('x-forwarded-for', forwardedFor)
+          .send({ query: 'x' });
 
       const direct = await startApp({ authFailuresPerMinute: 2 });
       try {

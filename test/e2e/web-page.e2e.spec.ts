@@ -3,7 +3,8 @@ import request from 'supertest';
 import { WebPageService } from '../../src/web-page/web-page.service';
 import { startApp } from '../helpers/test-app';
 
-const text = (res: request.Response) => (typeof res.body === 'string' || Buffer.isBuffer(res.body) ? res.body.toString() : res.text);
+const text = (res: request.Response) =>
+  typeof res.body === 'string' || Buffer.isBuffer(res.body) ? res.body.toString() : res.text;
 
 // GET / and its assets: no key, same-origin only, the one error shape for anything unknown.
 describe('GET / (web page)', () => {
@@ -43,6 +44,16 @@ describe('GET / (web page)', () => {
     }
   });
 
+  it("ships no source map (the page's source is not served)", async () => {
+    const js = await request(app.getHttpServer()).get('/assets/app.js').expect(200);
+    expect(text(js)).not.toMatch(/sourceMappingURL/);
+    expect(js.headers.sourcemap).toBeUndefined();
+    for (const path of ['/assets/app.js.map', '/assets/app.css.map']) {
+      const map = await request(app.getHttpServer()).get(path).expect(404);
+      expect(map.body.error.code).toBe('NOT_FOUND');
+    }
+  });
+
   it('answers unknown and escaping asset paths with the JSON 404', async () => {
     for (const path of ['/assets/nope.js', '/assets/../package.json', '/assets/%2e%2e/package.json', '/assets/']) {
       const res = await request(app.getHttpServer()).get(path).expect(404);
@@ -52,16 +63,36 @@ describe('GET / (web page)', () => {
 
   it('offers no demo key unless the built-in database generated one', async () => {
     const none = await request(app.getHttpServer()).get('/config.json').expect(200);
-    expect(none.body).toEqual({ demoKey: null });
+    expect(none.body).toEqual({ demoKey: null, mapStyleUrl: null });
     expect(none.headers['cache-control']).toBe('no-store');
 
     const other = await startApp();
     try {
       other.get(WebPageService).offerDemoKey('lis_demo-key-for-this-test-only-000000000000');
       const res = await request(other.getHttpServer()).get('/config.json').expect(200);
-      expect(res.body).toEqual({ demoKey: 'lis_demo-key-for-this-test-only-000000000000' });
+      expect(res.body).toEqual({ demoKey: 'lis_demo-key-for-this-test-only-000000000000', mapStyleUrl: null });
     } finally {
       await other.close();
     }
+  });
+
+  it('points the page at MAP_STYLE_URL, and lets the page fetch from that origin only', async () => {
+    const styled = await startApp({ mapStyleUrl: 'https://tiles.example.com/styles/streets/style.json' });
+    try {
+      const config = await request(styled.getHttpServer()).get('/config.json').expect(200);
+      expect(config.body).toEqual({
+        demoKey: null,
+        mapStyleUrl: 'https://tiles.example.com/styles/streets/style.json',
+      });
+      const csp = (await request(styled.getHttpServer()).get('/').expect(200)).headers['content-security-policy'];
+      expect(csp).toContain("connect-src 'self' https://tiles.example.com;");
+      expect(csp).toContain("default-src 'self'");
+    } finally {
+      await styled.close();
+    }
+    // Without it, fetches stay on this service.
+    expect((await request(app.getHttpServer()).get('/').expect(200)).headers['content-security-policy']).toContain(
+      "connect-src 'self';",
+    );
   });
 });

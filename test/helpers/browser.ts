@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { BrowserContext, chromium, Page } from 'playwright-core';
+import type { AppConfig } from '../../src/config/app-config';
 import { startApp } from './test-app';
 
 // Debian's chromium, driven by playwright-core (no `playwright install`, no download).
@@ -17,7 +18,8 @@ export interface Browser {
 }
 
 export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`No Chromium at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
   const userDataDir = mkdtempSync(join(tmpdir(), 'lis-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
@@ -43,11 +45,11 @@ export interface ServedApp {
 
 // The real app on a free loopback port. Relative image paths resolve against the app itself, as on
 // the built-in database, so the demo's /demo-images/{id}.svg thumbnails really load.
-export async function serveApp(): Promise<ServedApp> {
+export async function serveApp(overrides: Partial<AppConfig> = {}): Promise<ServedApp> {
   if (!existsSync(WEB_BUILD)) throw new Error('The web page is not built: run npm run build (npm test does it first)');
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const app = await startApp({ imageBaseUrl: base });
+  const app = await startApp({ imageBaseUrl: base, ...overrides });
   await app.listen(port, '127.0.0.1');
   return { app, base };
 }

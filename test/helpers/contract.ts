@@ -12,6 +12,8 @@ import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 
 const PRISM_CLI = require.resolve('@stoplight/prism-cli/dist/index.js');
+// Under jest's 60 s hook timeout, which the beforeAll that starts it runs under.
+const PRISM_START_MS = 55_000;
 
 // The e2e tests talk to the app through Stoplight Prism in proxy mode with --errors, so any response
 // that breaks the served OpenAPI document fails the test. Prism answers a few requests itself instead
@@ -89,7 +91,8 @@ export class ContractProxy {
   }
 
   private record(method: string, url: string, res: request.Response): void {
-    if (res.headers['sl-violations']) this.violations.push(`${method} ${url} -> ${res.status}: ${res.headers['sl-violations']}`);
+    if (res.headers['sl-violations'])
+      this.violations.push(`${method} ${url} -> ${res.status}: ${res.headers['sl-violations']}`);
     if (/^application\/problem\+json/.test(res.headers['content-type'] ?? '')) {
       this.violations.push(`${method} ${url} -> ${res.status} answered by Prism: ${res.text}`);
     }
@@ -103,8 +106,21 @@ export class ContractProxy {
     const port = await freePort();
     const prism = spawn(
       process.execPath,
-      [PRISM_CLI, 'proxy', documentPath, relayUrl, '--errors', '--validate-request=false', '--cors=false',
-        '-h', '127.0.0.1', '-p', String(port), '-v', 'warn'],
+      [
+        PRISM_CLI,
+        'proxy',
+        documentPath,
+        relayUrl,
+        '--errors',
+        '--validate-request=false',
+        '--cors=false',
+        '-h',
+        '127.0.0.1',
+        '-p',
+        String(port),
+        '-v',
+        'warn',
+      ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     this.prism = prism;
@@ -135,7 +151,10 @@ export class ContractProxy {
 }
 
 // One app behind its own proxy: the common case.
-export async function startContractProxy(app: NestExpressApplication, patchDocument?: (document: any) => void): Promise<ContractProxy> {
+export async function startContractProxy(
+  app: NestExpressApplication,
+  patchDocument?: (document: any) => void,
+): Promise<ContractProxy> {
   const contract = new ContractProxy(patchDocument);
   await contract.use(app);
   return contract;
@@ -159,7 +178,14 @@ function validateDirect(
     if (!base) return ['the document has no error schema'];
     operation = {
       ...operations[0],
-      responses: [{ id: 'direct', code: String(res.status), headers: [], contents: [{ id: 'direct', mediaType: 'application/json', schema: base }] }],
+      responses: [
+        {
+          id: 'direct',
+          code: String(res.status),
+          headers: [],
+          contents: [{ id: 'direct', mediaType: 'application/json', schema: base }],
+        },
+      ],
     } as IHttpOperation;
   }
   const result = validateOutput({ resource: operation, element });
@@ -183,7 +209,8 @@ function freePort(): Promise<number> {
 }
 
 async function waitUntilListening(prism: ChildProcess, url: string, output: () => string): Promise<void> {
-  const deadline = Date.now() + 30_000;
+  // Generous: on a busy 2-core machine Prism (a Node CLI) has taken over 30 s to start.
+  const deadline = Date.now() + PRISM_START_MS;
   while (Date.now() < deadline) {
     if (prism.exitCode !== null) throw new Error(`Prism exited with ${prism.exitCode}:\n${output()}`);
     try {
@@ -194,5 +221,5 @@ async function waitUntilListening(prism: ChildProcess, url: string, output: () =
     }
   }
   prism.kill('SIGKILL');
-  throw new Error(`Prism did not start within 30 s:\n${output()}`);
+  throw new Error(`Prism did not start within ${PRISM_START_MS / 1000} s:\n${output()}`);
 }

@@ -3,7 +3,11 @@ import { feature } from './test-app';
 // A small catalogue at real Liechtenstein and Stuttgart streets for relevance tests.
 export function relevanceFixture() {
   return [
-    feature('Herrengasse 35, 9490 Vaduz', { id: 'a0000000-0000-4000-8000-000000000035', heading: 273.1, captured_at: '2015-09-10' }),
+    feature('Herrengasse 35, 9490 Vaduz', {
+      id: 'a0000000-0000-4000-8000-000000000035',
+      heading: 273.1,
+      captured_at: '2015-09-10',
+    }),
     feature('Herrengasse 9, 9490 Vaduz', { id: 'a0000000-0000-4000-8000-000000000009' }),
     feature('Herrengasse 350, 9490 Vaduz', { id: 'a0000000-0000-4000-8000-000000000350' }),
     feature('Herrengasse 3, 9490 Vaduz', { id: 'a0000000-0000-4000-8000-000000000003' }),

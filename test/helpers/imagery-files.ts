@@ -5,8 +5,25 @@ import { finished } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { ImportFormat } from '../../src/imagery/feature-reader';
 
-const STREETS = ['Herrengasse', 'Bahnhofstrasse', 'Main Street', 'Rue de la Paix', 'Tübinger Straße', 'Kirchweg', 'Calle Mayor', 'Ōdōri'];
-const CITIES = ['9490 Vaduz', '70178 Stuttgart', 'Springfield, IL 62701', '75002 Paris', '8001 Zürich', 'Madrid', 'Sapporo'];
+const STREETS = [
+  'Herrengasse',
+  'Bahnhofstrasse',
+  'Main Street',
+  'Rue de la Paix',
+  'Tübinger Straße',
+  'Kirchweg',
+  'Calle Mayor',
+  'Ōdōri',
+];
+const CITIES = [
+  '9490 Vaduz',
+  '70178 Stuttgart',
+  'Springfield, IL 62701',
+  '75002 Paris',
+  '8001 Zürich',
+  'Madrid',
+  'Sapporo',
+];
 
 export interface GeneratedRecord {
   id: string;
@@ -35,19 +52,38 @@ export function generatedRecord(i: number, variant = 0): GeneratedRecord {
   };
 }
 
-export function toFeature(r: GeneratedRecord): object {
+// A record as written to a file: null writes it without an address.
+export type FileRecord = Omit<GeneratedRecord, 'address'> & { address: string | null };
+
+export function toFeature(r: FileRecord): object {
+  const address = r.address === null ? {} : { address: r.address };
   return {
     type: 'Feature',
     id: r.id,
     geometry: { type: 'Point', coordinates: [r.lon, r.lat] },
-    properties: { address: r.address, captured_at: r.captured_at, heading: r.heading, interactive: r.interactive, image_url: r.image_url },
+    properties: {
+      ...address,
+      captured_at: r.captured_at,
+      heading: r.heading,
+      interactive: r.interactive,
+      image_url: r.image_url,
+    },
   };
 }
 
 const csvField = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
 
-export function toCsvRow(r: GeneratedRecord): string {
-  return [r.id, csvField(r.address), r.captured_at, r.heading, r.interactive, csvField(r.image_url), r.lon, r.lat].join(',');
+export function toCsvRow(r: FileRecord): string {
+  return [
+    r.id,
+    csvField(r.address ?? ''),
+    r.captured_at,
+    r.heading,
+    r.interactive,
+    csvField(r.image_url),
+    r.lon,
+    r.lat,
+  ].join(',');
 }
 
 export const CSV_HEADER = 'id,address,captured_at,heading,interactive,image_url,lon,lat';
@@ -59,7 +95,12 @@ export interface GenerateOptions {
   variant?: number;
   /** Record numbers to start from (default 0). */
   offset?: number;
+  /** Percentage of records written without an address (record i when i % 100 < it); default 0. */
+  withoutAddress?: number;
 }
+
+// Whether generated record i is written without an address.
+export const isWithoutAddress = (i: number, percent = 0) => i % 100 < percent;
 
 // Writes a file of generated records with backpressure: a million records never sit in memory.
 export async function writeImageryFile(path: string, options: GenerateOptions): Promise<void> {
@@ -78,7 +119,8 @@ export async function writeImageryFile(path: string, options: GenerateOptions): 
   if (options.format === 'geojson') await write('{"type":"FeatureCollection","features":[\n');
   let chunk = '';
   for (let i = offset; i < end; i++) {
-    const r = generatedRecord(i, options.variant);
+    const generated = generatedRecord(i, options.variant);
+    const r = isWithoutAddress(i, options.withoutAddress) ? { ...generated, address: null } : generated;
     if (options.format === 'csv') chunk += `${toCsvRow(r)}\n`;
     else if (options.format === 'geojson') chunk += `${i > offset ? ',' : ''}${JSON.stringify(toFeature(r))}\n`;
     else chunk += `${options.format === 'geojsonseq' ? '\u001e' : ''}${JSON.stringify(toFeature(r))}\n`;

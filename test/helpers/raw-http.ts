@@ -18,11 +18,24 @@ export async function listen(app: NestExpressApplication): Promise<number> {
 // Plain node:http, without supertest's conveniences: bodies go out exactly as given.
 export function rawRequest(
   port: number,
-  options: { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer; agent?: http.Agent },
+  options: {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    agent?: http.Agent;
+  },
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port, method: options.method ?? 'POST', path: options.path ?? '/search', headers: options.headers, agent: options.agent },
+      {
+        host: '127.0.0.1',
+        port,
+        method: options.method ?? 'POST',
+        path: options.path ?? '/search',
+        headers: options.headers,
+        agent: options.agent,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));

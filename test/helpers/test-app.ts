@@ -7,7 +7,7 @@ import { AppOptions, createApp } from '../../src/app';
 import { ApiKeyService } from '../../src/api-key/api-key.service';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
 import { DatabaseModule } from '../../src/database/database.module';
-import { FeatureItem } from '../../src/imagery/feature-reader';
+import { FeatureItem } from '../../src/imagery/imagery-feature';
 import { ImageryImportService } from '../../src/imagery/imagery-import.service';
 import { ImageryModule } from '../../src/imagery/imagery.module';
 import { currentKind } from '../setup/test-database';
@@ -20,7 +20,10 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
 }
 
 // The real HTTP app (same middleware, pipes and filters as production) on the test database.
-export async function startApp(overrides: Partial<AppConfig> = {}, options: AppOptions = {}): Promise<NestExpressApplication> {
+export async function startApp(
+  overrides: Partial<AppConfig> = {},
+  options: AppOptions = {},
+): Promise<NestExpressApplication> {
   const app = await createApp(testConfig(overrides), options);
   await app.init();
   return app;
@@ -35,7 +38,9 @@ export function prismaClient(): PrismaClient {
 }
 
 export async function importFixture(features: object[], source: string | null = null) {
-  const moduleRef = await Test.createTestingModule({ imports: [DatabaseModule.forRoot(testConfig()), ImageryModule] }).compile();
+  const moduleRef = await Test.createTestingModule({
+    imports: [DatabaseModule.forRoot(testConfig()), ImageryModule],
+  }).compile();
   await moduleRef.init();
   try {
     async function* items(): AsyncGenerator<FeatureItem> {
@@ -50,7 +55,11 @@ export async function importFixture(features: object[], source: string | null = 
 
 let counter = 0;
 // A valid import Feature; ids are random per call unless given, so test files never collide.
-export function feature(address: string, props: Record<string, unknown> = {}, coords: [number, number] = [9.52, 47.14]) {
+export function feature(
+  address: string,
+  props: Record<string, unknown> = {},
+  coords: [number, number] = [9.52, 47.14],
+) {
   counter++;
   const { id, ...rest } = props;
   return {
@@ -68,7 +77,7 @@ export function feature(address: string, props: Record<string, unknown> = {}, co
   };
 }
 
-// Test files run one after another (--runInBand) on one database; each starts from an empty catalogue.
+// Test files run one after another (one jest worker) on one database; each starts from an empty catalogue.
 export async function resetImagery(): Promise<void> {
   const prisma = prismaClient();
   try {

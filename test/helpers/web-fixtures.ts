@@ -1,7 +1,29 @@
 import { feature } from './test-app';
 
-const COMPASS = ['North (N)', 'Northeast (NE)', 'East (E)', 'Southeast (SE)', 'South (S)', 'Southwest (SW)', 'West (W)', 'Northwest (NW)'];
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const COMPASS = [
+  'North (N)',
+  'Northeast (NE)',
+  'East (E)',
+  'Southeast (SE)',
+  'South (S)',
+  'Southwest (SW)',
+  'West (W)',
+  'Northwest (NW)',
+];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 export interface WebFixtureRecord {
   id: string;
@@ -38,7 +60,13 @@ export function streetFeatures(records = streetFixture()) {
   return records.map((r, i) =>
     feature(
       r.address,
-      { id: r.id, captured_at: r.capturedAt, heading: (i % 8) * 45, interactive: r.interactive, image_url: `/demo-images/${r.id}.svg` },
+      {
+        id: r.id,
+        captured_at: r.capturedAt,
+        heading: (i % 8) * 45,
+        interactive: r.interactive,
+        image_url: `/demo-images/${r.id}.svg`,
+      },
       [r.lon, r.lat],
     ),
   );

@@ -1,6 +1,6 @@
 import { Test, TestingModule } from '@nestjs/testing';
 import { ApiKeyModule } from '../../src/api-key/api-key.module';
-import { hashApiKey } from '../../src/api-key/api-key-secret';
+import { hashApiKey } from '../../src/api-key/api-key-hash';
 import { ApiKeyRepository } from '../../src/api-key/api-key.repository';
 import { ApiKeyService } from '../../src/api-key/api-key.service';
 import { DatabaseModule } from '../../src/database/database.module';
@@ -13,7 +13,9 @@ describe('ApiKeyService on PostgreSQL', () => {
   let prisma: PrismaService;
 
   beforeAll(async () => {
-    moduleRef = await Test.createTestingModule({ imports: [DatabaseModule.forRoot(testConfig()), ApiKeyModule] }).compile();
+    moduleRef = await Test.createTestingModule({
+      imports: [DatabaseModule.forRoot(testConfig()), ApiKeyModule],
+    }).compile();
     await moduleRef.init();
     keys = moduleRef.get(ApiKeyService);
     prisma = moduleRef.get(PrismaService);

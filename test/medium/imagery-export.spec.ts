@@ -20,7 +20,7 @@ describe('imagery export', () => {
   let prisma: PrismaClient;
   const dir = mkdtempSync(join(tmpdir(), 'lis-export-'));
 
-  const importFile = async (path: string, format: ImportFormat, source = 'trip') =>
+  const importFile = async (path: string, format: ImportFormat, source: string | null = null) =>
     importer.importFeatures(readFeatures((await openInput(path)).stream, format), { source });
   const exportTo = async (records: AsyncIterable<ImageryRecord>, name: string, format: ImportFormat, gzip = false) => {
     const path = join(dir, name);
@@ -29,19 +29,54 @@ describe('imagery export', () => {
   };
   // Every stored column an import can set, exactly as stored.
   const snapshot = () => prisma.$queryRaw<unknown[]>`
-    SELECT id, address, captured_at::text, heading, interactive, image_url, ST_AsText(location) AS location, source,
-           xmin::text AS version
+    SELECT id, address, address_origin, place_id, locality_id, region_code, country_code, captured_at::text, heading,
+           interactive, image_url, ST_AsText(location) AS location, source, xmin::text AS version
     FROM imagery ORDER BY id`;
 
   // Values that are easy to get subtly wrong on the way out and back in.
   const tricky: ImageryRecord[] = [
-    { id: '10000000-0000-4000-8000-000000000001', address: 'Quotes "and", commas\nand a newline\r\nand CRLF', capturedAt: '2015-09-10', heading: 0, interactive: true, imageUrl: 'https://img.test/a?x=1&y="2"', lon: -180, lat: -90 },
-    { id: '10000000-0000-4000-8000-000000000002', address: 'Tübinger Straße 12, 70178 Stuttgart ☃ \t tab', capturedAt: '2024-02-29', heading: 359.99999999999994, interactive: false, imageUrl: '/relative/path%20encoded.jpg', lon: 9.1716206123456789, lat: 48.76894361234567 },
-    { id: '10000000-0000-4000-8000-000000000003', address: '\\backslash\\ and trailing comma,', capturedAt: '1999-12-31', heading: 1e-7, interactive: false, imageUrl: 'http://x.test/' + 'p'.repeat(500), lon: 180, lat: 90 },
+    {
+      id: '10000000-0000-4000-8000-000000000001',
+      address: 'Quotes "and", commas\nand a newline\r\nand CRLF',
+      addressOrigin: 'own',
+      source: 'trip, "one"',
+      capturedAt: '2015-09-10',
+      heading: 0,
+      interactive: true,
+      imageUrl: 'https://img.test/a?x=1&y="2"',
+      lon: -180,
+      lat: -90,
+    },
+    {
+      id: '10000000-0000-4000-8000-000000000002',
+      address: 'Tübinger Straße 12, 70178 Stuttgart ☃ \t tab',
+      addressOrigin: 'own',
+      source: null,
+      capturedAt: '2024-02-29',
+      heading: 359.99999999999994,
+      interactive: false,
+      imageUrl: '/relative/path%20encoded.jpg',
+      lon: 9.1716206123456789,
+      lat: 48.76894361234567,
+    },
+    {
+      id: '10000000-0000-4000-8000-000000000003',
+      address: '\\backslash\\ and trailing comma,',
+      addressOrigin: 'own',
+      source: 'other',
+      capturedAt: '1999-12-31',
+      heading: 1e-7,
+      interactive: false,
+      imageUrl: 'http://x.test/' + 'p'.repeat(500),
+      lon: 180,
+      lat: 90,
+    },
   ];
 
   beforeAll(async () => {
-    moduleRef = await Test.createTestingModule({ imports: [DatabaseModule.forRoot(testConfig()), ImageryModule] }).compile();
+    moduleRef = await Test.createTestingModule({
+      imports: [DatabaseModule.forRoot(testConfig()), ImageryModule],
+    }).compile();
     await moduleRef.init();
     importer = moduleRef.get(ImageryImportService);
     exporter = moduleRef.get(ImageryExportService);
@@ -57,7 +92,7 @@ describe('imagery export', () => {
   beforeEach(() => resetImagery());
 
   it.each(IMPORT_FORMATS.flatMap((f) => [[f, false] as const, [f, true] as const]))(
-    'round-trips every value through %s (gzip: %s): re-import changes nothing, a second export is identical',
+    'round-trips every value (source included) through %s (gzip: %s): re-import changes nothing, a second export is identical',
     async (format, gzip) => {
       const seed = await exportTo(Readable.from(tricky), `seed.${format}`, format);
       expect(await importFile(seed.path, format)).toMatchObject({ inserted: 3, rejected: 0 });
@@ -65,7 +100,13 @@ describe('imagery export', () => {
 
       const first = await exportTo(exporter.catalogue(), `first.${format}${gzip ? '.gz' : ''}`, format, gzip);
       expect(first.records).toBe(3);
-      expect(await importFile(first.path, format)).toMatchObject({ read: 3, inserted: 0, updated: 0, unchanged: 3, rejected: 0 });
+      expect(await importFile(first.path, format)).toMatchObject({
+        read: 3,
+        inserted: 0,
+        updated: 0,
+        unchanged: 3,
+        rejected: 0,
+      });
       expect(await snapshot()).toEqual(before);
 
       const second = await exportTo(exporter.catalogue(), `second.${format}${gzip ? '.gz' : ''}`, format, gzip);

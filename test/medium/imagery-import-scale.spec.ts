@@ -18,7 +18,9 @@ describe('imagery import at scale', () => {
 
   beforeAll(async () => {
     await resetImagery();
-    moduleRef = await Test.createTestingModule({ imports: [DatabaseModule.forRoot(testConfig()), ImageryModule] }).compile();
+    moduleRef = await Test.createTestingModule({
+      imports: [DatabaseModule.forRoot(testConfig()), ImageryModule],
+    }).compile();
     await moduleRef.init();
     prisma = prismaClient();
   });
@@ -36,7 +38,9 @@ describe('imagery import at scale', () => {
     await writeImageryFile(file, { records: 100_000, format: 'csv', gzip: true });
     const input = await openInput(file);
     expect(input.gzip).toBe(true);
-    const summary = await moduleRef.get(ImageryImportService).importFeatures(readFeatures(input.stream, 'csv'), { source: 'scale' });
+    const summary = await moduleRef
+      .get(ImageryImportService)
+      .importFeatures(readFeatures(input.stream, 'csv'), { source: 'scale' });
     expect(summary).toMatchObject({ read: 100_000, inserted: 100_000, rejected: 0, outcome: 'complete' });
     expect(input.bytesRead()).toBe(input.totalBytes);
     expect(await prisma.imagery.count({ where: { source: 'scale' } })).toBe(100_000);
@@ -47,7 +51,15 @@ describe('imagery import at scale', () => {
       const [row] = await prisma.$queryRaw<unknown[]>`
         SELECT address, captured_at::text AS captured_at, heading, interactive, image_url, ST_X(location) AS lon, ST_Y(location) AS lat
         FROM imagery WHERE id = ${r.id}::uuid`;
-      expect(row).toEqual({ address: r.address, captured_at: r.captured_at, heading: r.heading, interactive: r.interactive, image_url: r.image_url, lon: r.lon, lat: r.lat });
+      expect(row).toEqual({
+        address: r.address,
+        captured_at: r.captured_at,
+        heading: r.heading,
+        interactive: r.interactive,
+        image_url: r.image_url,
+        lon: r.lon,
+        lat: r.lat,
+      });
     }
   }, 300_000);
 });

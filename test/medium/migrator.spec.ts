@@ -26,7 +26,11 @@ describe('Migrator', () => {
     const client = new Client({ connectionString: url });
     await client.connect();
     try {
-      const rows = (await client.query('SELECT migration_name, checksum, finished_at, applied_steps_count FROM _prisma_migrations ORDER BY migration_name')).rows;
+      const rows = (
+        await client.query(
+          'SELECT migration_name, checksum, finished_at, applied_steps_count FROM _prisma_migrations ORDER BY migration_name',
+        )
+      ).rows;
       const sql = readFileSync(join(__dirname, '..', '..', 'prisma', 'migrations', names[0], 'migration.sql'));
       expect(rows[0]).toMatchObject({
         migration_name: names[0],
@@ -34,7 +38,11 @@ describe('Migrator', () => {
         applied_steps_count: 1,
       });
       expect(rows[0].finished_at).toBeInstanceOf(Date);
-      const ext = (await client.query("SELECT extname FROM pg_extension WHERE extname IN ('postgis','pg_trgm','unaccent') ORDER BY 1")).rows;
+      const ext = (
+        await client.query(
+          "SELECT extname FROM pg_extension WHERE extname IN ('postgis','pg_trgm','unaccent') ORDER BY 1",
+        )
+      ).rows;
       expect(ext.map((e) => e.extname)).toEqual(['pg_trgm', 'postgis', 'unaccent']);
     } finally {
       await client.end();

@@ -42,7 +42,11 @@ describe('rate-limit storages', () => {
     const u = new URL(REDIS_URL);
     const proxy = new TcpProxy(u.hostname, Number(u.port || 6379));
     await proxy.start();
-    const client = new Redis(proxy.port, '127.0.0.1', { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 500 });
+    const client = new Redis(proxy.port, '127.0.0.1', {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      commandTimeout: 500,
+    });
     const storage = new RedisWithFallbackStorage(client, new MemoryRateLimitStorage());
     const key = `${prefix}fallback`;
     const inRedis = async () => Number((await redis.get(`{${key}:p}:hits`)) ?? 0);

@@ -25,12 +25,19 @@ describe('read-only database role', () => {
   it('connects as its own role and reads what search and key authentication need', async () => {
     expect((await reader.query('SELECT current_user AS u')).rows[0].u).toBe(role);
     await expect(reader.query('SELECT count(*) FROM imagery')).resolves.toBeDefined();
-    await expect(reader.query('SELECT id, key_hash, revoked_at, rate_limit FROM api_keys LIMIT 1')).resolves.toBeDefined();
-    await expect(reader.query("SELECT lis_normalize('Tübingen') AS n")).resolves.toMatchObject({ rows: [{ n: 'tubingen' }] });
+    await expect(
+      reader.query('SELECT id, key_hash, revoked_at, rate_limit FROM api_keys LIMIT 1'),
+    ).resolves.toBeDefined();
+    await expect(reader.query("SELECT lis_normalize('Tübingen') AS n")).resolves.toMatchObject({
+      rows: [{ n: 'tubingen' }],
+    });
   });
 
   it('runs in read-only transactions by default', async () => {
-    await denied("INSERT INTO api_keys (id, name, prefix, key_hash) VALUES (gen_random_uuid(), 'x', 'x', 'x')", '25006');
+    await denied(
+      "INSERT INTO api_keys (id, name, prefix, key_hash) VALUES (gen_random_uuid(), 'x', 'x', 'x')",
+      '25006',
+    );
   });
 
   it('cannot write even when it turns read-only transactions off: the grants forbid it', async () => {
@@ -52,7 +59,9 @@ describe('read-only database role', () => {
 
   it('is idempotent, and refuses to demote the owner or a role that owns tables', async () => {
     await expect(ensureReadonlyRole(process.env.DATABASE_URL!, url)).resolves.toMatchObject({ role, created: false });
-    await expect(ensureReadonlyRole(process.env.DATABASE_URL!, process.env.DATABASE_URL!)).rejects.toThrow(/another user/);
+    await expect(ensureReadonlyRole(process.env.DATABASE_URL!, process.env.DATABASE_URL!)).rejects.toThrow(
+      /another user/,
+    );
 
     const owner = new Client({ connectionString: process.env.DATABASE_URL });
     await owner.connect();

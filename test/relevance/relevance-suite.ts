@@ -1,8 +1,16 @@
 import { Test } from '@nestjs/testing';
 import { AppValidationPipe } from '../../src/common/validation.pipe';
 import { DatabaseModule } from '../../src/database/database.module';
-import { SearchRequestDto, SearchResponseDto } from '../../src/search/search.dto';
-import { SearchRepository } from '../../src/search/search.repository';
+import { SearchRequestDto } from '../../src/search/search.dto';
+import { SearchResponseDto } from '../../src/search/search-response.dto';
+import { SEARCH_PROVIDERS } from '../../src/search/search.module';
+import { PrismaService } from '../../src/database/prisma.service';
+import { ImageryModule } from '../../src/imagery/imagery.module';
+import { ImageryPlaceLinker } from '../../src/imagery/place-linking/imagery-place-linker.service';
+import { GAZETTEER_SOURCE } from '../../src/places/gazetteer/gazetteer-place';
+import { PlaceRepository } from '../../src/places/place.repository';
+import { PlacesModule } from '../../src/places/places.module';
+import { worldFixture } from './world-fixture';
 import { SearchService } from '../../src/search/search.service';
 import { feature, importFixture, resetImagery, testConfig } from '../helpers/test-app';
 import { CATEGORIES, Category, RelevanceFixture, relevanceFixture, RelevanceQuery } from './relevance-fixture';
@@ -22,7 +30,9 @@ export async function runRelevance(
   search: (body: { query: string; limit: number }) => Promise<SearchResponseDto>,
   queries: RelevanceQuery[],
 ): Promise<CategoryResult[]> {
-  const results = new Map<Category, CategoryResult>(CATEGORIES.map((c) => [c, { category: c, queries: 0, top1: 0, top5: 0, misses: [] }]));
+  const results = new Map<Category, CategoryResult>(
+    CATEGORIES.map((c) => [c, { category: c, queries: 0, top1: 0, top5: 0, misses: [] }]),
+  );
   for (const q of queries) {
     const r = results.get(q.category)!;
     r.queries++;
@@ -47,8 +57,15 @@ const pct = (hits: number, of: number) => `${(accuracy(hits, of) * 100).toFixed(
 
 export function formatTable(results: CategoryResult[]): string {
   const lines = [`${'category'.padEnd(16)}${'queries'.padStart(8)}${'top-1'.padStart(8)}${'top-5'.padStart(8)}`];
-  for (const r of results) lines.push(`${r.category.padEnd(16)}${String(r.queries).padStart(8)} ${pct(r.top1, r.queries)} ${pct(r.top5, r.queries)}`);
-  const total = results.reduce((a, r) => ({ q: a.q + r.queries, t1: a.t1 + r.top1, t5: a.t5 + r.top5 }), { q: 0, t1: 0, t5: 0 });
+  for (const r of results)
+    lines.push(
+      `${r.category.padEnd(16)}${String(r.queries).padStart(8)} ${pct(r.top1, r.queries)} ${pct(r.top5, r.queries)}`,
+    );
+  const total = results.reduce((a, r) => ({ q: a.q + r.queries, t1: a.t1 + r.top1, t5: a.t5 + r.top5 }), {
+    q: 0,
+    t1: 0,
+    t5: 0,
+  });
   lines.push(`${'all'.padEnd(16)}${String(total.q).padStart(8)} ${pct(total.t1, total.q)} ${pct(total.t5, total.q)}`);
   return lines.join('\n');
 }
@@ -68,25 +85,46 @@ export function formatMisses(results: CategoryResult[], describe: (id: string | 
 
 // Loads the relevance catalogue into the database at DATABASE_URL (migrated; its imagery is
 // replaced) and runs every query through validation and the search service, as a request would.
-export async function measureRelevance(): Promise<{ results: CategoryResult[]; fixture: RelevanceFixture }> {
-  const fixture = relevanceFixture();
+// The world category's places are loaded into the gazetteer and every record is linked to its
+// locality, as an import does.
+export async function measureRelevance(): Promise<{
+  results: CategoryResult[];
+  fixture: RelevanceFixture;
+  springfield: SearchResponseDto;
+}> {
+  const base = relevanceFixture();
+  const world = worldFixture();
+  const fixture: RelevanceFixture = {
+    ...base,
+    records: [...base.records, ...world.records],
+    queries: [...base.queries, ...world.queries],
+  };
   await resetImagery();
-  const summary = await importFixture(
-    fixture.records.map((r) => feature(r.address, { id: r.id }, [r.lon, r.lat])),
-    'relevance',
-  );
-  if (summary.rejected > 0) throw new Error(`relevance fixture: ${summary.rejected} records rejected`);
   const moduleRef = await Test.createTestingModule({
-    imports: [DatabaseModule.forRoot(testConfig())],
-    providers: [SearchRepository, SearchService],
+    imports: [DatabaseModule.forRoot(testConfig()), ImageryModule, PlacesModule],
+    providers: SEARCH_PROVIDERS,
   }).compile();
   await moduleRef.init();
   try {
+    await moduleRef.get(PrismaService).$executeRawUnsafe('TRUNCATE places');
+    const places = await moduleRef.get(PlaceRepository).openImportSession({ source: GAZETTEER_SOURCE, dryRun: false });
+    try {
+      await places.writeBatch(world.places);
+    } finally {
+      await places.close();
+    }
+    const summary = await importFixture(
+      fixture.records.map((r) => feature(r.address, { id: r.id }, [r.lon, r.lat])),
+      'relevance',
+    );
+    if (summary.rejected > 0) throw new Error(`relevance fixture: ${summary.rejected} records rejected`);
+    await moduleRef.get(ImageryPlaceLinker).relinkAfterPlaceImport();
     const service = moduleRef.get(SearchService);
     const pipe = new AppValidationPipe();
     const search = async (body: object) =>
       service.search((await pipe.transform(body, { type: 'body', metatype: SearchRequestDto })) as SearchRequestDto);
-    return { results: await runRelevance(search, fixture.queries), fixture };
+    const results = await runRelevance(search, fixture.queries);
+    return { results, fixture, springfield: await search({ query: 'Springfield', limit: 10 }) };
   } finally {
     await moduleRef.close();
   }

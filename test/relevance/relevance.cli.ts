@@ -13,7 +13,9 @@ async function main(): Promise<number> {
     await new Migrator(process.env.DATABASE_URL).migrate();
     const started = Date.now();
     const { results, fixture } = await measureRelevance();
-    console.log(`Relevance: ${fixture.queries.length} queries over ${fixture.records.length} records (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+    console.log(
+      `Relevance: ${fixture.queries.length} queries over ${fixture.records.length} records (${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
+    );
     console.log(formatTable(results));
     if (process.argv.includes('--misses')) {
       const address = new Map(fixture.records.map((r) => [r.id, r.address]));

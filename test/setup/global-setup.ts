@@ -2,7 +2,6 @@ import { Migrator } from '../../src/database/migrator';
 import { chooseKind, createThrowawayDatabase, KIND_ENV, ThrowawayDatabase } from './test-database';
 
 declare global {
-  // eslint-disable-next-line no-var
   var __lisTestDatabase: ThrowawayDatabase | undefined;
 }
 

@@ -56,7 +56,10 @@ export async function createThrowawayDatabase(kind: TestDatabaseKind = currentKi
 async function serveBuiltInDatabase(): Promise<ThrowawayDatabase> {
   const dir = mkdtempSync(join(tmpdir(), 'lis-test-db-'));
   const cli = resolve(__dirname, '..', '..', 'dist', 'src', 'cli', 'serve-database.cli.js');
-  const child = spawn(process.execPath, [cli], { env: { ...process.env, DATA_DIR: dir }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [cli], {
+    env: { ...process.env, DATA_DIR: dir },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const exited = new Promise<void>((r) => child.on('exit', () => r()));
   const url = await new Promise<string>((resolveUrl, reject) => {
     let out = '';

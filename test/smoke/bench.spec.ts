@@ -14,11 +14,15 @@ const ROOT = resolve(__dirname, '..', '..');
 
 function runBench(args: string[]): Promise<{ code: number | null; output: string }> {
   return new Promise((resolvePromise) => {
-    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(ROOT, 'test', 'bench', 'search.bench.ts'), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['-r', 'ts-node/register/transpile-only', join(ROOT, 'test', 'bench', 'search.bench.ts'), ...args],
+      {
+        cwd: ROOT,
+        env: { ...process.env, LOG_LEVEL: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -41,7 +45,22 @@ describe('npm run bench', () => {
   });
 
   it('measures every class on all three servers and writes the report', async () => {
-    const args = ['--records', '3000', '--duration', '1', '--connections', '4', '--bodies', '10', '--pool-size', '2', '--database-url', db.url, '--out', out];
+    const args = [
+      '--records',
+      '3000',
+      '--duration',
+      '1',
+      '--connections',
+      '4',
+      '--bodies',
+      '10',
+      '--pool-size',
+      '2',
+      '--database-url',
+      db.url,
+      '--out',
+      out,
+    ];
     const { code, output } = await runBench(args);
     if (code !== 0) throw new Error(`bench exited with ${code}:\n${output}`);
 
@@ -56,7 +75,13 @@ describe('npm run bench', () => {
         const cell = report.cells.find((c) => c.cls === cls && c.server === server && c.connections === 4);
         expect({ cls, server, requests: cell?.requests ?? 0 }).toEqual({ cls, server, requests: expect.any(Number) });
         expect(cell!.requests).toBeGreaterThan(0);
-        if (server !== 'naive') expect({ cls, server, errors: cell!.errors, non2xx: cell!.non2xx }).toEqual({ cls, server, errors: 0, non2xx: 0 });
+        if (server !== 'naive')
+          expect({ cls, server, errors: cell!.errors, non2xx: cell!.non2xx }).toEqual({
+            cls,
+            server,
+            errors: 0,
+            non2xx: 0,
+          });
       }
     }
     expect(report.oursRss.peakRssMb).toBeGreaterThan(0);

@@ -1,7 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { AddressInfo, connect, createServer } from 'node:net';
 import { resolve } from 'node:path';
-import { generateApiKey } from '../../src/api-key/api-key-secret';
+import { generateApiKey } from '../../src/api-key/api-key-hash';
 
 // The built server (npm test builds it first) in its own process, as in production.
 const MAIN = resolve(__dirname, '..', '..', 'dist', 'src', 'main.js');
@@ -25,7 +25,14 @@ function freePort(): Promise<number> {
 async function spawnServer(env: Record<string, string>): Promise<Server> {
   const port = await freePort();
   const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH, DATABASE_URL: process.env.DATABASE_URL, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', ...env },
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: process.env.DATABASE_URL,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'info',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -44,7 +51,8 @@ async function until(what: string, probe: () => Promise<boolean>, timeoutMs = 30
   throw new Error(`timed out waiting for ${what}`);
 }
 
-const ready = (s: Server) => until('readiness', async () => (await fetch(`http://127.0.0.1:${s.port}/health/ready`)).status === 200);
+const ready = (s: Server) =>
+  until('readiness', async () => (await fetch(`http://127.0.0.1:${s.port}/health/ready`)).status === 200);
 
 // A search whose body is held back: `Expect: 100-continue` makes the server confirm it has the
 // request (so it is truly in flight) before the body is sent with `finish()`.
@@ -61,7 +69,9 @@ function heldSearch(s: Server, key: string) {
     socket.on('error', () => undefined);
     socket.on('close', () => {
       const finals = [...data.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => Number(m[1])).filter((c) => c !== 100);
-      resolveResponse(finals.length ? { status: finals[0], body: data.slice(data.lastIndexOf('\r\n\r\n') + 4) } : 'cut off');
+      resolveResponse(
+        finals.length ? { status: finals[0], body: data.slice(data.lastIndexOf('\r\n\r\n') + 4) } : 'cut off',
+      );
     });
   });
   return {
@@ -94,14 +104,18 @@ describe('the built server', () => {
     await search.accepted();
 
     server.child.kill('SIGTERM');
-    await until('new connections to be refused', async () => {
-      try {
-        await fetch(`http://127.0.0.1:${server.port}/health/live`);
-        return false;
-      } catch {
-        return true;
-      }
-    }, 5000);
+    await until(
+      'new connections to be refused',
+      async () => {
+        try {
+          await fetch(`http://127.0.0.1:${server.port}/health/live`);
+          return false;
+        } catch {
+          return true;
+        }
+      },
+      5000,
+    );
     expect(server.child.exitCode).toBeNull(); // still draining
 
     search.finish();

@@ -30,7 +30,8 @@ const WARMUP = boundedInt(args.warmup, 'warmup', 1, 120);
 
 function boundedInt(value: string | undefined, name: string, min: number, max: number): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`--${name} must be an integer between ${min} and ${max}`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new Error(`--${name} must be an integer between ${min} and ${max}`);
   return n;
 }
 
@@ -82,14 +83,21 @@ async function main(): Promise<number> {
     const rssAfter = rssKb(server.pid!);
 
     const growth = (rssAfter - rssWarm) / rssWarm;
-    const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count ?? 0]));
+    const statuses = Object.fromEntries(
+      Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count ?? 0]),
+    );
     const fiveXx = Object.entries(statuses).reduce((n, [code, count]) => (code.startsWith('5') ? n + count : n), 0);
     const report = {
       duration_s: DURATION,
       connections: CONNECTIONS,
       requests: result.requests.total,
       requests_per_s: Math.round(result.requests.average),
-      latency_ms: { p50: result.latency.p50, p97_5: result.latency.p97_5, p99: result.latency.p99, max: result.latency.max },
+      latency_ms: {
+        p50: result.latency.p50,
+        p97_5: result.latency.p97_5,
+        p99: result.latency.p99,
+        max: result.latency.max,
+      },
       statuses,
       '5xx': fiveXx,
       socket_errors: result.errors,
@@ -158,7 +166,12 @@ function requestMix(apiKey: string, queries: string[]): autocannon.Request[] {
       return { ...req, body: JSON.stringify(body) };
     },
   };
-  const post = (headers: Record<string, string>, body: string): autocannon.Request => ({ method: 'POST', path: '/search', headers, body });
+  const post = (headers: Record<string, string>, body: string): autocannon.Request => ({
+    method: 'POST',
+    path: '/search',
+    headers,
+    body,
+  });
   // Per connection, in a loop: 7 valid searches, 2 invalid bodies, 1 unauthorized request.
   return [
     search,
@@ -202,13 +215,19 @@ function run(cmd: string, argv: string[], env: Record<string, string>, log: Node
     const child = spawn(cmd, argv, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (d) => process.stdout.write(`  ${d}`));
     child.stderr.pipe(log, { end: false });
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${argv.join(' ')} exited with ${code}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${cmd} ${argv.join(' ')} exited with ${code}`)),
+    );
   });
 }
 
 function rssKb(pid: number): number {
   // ps rather than /proc, so it runs on macOS too.
-  return Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)]).toString().trim());
+  return Number(
+    execFileSync('ps', ['-o', 'rss=', '-p', String(pid)])
+      .toString()
+      .trim(),
+  );
 }
 
 function settle(): Promise<void> {

@@ -3,13 +3,19 @@ import { ConfigError, loadConfig } from '../../src/config/app-config';
 describe('loadConfig', () => {
   it('has working defaults', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ port: 3000, logLevel: 'info', imageBaseUrl: 'http://localhost:3000', dbStatementTimeoutMs: 2000 });
+    expect(c).toMatchObject({
+      port: 3000,
+      logLevel: 'info',
+      imageBaseUrl: 'http://localhost:3000',
+      dbStatementTimeoutMs: 2000,
+    });
   });
 
   it('has reliability defaults: limits per minute, timeouts, no Redis, no trusted proxy', () => {
     expect(loadConfig({})).toMatchObject({
       rateLimitPerMinute: 600,
       authFailuresPerMinute: 20,
+      demoImagesPerMinute: 300,
       dbConnectTimeoutMs: 2000,
       redisUrl: undefined,
       rateLimitRedisPrefix: 'lis:rate-limit:',
@@ -22,6 +28,7 @@ describe('loadConfig', () => {
     const c = loadConfig({
       RATE_LIMIT_PER_MINUTE: '1200',
       AUTH_FAILURES_PER_MINUTE: '5',
+      DEMO_IMAGES_PER_MINUTE: '40',
       DB_CONNECT_TIMEOUT_MS: '750',
       REDIS_URL: 'redis://cache:6379/2',
       DATABASE_READONLY_URL: 'postgresql://reader:secret@db/lis',
@@ -29,12 +36,17 @@ describe('loadConfig', () => {
     expect(c).toMatchObject({
       rateLimitPerMinute: 1200,
       authFailuresPerMinute: 5,
+      demoImagesPerMinute: 40,
       dbConnectTimeoutMs: 750,
       redisUrl: 'redis://cache:6379/2',
       databaseReadonlyUrl: 'postgresql://reader:secret@db/lis',
     });
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
-    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,::1' }).trustProxy).toEqual(['loopback', '10.0.0.0/8', '::1']);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,::1' }).trustProxy).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      '::1',
+    ]);
   });
 
   it('parses numbers and trims the image base', () => {
@@ -42,7 +54,31 @@ describe('loadConfig', () => {
     expect(c).toMatchObject({ port: 8080, imageBaseUrl: 'https://img.example.com', dbPoolSize: 4 });
   });
 
+  it('takes the public URL for the startup hints and, unless IMAGE_BASE_URL says otherwise, for image links', () => {
+    expect(loadConfig({})).toMatchObject({ publicUrl: undefined, commandHints: 'npm' });
+    const c = loadConfig({ PUBLIC_URL: 'http://localhost:4000/', COMMAND_HINTS: 'compose' });
+    expect(c).toMatchObject({
+      publicUrl: 'http://localhost:4000',
+      imageBaseUrl: 'http://localhost:4000',
+      commandHints: 'compose',
+    });
+    expect(
+      loadConfig({ PUBLIC_URL: 'https://api.example.com', IMAGE_BASE_URL: 'https://img.example.com' }).imageBaseUrl,
+    ).toBe('https://img.example.com');
+  });
+
+  it("takes the web page's map style from MAP_STYLE_URL; unset is the offline basemap", () => {
+    expect(loadConfig({}).mapStyleUrl).toBeUndefined();
+    expect(loadConfig({ MAP_STYLE_URL: 'https://tiles.example.com/style.json' }).mapStyleUrl).toBe(
+      'https://tiles.example.com/style.json',
+    );
+  });
+
   it.each([
+    [{ MAP_STYLE_URL: 'tiles.example.com/style.json' }, 'MAP_STYLE_URL'],
+    [{ PUBLIC_URL: 'localhost:3000' }, 'PUBLIC_URL'],
+    [{ COMMAND_HINTS: 'kubectl' }, 'COMMAND_HINTS'],
+    [{ INSTANCE_NAME: 'api 1' }, 'INSTANCE_NAME'],
     [{ PORT: 'eighty' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
@@ -58,6 +94,7 @@ describe('loadConfig', () => {
     [{ SHUTDOWN_TIMEOUT_MS: '10s' }, 'SHUTDOWN_TIMEOUT_MS'],
     [{ NODE_ENV: 'staging' }, 'NODE_ENV'],
     [{ DB_CONNECT_TIMEOUT_MS: '50' }, 'DB_CONNECT_TIMEOUT_MS'],
+    [{ DEMO_IMAGES_PER_MINUTE: '0' }, 'DEMO_IMAGES_PER_MINUTE'],
     [{ DATABASE_READONLY_URL: 'reader@db' }, 'DATABASE_READONLY_URL'],
     [{ RATE_LIMIT_PER_MINUTE: '0' }, 'RATE_LIMIT_PER_MINUTE'],
     [{ RATE_LIMIT_PER_MINUTE: '100001' }, 'RATE_LIMIT_PER_MINUTE'],
@@ -87,7 +124,12 @@ describe('loadConfig', () => {
   });
 
   it('keeps CORS closed, metrics open and a 10 s shutdown by default', () => {
-    expect(loadConfig({})).toMatchObject({ corsOrigins: [], metricsToken: undefined, shutdownTimeoutMs: 10_000, nodeEnv: 'production' });
+    expect(loadConfig({})).toMatchObject({
+      corsOrigins: [],
+      metricsToken: undefined,
+      shutdownTimeoutMs: 10_000,
+      nodeEnv: 'production',
+    });
   });
 
   it('parses CORS_ORIGINS as a list of origins, or *', () => {
@@ -101,5 +143,66 @@ describe('loadConfig', () => {
   it('reads METRICS_TOKEN, SHUTDOWN_TIMEOUT_MS and NODE_ENV', () => {
     const c = loadConfig({ METRICS_TOKEN: 'x'.repeat(32), SHUTDOWN_TIMEOUT_MS: '2500', NODE_ENV: 'development' });
     expect(c).toMatchObject({ metricsToken: 'x'.repeat(32), shutdownTimeoutMs: 2500, nodeEnv: 'development' });
+  });
+
+  describe('read replicas', () => {
+    const primary = { DATABASE_URL: 'postgresql://app@db/lis' };
+    const problem = (env: Record<string, string>) => {
+      try {
+        loadConfig({ ...primary, ...env });
+      } catch (e) {
+        return (e as Error).message;
+      }
+      throw new Error('expected a configuration error');
+    };
+
+    it('has none by default, 30 s of allowed lag and a check every 5 s', () => {
+      expect(loadConfig(primary)).toMatchObject({
+        databaseReplicaUrls: [],
+        replicaMaxLagSeconds: 30,
+        replicaCheckIntervalMs: 5000,
+      });
+    });
+
+    it('reads a comma-separated list of replicas, the lag limit and the check interval', () => {
+      const c = loadConfig({
+        ...primary,
+        DATABASE_REPLICA_URLS: 'postgresql://app@replica-1/lis, postgres://app:p%40ss@replica-2:6432/lis',
+        REPLICA_MAX_LAG_S: '5',
+        REPLICA_CHECK_INTERVAL_MS: '1000',
+      });
+      expect(c).toMatchObject({
+        databaseReplicaUrls: ['postgresql://app@replica-1/lis', 'postgres://app:p%40ss@replica-2:6432/lis'],
+        replicaMaxLagSeconds: 5,
+        replicaCheckIntervalMs: 1000,
+      });
+    });
+
+    it('names the bad item without printing its password', () => {
+      expect(
+        problem({ DATABASE_REPLICA_URLS: 'postgresql://app@replica-1/lis,mysql://root:hunter2@replica-2/lis' }),
+      ).toContain(
+        'DATABASE_REPLICA_URLS must be a comma-separated list of up to 16 distinct postgresql:// connection strings: item 2 is not a postgresql:// connection string',
+      );
+      const duplicate = problem({
+        DATABASE_REPLICA_URLS: 'postgresql://a:hunter2@replica-1/lis,postgresql://b@replica-1:5432/lis',
+      });
+      expect(duplicate).toContain(': item 2 (replica-1:5432/lis) is listed twice');
+      expect(duplicate).not.toContain('hunter2');
+      expect(problem({ DATABASE_REPLICA_URLS: 'postgresql://app@[bad/lis' })).toContain(': item 1 is not a valid URL');
+      expect(problem({ DATABASE_REPLICA_URLS: ' , ' })).toContain('postgresql:// connection strings: it lists none');
+      expect(problem({ REPLICA_MAX_LAG_S: '-1' })).toContain(
+        'REPLICA_MAX_LAG_S must be an integer between 0 and 86400',
+      );
+      expect(problem({ REPLICA_CHECK_INTERVAL_MS: '10' })).toContain(
+        'REPLICA_CHECK_INTERVAL_MS must be an integer between 100 and 600000',
+      );
+    });
+
+    it('refuses replicas without DATABASE_URL (the built-in database has none)', () => {
+      expect(() => loadConfig({ DATABASE_REPLICA_URLS: 'postgresql://app@replica-1/lis' })).toThrow(
+        'DATABASE_REPLICA_URLS needs DATABASE_URL',
+      );
+    });
   });
 });

@@ -1,7 +1,8 @@
 import { parseFeature } from '../../src/imagery/imagery-feature';
 import { toFeature } from '../helpers/imagery-files';
 import { benchRecords, benchStreet, benchStreets, streetRecords } from '../bench/bench-dataset';
-import { QUERY_CLASSES, queryBodies, typoOf } from '../bench/bench-queries';
+import { QUERY_CLASSES, queryBodies, typedSoFar, typoOf } from '../bench/bench-queries';
+import { streetPlaces } from '../bench/bench-search-places';
 import { toRequestDto } from '../bench/bench-statements';
 import { seededRandom } from '../../src/common/deterministic-random';
 
@@ -81,6 +82,25 @@ describe('bench query classes', () => {
       expect(bodies[cls].length).toBeGreaterThan(0);
       for (const body of bodies[cls]) await expect(toRequestDto(body)).resolves.toBeDefined();
     }
+  });
+
+  it('asks for places of the dataset: shared city names, as typed, in their region, and its address places', () => {
+    const streets = [...benchStreets(8, SAMPLE)];
+    const cities = new Set(streets.map((s) => s.place.city));
+    for (const b of [...bodies.place, ...bodies.place_region]) expect(cities.has(b.query)).toBe(true);
+    for (const b of bodies.place_region) expect(b.region).toMatch(/^[A-Z]{2}(-[A-Z0-9]{1,3})?$/);
+    expect(typedSoFar('San Francisco')).toBe('San Fr');
+    expect(typedSoFar('Springfield')).toBe('Springf');
+    const houses = new Set(streets.flatMap((s) => s.houses.map((h) => `${h.number} ${s.name}, ${s.place.city}`)));
+    for (const b of bodies.address_view) expect(houses.has(b.query)).toBe(true);
+    // One street place and an address place per house, every one the place importer's format.
+    const places = [...streetPlaces(8, streets[0])] as Array<{ properties: Record<string, string> }>;
+    expect(places.map((p) => p.properties.kind)).toEqual(['street', ...streets[0].houses.map(() => 'address')]);
+    expect(places[1].properties).toMatchObject({
+      housenumber: String(streets[0].houses[0].number),
+      street: streets[0].name,
+      locality: streets[0].place.city,
+    });
   });
 
   it('asks for addresses and streets that are in the dataset', () => {

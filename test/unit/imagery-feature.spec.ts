@@ -20,6 +20,8 @@ describe('parseFeature', () => {
       record: {
         id: 'd39b5e69-6291-46fc-a2f8-5947a7e024ee',
         address: 'Tübinger Straße, Stuttgart',
+        addressOrigin: 'own',
+        source: null,
         capturedAt: '2024-07-09',
         heading: 29.9,
         interactive: true,
@@ -48,15 +50,43 @@ describe('parseFeature', () => {
     expect(parseFeature(f)).toMatchObject({ ok: true, record: { interactive: false, imageUrl: '/images/1.jpg' } });
   });
 
+  it.each([
+    ['missing', (f: any) => delete f.properties.address],
+    ['null', (f: any) => (f.properties.address = null)],
+    ['blank', (f: any) => (f.properties.address = '  ')],
+    ['only NULs', (f: any) => (f.properties.address = '\u0000\u0000')],
+  ])('takes a %s address as none (one is recovered from places on import)', (_name, mutate) => {
+    const f = valid() as any;
+    mutate(f);
+    f.properties.address_origin = 'street';
+    expect(parseFeature(f)).toMatchObject({ ok: true, record: { address: null, addressOrigin: 'own', source: null } });
+  });
+
+  it('reads the address origin and the source of an exported record', () => {
+    const f = valid() as any;
+    f.properties.address_origin = 'locality';
+    f.properties.source = 'survey 2019';
+    expect(parseFeature(f)).toMatchObject({ ok: true, record: { addressOrigin: 'locality', source: 'survey 2019' } });
+  });
+
   const cases: Array<[string, (f: any) => void, string]> = [
     ['not a feature', (f) => (f.type = 'FeatureCollection'), 'type'],
-    ['a line', (f) => (f.geometry = { type: 'LineString', coordinates: [[0, 0], [1, 1]] }), 'geometry'],
+    [
+      'a line',
+      (f) =>
+        (f.geometry = {
+          type: 'LineString',
+          coordinates: [
+            [0, 0],
+            [1, 1],
+          ],
+        }),
+      'geometry',
+    ],
     ['string coordinates', (f) => (f.geometry.coordinates = ['9.1', '48.7']), 'geometry.coordinates'],
     ['longitude out of range', (f) => (f.geometry.coordinates = [181, 10]), 'geometry.coordinates'],
     ['latitude out of range', (f) => (f.geometry.coordinates = [10, -90.5]), 'geometry.coordinates'],
     ['no properties', (f) => delete f.properties, 'properties'],
-    ['missing address', (f) => delete f.properties.address, 'address'],
-    ['blank address', (f) => (f.properties.address = '  '), 'address'],
     ['numeric address', (f) => (f.properties.address = 12), 'address'],
     ['missing date', (f) => delete f.properties.captured_at, 'captured_at'],
     ['impossible date', (f) => (f.properties.captured_at = '2021-02-30'), 'captured_at'],
@@ -71,7 +101,9 @@ describe('parseFeature', () => {
     ['javascript image', (f) => (f.properties.image_url = 'javascript:alert(1)'), 'image_url'],
     ['image URL with a NUL', (f) => (f.properties.image_url = 'https://x.test/a\u0000.jpg'), 'image_url'],
     ['image URL with a newline', (f) => (f.properties.image_url = 'https://x.test/a\nb.jpg'), 'image_url'],
-    ['address of only NULs', (f) => (f.properties.address = '\u0000\u0000'), 'address'],
+    ['an unknown address origin', (f) => (f.properties.address_origin = 'guessed'), 'address_origin'],
+    ['a source with a newline', (f) => (f.properties.source = 'a\nb'), 'source'],
+    ['a numeric source', (f) => (f.properties.source = 7), 'source'],
     ['address too long', (f) => (f.properties.address = 'a'.repeat(1001)), 'address'],
     ['NaN coordinates', (f) => (f.geometry.coordinates = [NaN, 1]), 'geometry.coordinates'],
     ['boolean as string heading', (f) => (f.properties.heading = true), 'heading'],
@@ -100,10 +132,20 @@ describe('calendarDate', () => {
 });
 
 describe('validateRecord (flat formats such as CSV)', () => {
-  const raw = () => ({ address: 'Main St 1', captured_at: '2020-02-29', heading: 0, image_url: '/a.jpg', lon: 180, lat: -90 });
+  const raw = () => ({
+    address: 'Main St 1',
+    captured_at: '2020-02-29',
+    heading: 0,
+    image_url: '/a.jpg',
+    lon: 180,
+    lat: -90,
+  });
 
   it('accepts a record at the edges of every range', () => {
-    expect(validateRecord(raw())).toMatchObject({ ok: true, record: { lon: 180, lat: -90, heading: 0, interactive: false } });
+    expect(validateRecord(raw())).toMatchObject({
+      ok: true,
+      record: { lon: 180, lat: -90, heading: 0, interactive: false },
+    });
   });
 
   it.each([

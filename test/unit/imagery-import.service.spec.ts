@@ -1,7 +1,6 @@
-import { FeatureItem } from '../../src/imagery/feature-reader';
-import { ImageryRecord } from '../../src/imagery/imagery-feature';
+import { FeatureItem, ImageryRecord } from '../../src/imagery/imagery-feature';
 import { ImageryImportService, ImportOptions } from '../../src/imagery/imagery-import.service';
-import { ImageryRepository, ImportSessionOptions, UpsertCounts } from '../../src/imagery/imagery.repository';
+import { BatchResult, ImageryRepository, ImportSessionOptions } from '../../src/imagery/imagery.repository';
 
 const id = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
 const feature = (i: number, props: Record<string, unknown> = {}) => ({
@@ -26,7 +25,7 @@ class FakeRepository {
     this.options = options;
     return {
       connections: options.connections ?? 1,
-      writeBatch: async (records: ImageryRecord[]): Promise<UpsertCounts> => {
+      writeBatch: async (records: ImageryRecord[]): Promise<BatchResult> => {
         this.maxInFlight = Math.max(this.maxInFlight, ++this.inFlight);
         // Uneven write times (batches starting at a heading divisible by 8 are slow), so parallel
         // batches finish out of order.
@@ -34,7 +33,10 @@ class FakeRepository {
         this.inFlight--;
         if (this.batches.length + 1 === this.failOnBatch) throw new Error('connection lost');
         this.batches.push(records);
-        return this.unchanged ? { inserted: 0, updated: 0, unchanged: records.length } : { inserted: records.length, updated: 0, unchanged: 0 };
+        const counts = this.unchanged
+          ? { inserted: 0, updated: 0, unchanged: records.length }
+          : { inserted: records.length, updated: 0, unchanged: 0 };
+        return { ...counts, unrecoverable: [] };
       },
       deleteMissing: async () => {
         this.deleteCalls++;
@@ -57,7 +59,8 @@ async function* items(list: Array<FeatureItem | Error>): AsyncGenerator<FeatureI
   }
 }
 
-const features = (n: number, from = 0): FeatureItem[] => Array.from({ length: n }, (_, i) => ({ position: from + i + 1, feature: feature(from + i) }));
+const features = (n: number, from = 0): FeatureItem[] =>
+  Array.from({ length: n }, (_, i) => ({ position: from + i + 1, feature: feature(from + i) }));
 
 function run(list: Array<FeatureItem | Error>, options: ImportOptions = {}) {
   const repo = new FakeRepository();
@@ -92,14 +95,25 @@ describe('ImageryImportService', () => {
   });
 
   it('validates flat (CSV) records with the same rules', async () => {
-    const ok = { position: 2, record: { address: 'A', captured_at: '2020-01-02', heading: 1, image_url: '/a.jpg', lon: 1, lat: 2 } };
-    const bad = { position: 3, record: { address: 'A', captured_at: '2021-02-30', heading: 1, image_url: '/a.jpg', lon: 1, lat: 2 } };
+    const ok = {
+      position: 2,
+      record: { address: 'A', captured_at: '2020-01-02', heading: 1, image_url: '/a.jpg', lon: 1, lat: 2 },
+    };
+    const bad = {
+      position: 3,
+      record: { address: 'A', captured_at: '2021-02-30', heading: 1, image_url: '/a.jpg', lon: 1, lat: 2 },
+    };
     const { result } = run([ok, bad]);
-    expect((await result()).rejections).toEqual([{ position: 3, field: 'captured_at', reason: 'is not a valid ISO 8601 date or date-time: 2021-02-30' }]);
+    expect((await result()).rejections).toEqual([
+      { position: 3, field: 'captured_at', reason: 'is not a valid ISO 8601 date or date-time: 2021-02-30' },
+    ]);
   });
 
   it('keeps the last copy of an id repeated within a batch', async () => {
-    const { repo, result } = run([{ position: 1, feature: feature(1, { heading: 1 }) }, { position: 2, feature: feature(1, { heading: 2 }) }]);
+    const { repo, result } = run([
+      { position: 1, feature: feature(1, { heading: 1 }) },
+      { position: 2, feature: feature(1, { heading: 2 }) },
+    ]);
     expect(await result()).toMatchObject({ read: 2, inserted: 1, unchanged: 1 });
     expect(repo.batches[0].map((r) => r.heading)).toEqual([2]);
   });
@@ -135,9 +149,18 @@ describe('ImageryImportService', () => {
     }
     const repo = new FakeRepository();
     const summary = await new ImageryImportService(repo as unknown as ImageryRepository).importFeatures(slow(), {
-      batchSize: 2, source: 's', deleteMissing: true, signal: controller.signal,
+      batchSize: 2,
+      source: 's',
+      deleteMissing: true,
+      signal: controller.signal,
     });
-    expect(summary).toMatchObject({ outcome: 'interrupted', read: 6, inserted: 6, deleted: 0, deletionSkipped: 'the import was interrupted' });
+    expect(summary).toMatchObject({
+      outcome: 'interrupted',
+      read: 6,
+      inserted: 6,
+      deleted: 0,
+      deletionSkipped: 'the import was interrupted',
+    });
     expect(repo.batches.flat().length).toBe(6);
     expect(repo.deleteCalls).toBe(0);
   });
@@ -158,14 +181,28 @@ describe('ImageryImportService', () => {
   });
 
   it('ends with an input error (not a throw) when the input breaks off, and never deletes', async () => {
-    const { repo, result } = run([...features(3), new Error('unexpected end of file')], { batchSize: 2, source: 's', deleteMissing: true });
+    const { repo, result } = run([...features(3), new Error('unexpected end of file')], {
+      batchSize: 2,
+      source: 's',
+      deleteMissing: true,
+    });
     const summary = await result();
-    expect(summary).toMatchObject({ outcome: 'input-error', inputError: 'unexpected end of file', inserted: 3, deletionSkipped: 'the input could not be read to its end' });
+    expect(summary).toMatchObject({
+      outcome: 'input-error',
+      inputError: 'unexpected end of file',
+      inserted: 3,
+      deletionSkipped: 'the input could not be read to its end',
+    });
     expect(repo.deleteCalls).toBe(0);
   });
 
   it.each([
-    ['too many rejections', [...features(2), { position: 9, rejection: { field: '(record)', reason: 'x' } }], 0, '1 records were rejected (more than --max-rejects 0)'],
+    [
+      'too many rejections',
+      [...features(2), { position: 9, rejection: { field: '(record)', reason: 'x' } }],
+      0,
+      '1 records were rejected (more than --max-rejects 0)',
+    ],
     ['no valid records', [], 0, 'the input held no valid records'],
   ])('skips --delete-missing after %s', async (_name, list, maxRejects, reason) => {
     const { repo, result } = run(list as FeatureItem[], { source: 's', deleteMissing: true, maxRejects });

@@ -3,8 +3,17 @@ import { formatSummary, ImportProgress } from '../../src/cli/import-progress';
 import { ImportSummary } from '../../src/imagery/imagery-import.service';
 
 const summary = (over: Partial<ImportSummary> = {}): ImportSummary => ({
-  read: 1000, inserted: 700, updated: 100, unchanged: 150, deleted: 3, rejected: 50, rejections: [],
-  dryRun: false, outcome: 'complete', elapsedMs: 2000, ...over,
+  read: 1000,
+  inserted: 700,
+  updated: 100,
+  unchanged: 150,
+  deleted: 3,
+  rejected: 50,
+  rejections: [],
+  dryRun: false,
+  outcome: 'complete',
+  elapsedMs: 2000,
+  ...over,
 });
 
 // Collects what the progress display writes; as a terminal it also takes cursor control calls.
@@ -16,13 +25,22 @@ function output(tty: boolean) {
       callback();
     },
   }) as unknown as NodeJS.WriteStream;
-  Object.assign(stream, { isTTY: tty, columns: 120, cursorTo: () => true, moveCursor: () => true, clearLine: () => true, clearScreenDown: () => true });
+  Object.assign(stream, {
+    isTTY: tty,
+    columns: 120,
+    cursorTo: () => true,
+    moveCursor: () => true,
+    clearLine: () => true,
+    clearScreenDown: () => true,
+  });
   return { stream, text: () => text };
 }
 
 describe('formatSummary', () => {
   it('names every count, the time and the rate', () => {
-    expect(formatSummary(summary())).toBe('read 1000, inserted 700, updated 100, unchanged 150, deleted 3, rejected 50 in 2.0 s (500 records/s)');
+    expect(formatSummary(summary())).toBe(
+      'read 1000, inserted 700, updated 100, unchanged 150, deleted 3, rejected 50 in 2.0 s (500 records/s)',
+    );
   });
 
   it('says what a dry run would do', () => {

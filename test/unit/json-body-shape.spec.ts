@@ -16,7 +16,9 @@ describe('checkJsonShape', () => {
     expect(checkJsonShape(nested(MAX_JSON_DEPTH + 1))).toMatchObject({ status: 400, code: 'INVALID_REQUEST' });
     let deep: unknown = 1;
     for (let i = 0; i < 100_000; i++) deep = { a: deep };
-    expect(checkJsonShape(deep)?.details).toEqual([{ field: '(body)', message: expect.stringContaining(`deeper than ${MAX_JSON_DEPTH}`) }]);
+    expect(checkJsonShape(deep)?.details).toEqual([
+      { field: '(body)', message: expect.stringContaining(`deeper than ${MAX_JSON_DEPTH}`) },
+    ]);
   });
 
   it('refuses arrays and objects with too many members, naming the field', () => {

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ExecutionContext } from '@nestjs/common';
 import { loadConfig } from '../../src/config/app-config';
+import { redactedQuery, redactHeaders, redactUrl } from '../../src/logging/log-redaction';
 import { createRootLogger, requestId } from '../../src/logging/logging';
 import { MetricsException } from '../../src/metrics/metrics.exception';
 import { MetricsTokenGuard } from '../../src/metrics/metrics-token.guard';
@@ -14,24 +15,35 @@ function fakeResponse() {
 }
 
 describe('requestId', () => {
-  it.each([['abc-123'], ['trace:0af7651916cd43dd8448eb211c80319c'], ['a.b_c']])('honours a plain incoming id %s', (id) => {
-    const { headers, res } = fakeResponse();
-    expect(requestId({ headers: { 'x-request-id': id } } as unknown as IncomingMessage, res)).toBe(id);
-    expect(headers['x-request-id']).toBe(id);
-  });
+  it.each([['abc-123'], ['trace:0af7651916cd43dd8448eb211c80319c'], ['a.b_c']])(
+    'honours a plain incoming id %s',
+    (id) => {
+      const { headers, res } = fakeResponse();
+      expect(requestId({ headers: { 'x-request-id': id } } as unknown as IncomingMessage, res)).toBe(id);
+      expect(headers['x-request-id']).toBe(id);
+    },
+  );
 
-  it.each([[undefined], [''], ['has space'], ['x'.repeat(129)], ['new\nline'], ['{"json":1}']])('generates a UUID instead of %j', (id) => {
-    const { headers, res } = fakeResponse();
-    const got = requestId({ headers: id === undefined ? {} : { 'x-request-id': id } } as unknown as IncomingMessage, res);
-    expect(got).toMatch(UUID);
-    expect(headers['x-request-id']).toBe(got);
-  });
+  it.each([[undefined], [''], ['has space'], ['x'.repeat(129)], ['new\nline'], ['{"json":1}']])(
+    'generates a UUID instead of %j',
+    (id) => {
+      const { headers, res } = fakeResponse();
+      const got = requestId(
+        { headers: id === undefined ? {} : { 'x-request-id': id } } as unknown as IncomingMessage,
+        res,
+      );
+      expect(got).toMatch(UUID);
+      expect(headers['x-request-id']).toBe(got);
+    },
+  );
 });
 
 describe('routeOf', () => {
   const req = (over: object) => over as unknown as IncomingMessage;
   it('uses the route template, never the raw path', () => {
-    expect(routeOf(req({ route: { path: '/demo-images/:file' }, baseUrl: '', url: '/demo-images/123.svg' }))).toBe('/demo-images/:file');
+    expect(routeOf(req({ route: { path: '/demo-images/:file' }, baseUrl: '', url: '/demo-images/123.svg' }))).toBe(
+      '/demo-images/:file',
+    );
   });
   it('labels requests that matched no route, or only the catch-all, as unmatched', () => {
     expect(routeOf(req({ url: '/search' }))).toBe('unmatched');
@@ -43,9 +55,16 @@ describe('createRootLogger', () => {
   it('writes JSON with the secrets in headers redacted', () => {
     const lines: string[] = [];
     const logger = createRootLogger(loadConfig({ LOG_LEVEL: 'info' }), { write: (l: string) => lines.push(l) });
-    logger.info({ req: { headers: { 'x-api-key': 'lis_secret', authorization: 'Bearer t0ken', cookie: 'c=1', accept: '*/*' } } }, 'hi');
+    logger.info(
+      { req: { headers: { 'x-api-key': 'lis_secret', authorization: 'Bearer t0ken', cookie: 'c=1', accept: '*/*' } } },
+      'hi',
+    );
     const line = JSON.parse(lines[0]);
-    expect(line).toMatchObject({ level: 'info', msg: 'hi', req: { headers: { 'x-api-key': '[Redacted]', authorization: '[Redacted]', cookie: '[Redacted]', accept: '*/*' } } });
+    expect(line).toMatchObject({
+      level: 'info',
+      msg: 'hi',
+      req: { headers: { 'x-api-key': '[Redacted]', authorization: '[Redacted]', cookie: '[Redacted]', accept: '*/*' } },
+    });
     expect(lines[0]).not.toMatch(/lis_secret|t0ken/);
   });
 
@@ -60,7 +79,9 @@ describe('createRootLogger', () => {
 
 describe('MetricsTokenGuard', () => {
   const context = (authorization?: string) =>
-    ({ switchToHttp: () => ({ getRequest: () => ({ headers: authorization ? { authorization } : {} }) }) }) as unknown as ExecutionContext;
+    ({
+      switchToHttp: () => ({ getRequest: () => ({ headers: authorization ? { authorization } : {} }) }),
+    }) as unknown as ExecutionContext;
   const token = 'a-metrics-token-of-some-length';
 
   it('lets everyone in when METRICS_TOKEN is unset', () => {
@@ -75,5 +96,52 @@ describe('MetricsTokenGuard', () => {
     for (const bad of [`Bearer ${token} `, `Bearer ${token}x`, token, `Bearer ${'x'.repeat(10_000)}`]) {
       expect(() => guard.canActivate(context(bad))).toThrow(MetricsException);
     }
+  });
+});
+
+describe('log redaction', () => {
+  const key = 'lis_Qm9vQm9vQm9vQm9vQm9vQm9vQm9vQm9vQm9vQm9vQm8';
+
+  it('censors secret-named query parameters, however they are spelt, and keeps the rest', () => {
+    expect(redactUrl('/search?X-API-KEY=abc&limit=2&Api_Key=def&access-token=g&apikey&page=1')).toBe(
+      '/search?X-API-KEY=[Redacted]&limit=2&Api_Key=[Redacted]&access-token=[Redacted]&apikey&page=1',
+    );
+    expect(redactUrl('/search?%6B%65%79=secret')).toBe('/search?%6B%65%79=[Redacted]'); // "key", percent-encoded
+    expect(redactUrl('/search')).toBe('/search');
+  });
+
+  it('censors anything shaped like a key: in a path segment, a value, a bare parameter, percent-encoded', () => {
+    expect(redactUrl(`/demo-images/${key}.svg?q=${key}`)).toBe('/demo-images/[Redacted]?q=[Redacted]');
+    expect(redactUrl(`/search?${key}`)).toBe('/search?[Redacted]');
+    expect(redactUrl(`/search?q=${encodeURIComponent(`x ${key}`)}`)).toBe('/search?q=[Redacted]');
+  });
+
+  it('survives malformed escapes and prototype names', () => {
+    expect(redactUrl('/search?q=%E0%A4%A&key=%')).toBe('/search?q=%E0%A4%A&key=[Redacted]');
+    const query = redactedQuery('/search?__proto__=1&constructor=2&key=3&key=4');
+    expect(Object.entries(query)).toEqual([
+      ['__proto__', '1'],
+      ['constructor', '2'],
+      ['key', ['[Redacted]', '[Redacted]']],
+    ]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('censors secret-named headers and key-shaped values, and the Referer like a URL', () => {
+    expect(
+      redactHeaders({
+        x_api_key: 'abc',
+        'api-key': 'def',
+        'x-custom': key,
+        referer: 'https://a.example/?token=t&x=1',
+        accept: 'application/json',
+      }),
+    ).toEqual({
+      x_api_key: '[Redacted]',
+      'api-key': '[Redacted]',
+      'x-custom': '[Redacted]',
+      referer: 'https://a.example/?token=[Redacted]&x=1',
+      accept: 'application/json',
+    });
   });
 });

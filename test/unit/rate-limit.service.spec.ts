@@ -103,6 +103,8 @@ describe('rateLimitHeaders', () => {
       'RateLimit-Policy': '"per-key";q=600;w=60',
       RateLimit: '"per-key";r=599;t=42',
     });
-    expect(rateLimitHeaders({ policy, remaining: -3, resetSeconds: -1, limited: true }).RateLimit).toBe('"per-key";r=0;t=0');
+    expect(rateLimitHeaders({ policy, remaining: -3, resetSeconds: -1, limited: true }).RateLimit).toBe(
+      '"per-key";r=0;t=0',
+    );
   });
 });

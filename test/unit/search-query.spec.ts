@@ -1,5 +1,11 @@
 import { equivalentWords } from '../../src/search/abbreviations';
-import { buildTextQuery, collapseWhitespace, locationCodeOf, resultIdFor, tokenize } from '../../src/search/search-query';
+import {
+  buildTextQuery,
+  collapseWhitespace,
+  locationCodeOf,
+  resultIdFor,
+  tokenize,
+} from '../../src/search/search-query';
 
 describe('tokenize', () => {
   it('folds case, accents and ß like unaccent() does', () => {
@@ -69,7 +75,9 @@ describe('buildTextQuery', () => {
 
   it('never lets quotes or operators through', () => {
     expect(buildTextQuery("a' | b:* & !c <-> (d)")).toBeNull();
-    expect(buildTextQuery("it's  b:c 7 Vaduz & Schaan")!.tsquery).toBe("'it' & ('s' | 'south') & '7' & 'vaduz' & 'schaan':*");
+    expect(buildTextQuery("it's  b:c 7 Vaduz & Schaan")!.tsquery).toBe(
+      "'it' & ('s' | 'south') & '7' & 'vaduz' & 'schaan':*",
+    );
   });
 });
 
@@ -119,8 +127,12 @@ describe('resultIdFor', () => {
   it('identifies filters and sort, whatever the key order', () => {
     const a = resultIdFor({ query: 'x', limit: 10 }, { filters: { near: { lat: 1, lon: 2, radius_m: 250 } } });
     expect(resultIdFor({ query: 'x', limit: 10 }, { filters: { near: { radius_m: 250, lon: 2, lat: 1 } } })).toBe(a);
-    expect(resultIdFor({ query: 'x', limit: 10 }, { filters: { near: { lat: 1, lon: 2, radius_m: 251 } } })).not.toBe(a);
-    expect(resultIdFor({ query: 'x', limit: 10 }, { filters: { near: { lat: 1, lon: 2, radius_m: 250 } }, sort: 'newest' })).not.toBe(a);
+    expect(resultIdFor({ query: 'x', limit: 10 }, { filters: { near: { lat: 1, lon: 2, radius_m: 251 } } })).not.toBe(
+      a,
+    );
+    expect(
+      resultIdFor({ query: 'x', limit: 10 }, { filters: { near: { lat: 1, lon: 2, radius_m: 250 } }, sort: 'newest' }),
+    ).not.toBe(a);
     expect(resultIdFor({ query: 'x', limit: 10 }, { filters: {} })).toBe(resultIdFor({ query: 'x', limit: 10 }));
     expect(resultIdFor({ limit: 10 }, { filters: { bbox: [1, 2, 3, 4] } })).toMatch(/^[0-9a-f-]{36}$/);
   });

@@ -1,6 +1,7 @@
 import { ArgumentMetadata } from '@nestjs/common';
 import { RequestException } from '../../src/common/app-exception';
 import { AppValidationPipe } from '../../src/common/validation.pipe';
+import { INCLUDES } from '../../src/search/search-filters.dto';
 import { SearchRequestDto } from '../../src/search/search.dto';
 
 const pipe = new AppValidationPipe();
@@ -102,7 +103,9 @@ describe('search request validation', () => {
   );
 
   it('asks for a query when no place is given another way', async () => {
-    expect((await rejection({ interactive: true })).message).toBe('query is required unless near, bbox or looking_at is given');
+    expect((await rejection({ interactive: true })).message).toBe(
+      'query is required unless near, bbox or looking_at is given',
+    );
   });
 
   it.each([
@@ -112,19 +115,43 @@ describe('search request validation', () => {
     [{ query: 'a', near: { lat: 0, lon: -181 } }, 'near.lon', 'near.lon must be a number between -180 and 180'],
     [{ query: 'a', near: { lat: '0', lon: 0 } }, 'near.lat', 'near.lat must be a number between -90 and 90'],
     [{ query: 'a', near: { lon: 0 } }, 'near.lat', 'near.lat must be a number between -90 and 90'],
-    [{ query: 'a', near: { lat: 0, lon: 0, radius_m: 0.5 } }, 'near.radius_m', 'near.radius_m must be a number of metres between 1 and 50000'],
-    [{ query: 'a', near: { lat: 0, lon: 0, radius_m: 50_001 } }, 'near.radius_m', 'near.radius_m must be a number of metres between 1 and 50000'],
+    [
+      { query: 'a', near: { lat: 0, lon: 0, radius_m: 0.5 } },
+      'near.radius_m',
+      'near.radius_m must be a number of metres between 1 and 50000',
+    ],
+    [
+      { query: 'a', near: { lat: 0, lon: 0, radius_m: 50_001 } },
+      'near.radius_m',
+      'near.radius_m must be a number of metres between 1 and 50000',
+    ],
     [{ query: 'a', near: { lat: 0, lon: 0, radius: 5 } }, 'near.radius', 'property radius should not exist'],
     [{ query: 'a', bbox: [1, 2, 3] }, 'bbox', 'bbox must be an array of 4 numbers [minLon, minLat, maxLon, maxLat]'],
     [{ query: 'a', bbox: '1,2,3,4' }, 'bbox', 'bbox must be an array of 4 numbers [minLon, minLat, maxLon, maxLat]'],
-    [{ query: 'a', bbox: [1, 2, '3', 4] }, 'bbox', 'bbox must be an array of 4 numbers [minLon, minLat, maxLon, maxLat]'],
+    [
+      { query: 'a', bbox: [1, 2, '3', 4] },
+      'bbox',
+      'bbox must be an array of 4 numbers [minLon, minLat, maxLon, maxLat]',
+    ],
     [{ query: 'a', bbox: [-181, 2, 3, 4] }, 'bbox', 'bbox longitudes must be between -180 and 180'],
     [{ query: 'a', bbox: [1, -91, 3, 4] }, 'bbox', 'bbox latitudes must be between -90 and 90'],
     [{ query: 'a', bbox: [1, 4, 3, 4] }, 'bbox', 'bbox minLat must be less than maxLat'],
     [{ query: 'a', bbox: [3, 2, 3, 4] }, 'bbox', expect.stringMatching(/^bbox minLon must differ from maxLon/)],
-    [{ query: 'a', captured_after: '2020-02-30' }, 'captured_after', 'captured_after must be a calendar date YYYY-MM-DD'],
-    [{ query: 'a', captured_after: '2020-02-03T00:00:00Z' }, 'captured_after', 'captured_after must be a calendar date YYYY-MM-DD'],
-    [{ query: 'a', captured_before: 20200101 }, 'captured_before', 'captured_before must be a calendar date YYYY-MM-DD'],
+    [
+      { query: 'a', captured_after: '2020-02-30' },
+      'captured_after',
+      'captured_after must be a calendar date YYYY-MM-DD',
+    ],
+    [
+      { query: 'a', captured_after: '2020-02-03T00:00:00Z' },
+      'captured_after',
+      'captured_after must be a calendar date YYYY-MM-DD',
+    ],
+    [
+      { query: 'a', captured_before: 20200101 },
+      'captured_before',
+      'captured_before must be a calendar date YYYY-MM-DD',
+    ],
     [
       { query: 'a', captured_after: '2021-01-01', captured_before: '2020-12-31' },
       'captured_before',
@@ -135,13 +162,53 @@ describe('search request validation', () => {
     [{ query: 'a', facing: 'north' }, 'facing', 'facing must be one of N, NE, E, SE, S, SW, W, NW'],
     [{ query: 'a', facing: 'N', heading: { min: 0, max: 10 } }, 'heading', 'give either facing or heading, not both'],
     [{ query: 'a', heading: 90 }, 'heading', 'heading must be an object { min, max } in degrees'],
-    [{ query: 'a', heading: { min: -1, max: 10 } }, 'heading.min', 'heading.min must be a number of degrees between 0 and 360'],
+    [
+      { query: 'a', heading: { min: -1, max: 10 } },
+      'heading.min',
+      'heading.min must be a number of degrees between 0 and 360',
+    ],
     [{ query: 'a', heading: { min: 0 } }, 'heading.max', 'heading.max must be a number of degrees between 0 and 360'],
-    [{ looking_at: { lat: 0, lon: 0, fov_deg: 0 } }, 'looking_at.fov_deg', 'looking_at.fov_deg must be a number of degrees between 1 and 360'],
-    [{ looking_at: { lat: 0, lon: 0, radius_m: 1e6 } }, 'looking_at.radius_m', 'looking_at.radius_m must be a number of metres between 1 and 50000'],
+    [
+      { looking_at: { lat: 0, lon: 0, fov_deg: 0 } },
+      'looking_at.fov_deg',
+      'looking_at.fov_deg must be a number of degrees between 1 and 360',
+    ],
+    [
+      { looking_at: { lat: 0, lon: 0, radius_m: 1e6 } },
+      'looking_at.radius_m',
+      'looking_at.radius_m must be a number of metres between 1 and 50000',
+    ],
     [{ query: 'a', sort: 'closest' }, 'sort', 'sort must be one of relevance, distance, newest, oldest'],
-    [{ query: 'a', include: 'score' }, 'include', expect.stringMatching(/^include must be an array of names from: captured_at, heading/)],
-    [{ query: 'a', include: ['score', 'address', 7] }, 'include', expect.stringMatching(/^include has unknown names "address", 7; allowed: /)],
+    [
+      { query: 'a', include: 'score' },
+      'include',
+      expect.stringMatching(/^include must be an array of names from: captured_at, heading/),
+    ],
+    [
+      { query: 'a', include: ['score', 'address', 7] },
+      'include',
+      expect.stringMatching(/^include has unknown names "address", 7; allowed: /),
+    ],
+    [
+      { query: 'a', include: ['total', 'total'] },
+      'include',
+      'include names "total" more than once; give each name at most once',
+    ],
+    [
+      { query: 'a', include: ['total', 'total', 'total'] },
+      'include',
+      'include names "total" more than once; give each name at most once',
+    ],
+    [
+      { query: 'a', include: ['score', 'total', 'score', 'total'] },
+      'include',
+      'include names "score", "total" more than once; give each name at most once',
+    ],
+    [
+      { query: 'a', include: Array(2 * INCLUDES.length + 1).fill('score') },
+      'include',
+      expect.stringMatching(/^include must be an array of names from: .*, each at most once$/),
+    ],
   ])('rejects %j naming %s', async (body, field, message) => {
     const e = await rejection(body);
     expect(e.status).toBe(400);
@@ -149,8 +216,11 @@ describe('search request validation', () => {
     expect(e.details?.[0]).toEqual({ field, message });
   });
 
-  it.each([[null], [[]], [[{ query: 'a' }]], ['Vaduz'], [42], [true]])('rejects the non-object body %j', async (body) => {
-    const e = await rejection(body);
-    expect(e.message).toBe('Request body must be a JSON object');
-  });
+  it.each([[null], [[]], [[{ query: 'a' }]], ['Vaduz'], [42], [true]])(
+    'rejects the non-object body %j',
+    async (body) => {
+      const e = await rejection(body);
+      expect(e.message).toBe('Request body must be a JSON object');
+    },
+  );
 });

@@ -5,6 +5,9 @@ import { SearchException } from '../../src/search/search.exception';
 import { TextQuery } from '../../src/search/search-query';
 import { PageWindow, SearchPage, SearchRepository, SearchRow } from '../../src/search/search.repository';
 import { SearchService } from '../../src/search/search.service';
+import { Vocabulary } from '../../src/search/vocabulary';
+import { PlaceMatcherService } from '../../src/search/place-matching/place-matcher.service';
+import { RecordPlaces } from '../../src/search/place-matching/record-places';
 
 const row = (over: Partial<SearchRow> = {}): SearchRow => ({
   id: '0f5ca291-e477-55f8-b961-57871f26c005',
@@ -17,6 +20,8 @@ const row = (over: Partial<SearchRow> = {}): SearchRow => ({
   lat: 47.1391,
   score: 1,
   distance: null,
+  placeId: null,
+  localityId: null,
   ...over,
 });
 
@@ -36,7 +41,17 @@ class FakeSearchRepository {
     private readonly fuzzy: SearchPage = page(0),
     private readonly area: SearchPage = page(0),
     private readonly candidates: Map<string, string[]> = new Map(),
+    private readonly words = new Vocabulary(
+      [
+        ['herrengasse', 40],
+        ['vaduz', 900],
+      ],
+      1_000,
+    ),
   ) {}
+  async vocabulary() {
+    return this.words;
+  }
   async searchFullText(query: TextQuery, window: PageWindow, plan: SearchPlan) {
     this.calls.push({ method: 'fullText', query, window, plan });
     return this.fullText.shift() ?? page(0);
@@ -59,8 +74,13 @@ class FakeSearchRepository {
 }
 
 const config = loadConfig({ IMAGE_BASE_URL: 'https://img.example.com/' });
-const request = (over: Partial<SearchRequestDto> = {}) => Object.assign(new SearchRequestDto(), { query: 'Herrengasse 35', ...over });
-const serviceWith = (repo: FakeSearchRepository) => new SearchService(repo as unknown as SearchRepository, config);
+const request = (over: Partial<SearchRequestDto> = {}) =>
+  Object.assign(new SearchRequestDto(), { query: 'Herrengasse 35', ...over });
+// No gazetteer: the place-aware path is tested on a real database (test/medium/place-search.spec.ts).
+const noPlaces = { named: async () => [], misspelt: async () => [] } as unknown as PlaceMatcherService;
+const noRecordPlaces = { attach: async () => undefined } as unknown as RecordPlaces;
+const serviceWith = (repo: FakeSearchRepository) =>
+  new SearchService(repo as unknown as SearchRepository, noPlaces, noRecordPlaces, config);
 
 describe('SearchService', () => {
   it('formats records exactly as the contract says, with no opt-in fields by default', async () => {
@@ -90,10 +110,14 @@ describe('SearchService', () => {
 
   it('corrects misspelt words against the vocabulary when full text finds nothing', async () => {
     const candidates = new Map([['herengasse', ['herrengasse', 'hengasse', 'bergasse']]]);
-    const repo = new FakeSearchRepository([page(0), page(3, [row()])], page(0), page(0), candidates);
-    const res = await serviceWith(repo).search(request({ query: 'Herengasse 35', limit: 2, include: ['interpretation'] }));
-    expect(repo.methods()).toEqual(['fullText', 'candidates:herengasse', 'fullText']);
-    expect(repo.calls[2].query!.groups[0]).toEqual(['herengasse', 'herrengasse', 'hengasse']);
+    const repo = new FakeSearchRepository([page(3, [row()])], page(0), page(0), candidates);
+    const res = await serviceWith(repo).search(
+      request({ query: 'Herengasse 35', limit: 2, include: ['interpretation'] }),
+    );
+    // No address holds "herengasse" (the vocabulary says so): the search as typed, bound to find
+    // nothing, is not sent.
+    expect(repo.methods()).toEqual(['candidates:herengasse', 'fullText']);
+    expect(repo.calls[1].query!.groups[0]).toEqual(['herengasse', 'herrengasse', 'hengasse']);
     expect(res.pageTotal).toBe(2);
     expect(res.interpretation).toEqual({ kind: 'text', normalized: 'herrengasse 35' });
   });
@@ -101,13 +125,23 @@ describe('SearchService', () => {
   it('falls back to trigram similarity when neither full text nor corrections find anything', async () => {
     const repo = new FakeSearchRepository([page(0)], page(3, [row()]));
     const res = await serviceWith(repo).search(request({ query: 'Qzzyx 35', limit: 2 }));
-    expect(repo.methods()).toEqual(['fullText', 'candidates:qzzyx', 'fuzzy']);
+    // Nothing to correct to: the text as typed after all (a location code or a word newer than the
+    // vocabulary in memory may still match), then similarity.
+    expect(repo.methods()).toEqual(['candidates:qzzyx', 'fullText', 'fuzzy']);
     expect(res.pageTotal).toBe(2);
+  });
+
+  it('asks for spelling candidates only for the words the vocabulary does not hold', async () => {
+    const repo = new FakeSearchRepository([page(0)]);
+    await serviceWith(repo).search(request({ query: 'Herengase Vaduz' }));
+    expect(repo.methods()[0]).toBe('candidates:herengase');
   });
 
   it('answers an empty page without touching the database when nothing is searchable', async () => {
     const repo = new FakeSearchRepository([page(5, [row()])]);
-    const res = await serviceWith(repo).search(request({ query: '%#$@*&l;der#$!', page: 3, include: ['interpretation'] }));
+    const res = await serviceWith(repo).search(
+      request({ query: '%#$@*&l;der#$!', page: 3, include: ['interpretation'] }),
+    );
     expect(repo.calls).toEqual([]);
     expect(res).toMatchObject({ page: 3, pageTotal: 0, data: [], interpretation: { kind: 'text', normalized: '' } });
   });
@@ -122,7 +156,13 @@ describe('SearchService', () => {
     expect(plan.sort).toBe('distance');
     expect(plan.anchor).toEqual({ lat: 47.1427, lon: 9.5188, radiusM: 250 });
     expect(plan.filters.circles).toEqual([{ lat: 47.1427, lon: 9.5188, radiusM: 250 }]);
-    expect(res.interpretation).toEqual({ kind: 'coordinates', normalized: '47.1427,9.5188', lat: 47.1427, lon: 9.5188 });
+    expect(res.interpretation).toEqual({
+      kind: 'coordinates',
+      normalized: '47.1427,9.5188',
+      lat: 47.1427,
+      lon: 9.5188,
+      radius_m: 250,
+    });
     expect(res.data[0]).toMatchObject({ distance_m: 50, score: 0.8 });
   });
 
@@ -134,9 +174,14 @@ describe('SearchService', () => {
   });
 
   it('adds exactly the opt-in fields asked for', async () => {
-    const repo = new FakeSearchRepository([page(10_000, [row({ score: 1.23456789, distance: 12.345 })], { totalExact: false })]);
+    const repo = new FakeSearchRepository([
+      page(10_000, [row({ score: 1.23456789, distance: 12.345 })], { totalExact: false }),
+    ]);
     const res = await serviceWith(repo).search(
-      request({ near: Object.assign({ lat: 47.14, lon: 9.52, radius_m: 500 }), include: ['captured_at', 'heading', 'distance_m', 'score', 'total'] }),
+      request({
+        near: Object.assign({ lat: 47.14, lon: 9.52, radius_m: 500 }),
+        include: ['captured_at', 'heading', 'distance_m', 'score', 'total'],
+      }),
     );
     expect(res).toMatchObject({ total: 10_000, total_exact: false });
     expect(res).not.toHaveProperty('interpretation');
@@ -151,7 +196,10 @@ describe('SearchService', () => {
 
   it('refuses sorts that cannot apply', async () => {
     const repo = new FakeSearchRepository([]);
-    await expect(serviceWith(repo).search(request({ sort: 'distance' }))).rejects.toMatchObject({ code: 'INVALID_SORT', status: 400 });
+    await expect(serviceWith(repo).search(request({ sort: 'distance' }))).rejects.toMatchObject({
+      code: 'INVALID_SORT',
+      status: 400,
+    });
     await expect(
       serviceWith(repo).search(request({ query: undefined, bbox: [9, 47, 10, 48], sort: 'relevance' })),
     ).rejects.toBeInstanceOf(SearchException);

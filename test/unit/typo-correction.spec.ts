@@ -55,7 +55,10 @@ describe('correctQuery', () => {
   });
 
   it('adds the long and short forms of a corrected abbreviation', () => {
-    const corrected = correctQuery(buildTextQuery('Stret Main')!, new Map([['stret', ['stretch', 'street', 'streets']]]))!;
+    const corrected = correctQuery(
+      buildTextQuery('Stret Main')!,
+      new Map([['stret', ['stretch', 'street', 'streets']]]),
+    )!;
     expect(corrected.groups[0]).toEqual(['stret', 'street', 'st', 'stretch', 'streets']);
   });
 

@@ -1,11 +1,26 @@
 import { buildTextQuery } from '../../src/search/search-query';
-import { NO_STATISTICS, shapeTextQuery, WordStatistics } from '../../src/search/word-statistics';
+import { unknownWords } from '../../src/search/typo-correction';
+import { EMPTY_VOCABULARY, Vocabulary } from '../../src/search/vocabulary';
+import { shapeTextQuery } from '../../src/search/word-statistics';
 
-const stats = (rows: number, shares: Record<string, number>): WordStatistics => ({ frequencies: new Map(Object.entries(shares)), rows });
-const shape = (q: string, s: WordStatistics) => shapeTextQuery(buildTextQuery(q)!, s, 10_000);
+const vocabulary = (rows: number, docs: Record<string, number>) => new Vocabulary(Object.entries(docs), rows);
+const shape = (q: string, v: Vocabulary) => shapeTextQuery(buildTextQuery(q)!, v, 10_000);
 
 describe('shapeTextQuery', () => {
-  const catalogue = stats(1_000_000, { street: 0.34, st: 0.01, united: 0.6, states: 0.6, statesboro: 0.001, jefferson: 0.013, valley: 0.004 });
+  const catalogue = vocabulary(1_000_000, {
+    street: 340_000,
+    united: 600_000,
+    states: 600_000,
+    statesboro: 1_000,
+    jefferson: 13_000,
+    jeffers: 200,
+    valley: 4_000,
+    maple: 9_000,
+    avenue: 180_000,
+    springfield: 8_000,
+    brookhaven: 6_000,
+    brooklyn: 5_000,
+  });
 
   it('splits off a last word that is commoner than the rarest other word', () => {
     expect(shape('101 Valley Street, United States', catalogue).splitPrefix).toBe(true);
@@ -16,15 +31,46 @@ describe('shapeTextQuery', () => {
     expect(shape('Valley Street, Bluffs', catalogue).splitPrefix).toBe(false);
   });
 
-  it('calls one word broad when one word it reaches is in over three times the cap', () => {
+  it('calls one word broad when the commonest word it reaches is in more addresses than the cap, with a margin', () => {
     expect(shape('street', catalogue).broad).toBe(true); // 340,000 rows
-    expect(shape('jeff', catalogue).broad).toBe(false); // 13,000: counted
-    expect(shape('united states', catalogue).broad).toBe(false); // two words: no lower bound
-    expect(shape('street', stats(50_000, { street: 0.34 })).broad).toBe(false); // 17,000
+    expect(shape('jeff', catalogue).broad).toBe(true); // jefferson: 13,000
+    expect(shape('brook', catalogue).broad).toBe(false); // 11,000 together, but no one word over the cap: counted
+    expect(shape('valley', catalogue).broad).toBe(false); // 4,000: counted
+    expect(shape('street', vocabulary(50_000, { street: 10_500 })).broad).toBe(false); // within the margin
   });
 
-  it('without statistics (a fresh or never analysed catalogue) sends the plain query', () => {
-    expect(shape('101 Valley Street, United States', NO_STATISTICS)).toEqual({ splitPrefix: false, broad: false });
-    expect(shape('street', NO_STATISTICS)).toEqual({ splitPrefix: false, broad: false });
+  it('calls several known words broad when their estimate is far above the cap', () => {
+    expect(shape('united states', catalogue).broad).toBe(true); // ~360,000 if independent
+    expect(shape('maple avenue springfield', catalogue).broad).toBe(false); // ~13
+    // A house number the vocabulary does not hold: nothing is known of it, so it is counted.
+    expect(shape('41 united states', catalogue).broad).toBe(false);
+  });
+
+  it('without a vocabulary (an empty catalogue) sends the plain query', () => {
+    expect(shape('101 Valley Street, United States', EMPTY_VOCABULARY)).toEqual({ splitPrefix: false, broad: false });
+    expect(shape('street', EMPTY_VOCABULARY)).toEqual({ splitPrefix: false, broad: false });
+  });
+});
+
+describe('unknownWords', () => {
+  const catalogue = vocabulary(1_000, { maple: 10, avenue: 20, springfield: 5, saint: 3 });
+  const unknown = (q: string) => unknownWords(buildTextQuery(q)!, catalogue);
+
+  it('names the words no address holds', () => {
+    expect(unknown('Maple Avenue, Sprongfield')).toEqual(['sprongfield']);
+    expect(unknown('Maple Avenue, Spr')).toEqual([]); // the last word as typed so far: a prefix
+    expect(unknown('Mapel Avenue, Springfield')).toEqual(['mapel']);
+    expect(unknown('Maple Avenue, Sprongfield, Illinois')).toEqual(['sprongfield', 'illinois']);
+  });
+
+  it('knows a prefix by its completions, and a word by any spelling of its group', () => {
+    expect(unknown('Maple Sprin')).toEqual([]);
+    expect(unknown('Maple Sprun')).toEqual(['sprun']);
+    expect(unknown('st maple')).toEqual([]); // "st": too short for the vocabulary, says nothing
+  });
+
+  it('says nothing of words the vocabulary would not hold (numbers, short words)', () => {
+    expect(unknown('41 Maple Avenue')).toEqual([]);
+    expect(unknown('ab Maple')).toEqual([]);
   });
 });

@@ -38,7 +38,10 @@ export function unwrapAntimeridian<G extends Geometry>(geometry: G): G {
     case 'Polygon':
       return { ...geometry, coordinates: unwrapPolygon(geometry.coordinates) };
     case 'MultiPolygon':
-      return { ...geometry, coordinates: geometry.coordinates.map(unwrapPolygon).filter((polygon) => polygon.length > 0) };
+      return {
+        ...geometry,
+        coordinates: geometry.coordinates.map(unwrapPolygon).filter((polygon) => polygon.length > 0),
+      };
     case 'LineString':
       return { ...geometry, coordinates: unwrap(geometry.coordinates) };
     case 'MultiLineString':

@@ -1,3 +1,4 @@
+import type { MatchedPlace } from './place-text';
 import type { SearchRequestBody } from './search-state';
 
 export interface ImageryRecord {
@@ -8,6 +9,19 @@ export interface ImageryRecord {
   interactive: boolean;
   geometry: { type: 'Point'; coordinates: [number, number] };
   image: string;
+  /** Only with include: ["place"], and only for records linked to a place. */
+  place?: MatchedPlace;
+}
+
+/** With include: ["interpretation"]: how the query was read. */
+export interface Interpretation {
+  kind: 'text' | 'coordinates' | 'plus_code' | 'location_code';
+  normalized: string;
+  lat?: number;
+  lon?: number;
+  radius_m?: number;
+  /** Coordinates or a plus code with nothing within radius_m: the nearest imagery the filters let through. */
+  nearest?: { distance_m: number; lat: number; lon: number } | null;
 }
 
 export interface SearchResponse {
@@ -16,10 +30,26 @@ export interface SearchResponse {
   pageTotal: number;
   data: ImageryRecord[];
   result_id: string;
+  /** The requested region's name, or "global" without one. */
+  region: string;
+  region_id: string | null;
+  interpretation?: Interpretation | null;
+}
+
+export interface RegionOption {
+  code: string;
+  name: string;
+}
+
+export interface CountryOption extends RegionOption {
+  /** How many first-level regions it has (0: the country is the only choice). */
+  regions: number;
 }
 
 export interface PageConfig {
   demoKey: string | null;
+  /** MAP_STYLE_URL: the operator's MapLibre style; null for the offline basemap. */
+  mapStyleUrl: string | null;
 }
 
 // The API's one error shape, kept whole so the page can name the problem.
@@ -54,15 +84,39 @@ export async function search(key: string, body: SearchRequestBody, signal?: Abor
   const payload = await res.json().catch(() => null);
   if (res.ok && payload?.isSuccess) return payload as SearchResponse;
   const error = payload?.error;
-  throw new ApiError(res.status, error?.code ?? 'UNKNOWN', error?.message ?? `The service answered ${res.status}`, error?.details);
+  throw new ApiError(
+    res.status,
+    error?.code ?? 'UNKNOWN',
+    error?.message ?? `The service answered ${res.status}`,
+    error?.details,
+  );
 }
 
 export async function pageConfig(): Promise<PageConfig> {
   try {
     const res = await fetch('/config.json', { cache: 'no-store' });
-    if (res.ok) return (await res.json()) as PageConfig;
+    if (res.ok) {
+      const config = (await res.json()) as Partial<PageConfig>;
+      return { demoKey: config.demoKey ?? null, mapStyleUrl: config.mapStyleUrl ?? null };
+    }
   } catch {
-    // The page still works with a key typed by hand.
+    // The page still works with a key typed by hand, on the offline basemap.
   }
-  return { demoKey: null };
+  return { demoKey: null, mapStyleUrl: null };
+}
+
+// The region control's lists (GET /regions.json, /regions/{country}.json): public, no key, cached
+// by the browser like any static file.
+export async function regionCountries(): Promise<CountryOption[]> {
+  return (await getJson<{ countries: CountryOption[] }>('/regions.json')).countries;
+}
+
+export async function countryRegions(country: string): Promise<RegionOption[]> {
+  return (await getJson<{ regions: RegionOption[] }>(`/regions/${encodeURIComponent(country)}.json`)).regions;
+}
+
+async function getJson<T>(path: string): Promise<T> {
+  const res = await fetch(path);
+  if (!res.ok) throw new ApiError(res.status, 'UNKNOWN', `The service answered ${res.status}`);
+  return (await res.json()) as T;
 }

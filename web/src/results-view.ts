@@ -1,4 +1,5 @@
 import type { ImageryRecord } from './api';
+import { placeText } from './place-text';
 import { displayImageUrl, headingOf } from './search-state';
 
 export interface ResultEvents {
@@ -6,18 +7,29 @@ export interface ResultEvents {
   onShowOnMap(id: string): void;
 }
 
-const el = <K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] => {
+const el = <K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  className?: string,
+  text?: string,
+): HTMLElementTagNameMap[K] => {
   const node = document.createElement(tag);
   if (className) node.className = className;
   if (text !== undefined) node.textContent = text;
   return node;
 };
 
+const PIN_ICON =
+  '<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M8 15s5-4.6 5-8.5A5 5 0 0 0 3 6.5C3 10.4 8 15 8 15Z"/><circle cx="8" cy="6.5" r="1.8"/></svg>';
 const CALENDAR_ICON =
   '<svg viewBox="0 0 16 16" aria-hidden="true"><rect x="2" y="3" width="12" height="11" rx="2"/><path d="M2 7h12M5 1.5v3M11 1.5v3"/></svg>';
 
 // Built with DOM nodes and textContent only: catalogue text is never parsed as HTML.
-export function renderResults(list: HTMLOListElement, records: ImageryRecord[], firstNumber: number, events: ResultEvents): void {
+export function renderResults(
+  list: HTMLOListElement,
+  records: ImageryRecord[],
+  firstNumber: number,
+  events: ResultEvents,
+): void {
   list.start = firstNumber;
   list.replaceChildren(...records.map((record, i) => resultItem(record, firstNumber + i, events)));
 }
@@ -67,7 +79,9 @@ function resultItem(record: ImageryRecord, number: number, events: ResultEvents)
     ? el('span', 'badge badge-interactive', '360° interactive')
     : el('span', 'badge badge-still', 'Still image');
 
-  body.append(title, meta, badge);
+  body.append(title, meta);
+  if (record.place) body.append(placeLine(record));
+  body.append(badge);
   li.append(thumb, body);
 
   li.addEventListener('mouseenter', () => events.onHover(record.id));
@@ -77,6 +91,21 @@ function resultItem(record: ImageryRecord, number: number, events: ResultEvents)
     if (!li.contains(e.relatedTarget as Node | null)) events.onHover(null);
   });
   return li;
+}
+
+// The place the record belongs to: "12 m from Herrengasse 35, 9490 Vaduz, facing it (8°)".
+function placeLine(record: ImageryRecord): HTMLParagraphElement {
+  const place = record.place!;
+  const line = el('p', 'result-place');
+  line.dataset.kind = place.kind;
+  line.dataset.placeId = place.id;
+  const icon = el('span', 'place-icon');
+  icon.innerHTML = PIN_ICON; // a constant icon, no data
+  const text = placeText(place, record.interactive);
+  const words = el('span', 'place-text');
+  words.append(text.before, el('span', 'place-label', text.label), text.after);
+  line.append(icon, words);
+  return line;
 }
 
 export function setResultHighlight(list: HTMLOListElement, id: string | null): HTMLElement | null {

@@ -24,6 +24,10 @@ export interface Filters {
   interactive?: boolean;
   facing?: CompassPoint;
   near?: Near;
+  /** The radius around coordinates typed as the query (the API's near: { radius_m } alone); not with near. */
+  queryRadiusM?: number;
+  /** ISO 3166-1 alpha-2 ("LI") or ISO 3166-2 first-level region ("US-CA"), upper case. */
+  region?: string;
 }
 
 export interface SearchState {
@@ -39,6 +43,19 @@ export function isCalendarDate(value: string): boolean {
   const [y, m, d] = value.split('-').map(Number);
   const date = new Date(Date.UTC(y, m - 1, d));
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+// The API's shape of a region code; whether it names a real region is checked against the lists.
+const REGION_CODE = /^[A-Z]{2}(-[A-Z0-9]{1,3})?$/;
+
+export function regionCodeOf(value: string | null | undefined): string | undefined {
+  const code = value?.trim().toUpperCase();
+  return code && REGION_CODE.test(code) ? code : undefined;
+}
+
+/** "US-CA" -> "US"; "LI" -> "LI". */
+export function countryOf(region: string): string {
+  return region.slice(0, 2);
 }
 
 export function isCompassPoint(value: string): value is CompassPoint {
@@ -64,6 +81,12 @@ export function stateFromUrl(search: string): SearchState {
   if (facing && isCompassPoint(facing)) filters.facing = facing;
   const near = parseNear(p.get('near'), p.get('radius_m'));
   if (near) filters.near = near;
+  else if (!p.has('near')) {
+    const radius = parseRadius(p.get('radius_m'));
+    if (radius !== undefined) filters.queryRadiusM = radius;
+  }
+  const region = regionCodeOf(p.get('region'));
+  if (region) filters.region = region;
   const pageNumber = Number(p.get('page'));
   const page = Number.isInteger(pageNumber) && pageNumber >= 1 ? Math.min(pageNumber, lastReachablePage(Infinity)) : 1;
   return { query: (p.get('query') ?? '').trim().slice(0, QUERY_MAX_LENGTH), page, filters };
@@ -75,9 +98,12 @@ function parseNear(near: string | null, radius: string | null): Near | undefined
   const lat = Number(m[1]);
   const lon = Number(m[2]);
   if (lat < -90 || lat > 90 || lon < -180 || lon > 180) return undefined;
-  const r = radius === null ? NaN : Number(radius);
-  const radiusM = Number.isFinite(r) ? Math.min(RADIUS_MAX_M, Math.max(RADIUS_MIN_M, Math.round(r))) : 1000;
-  return { lat, lon, radiusM };
+  return { lat, lon, radiusM: parseRadius(radius) ?? 1000 };
+}
+
+function parseRadius(radius: string | null): number | undefined {
+  const r = radius === null || radius.trim() === '' ? NaN : Number(radius);
+  return Number.isFinite(r) ? Math.min(RADIUS_MAX_M, Math.max(RADIUS_MIN_M, Math.round(r))) : undefined;
 }
 
 // Same fields as the API, so a URL reads like the request it makes.
@@ -92,7 +118,10 @@ export function stateToUrl(state: SearchState): string {
   if (f.near) {
     p.set('near', `${roundCoord(f.near.lat)},${roundCoord(f.near.lon)}`);
     p.set('radius_m', String(f.near.radiusM));
+  } else if (f.queryRadiusM !== undefined) {
+    p.set('radius_m', String(f.queryRadiusM));
   }
+  if (f.region) p.set('region', f.region);
   if (state.page > 1) p.set('page', String(state.page));
   const text = p.toString();
   return text ? `?${text}` : '';
@@ -107,10 +136,36 @@ export function hasSearch(state: SearchState): boolean {
   return state.query.length > 0 || state.filters.near !== undefined;
 }
 
+// Another query: a radius widened for the coordinates typed before does not carry over (the API
+// refuses a radius without a point for text).
+export function withQuery(state: SearchState, query: string): SearchState {
+  const { queryRadiusM: _dropped, ...filters } = state.filters;
+  return { ...state, query, page: 1, filters: query === state.query ? state.filters : filters };
+}
+
+// The radius the page offers to widen a coordinate search to so that it takes in imagery that far
+// away: the next 10 m above it, or undefined past the API's largest radius.
+export function radiusToReach(distanceM: number): number | undefined {
+  const radius = Math.max(RADIUS_MIN_M, Math.ceil((distanceM + 1) / 10) * 10);
+  return radius <= RADIUS_MAX_M ? radius : undefined;
+}
+
+// "402 m", "2.4 km", "120 km".
+export function formatDistance(m: number): string {
+  if (Math.round(m) < 1000) return `${Math.round(m)} m`;
+  return `${(m / 1000).toLocaleString('en-US', { maximumFractionDigits: 1 })} km`;
+}
+
+// The radius a search asks for is not a filter the panel shows: not counted.
 export function activeFilterCount(filters: Filters): number {
-  return [filters.capturedAfter, filters.capturedBefore, filters.interactive, filters.facing, filters.near].filter(
-    (v) => v !== undefined,
-  ).length;
+  return [
+    filters.capturedAfter,
+    filters.capturedBefore,
+    filters.interactive,
+    filters.facing,
+    filters.near,
+    filters.region,
+  ].filter((v) => v !== undefined).length;
 }
 
 export interface SearchRequestBody {
@@ -121,11 +176,22 @@ export interface SearchRequestBody {
   captured_before?: string;
   interactive?: boolean;
   facing?: CompassPoint;
-  near?: { lat: number; lon: number; radius_m: number };
+  near?: { lat: number; lon: number; radius_m: number } | { radius_m: number };
+  region?: string;
+  include?: IncludeName[];
 }
 
+// The opt-in fields the page asks for: the place each result belongs to, and how the query was read
+// (for coordinates with nothing within the radius, how far the nearest imagery is).
+export type IncludeName = 'place' | 'interpretation';
+export const RESULT_INCLUDES: readonly IncludeName[] = ['place', 'interpretation'];
+
 // Only the fields in use are sent: the API rejects unknown or null fields.
-export function requestBody(state: SearchState, limit = PAGE_SIZE): SearchRequestBody {
+export function requestBody(
+  state: SearchState,
+  limit = PAGE_SIZE,
+  include: readonly IncludeName[] = [],
+): SearchRequestBody {
   const f = state.filters;
   const body: SearchRequestBody = { limit, page: state.page };
   if (state.query) body.query = state.query;
@@ -134,6 +200,9 @@ export function requestBody(state: SearchState, limit = PAGE_SIZE): SearchReques
   if (f.interactive !== undefined) body.interactive = f.interactive;
   if (f.facing) body.facing = f.facing;
   if (f.near) body.near = { lat: roundCoord(f.near.lat), lon: roundCoord(f.near.lon), radius_m: f.near.radiusM };
+  else if (f.queryRadiusM !== undefined) body.near = { radius_m: f.queryRadiusM };
+  if (f.region) body.region = f.region;
+  if (include.length > 0) body.include = [...include];
   return body;
 }
 

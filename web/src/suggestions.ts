@@ -30,7 +30,9 @@ export function attachSuggestions(input: HTMLInputElement, listbox: HTMLUListEle
 
   const setActive = (index: number) => {
     active = index;
-    listbox.querySelectorAll('[role="option"]').forEach((el, i) => el.setAttribute('aria-selected', String(i === index)));
+    listbox
+      .querySelectorAll('[role="option"]')
+      .forEach((el, i) => el.setAttribute('aria-selected', String(i === index)));
     if (index >= 0) {
       input.setAttribute('aria-activedescendant', `suggestion-${index}`);
       listbox.children[index]?.scrollIntoView({ block: 'nearest' });

@@ -1,87 +1,36 @@
 import { Readable } from 'node:stream';
-import { parse } from 'csv-parse';
-import type { FeatureItem } from '../feature-reader';
-import { RawRecord, Rejection } from '../imagery-feature';
+import { FeatureItem, RawRecord, Rejection } from '../imagery-feature';
 import { ImageryException, ImageryExceptionCode } from '../imagery.exception';
-import { MAX_RECORD_BYTES } from './geojson-seq.reader';
+import { CSV_NUMBER as NUMBER, quoteCell as quote, readCsvTable } from './csv-table.reader';
 
-export const CSV_COLUMNS = ['id', 'address', 'captured_at', 'heading', 'interactive', 'image_url', 'lon', 'lat'] as const;
+// source and address_origin came later: they stay last, so older files and headers read as before.
+export const CSV_COLUMNS = [
+  'id',
+  'address',
+  'captured_at',
+  'heading',
+  'interactive',
+  'image_url',
+  'lon',
+  'lat',
+  'source',
+  'address_origin',
+] as const;
 type CsvColumn = (typeof CSV_COLUMNS)[number];
-const OPTIONAL: ReadonlySet<CsvColumn> = new Set(['id', 'interactive']);
-const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+const OPTIONAL: ReadonlySet<CsvColumn> = new Set(['id', 'address', 'interactive', 'source', 'address_origin']);
 
-// CSV with a header row naming the columns (any order; unknown columns are ignored). Quoted fields may
-// hold commas, quotes and newlines; UTF-8 with or without BOM. Positions are the 1-based line a record
-// starts on (the header is line 1).
+// CSV with a header row naming the columns (any order; unknown columns are ignored); see readCsvTable.
 export async function* readCsv(input: Readable): AsyncGenerator<FeatureItem> {
-  // Structural errors are taken through on_skip instead of as stream errors: an errored stream discards
-  // the records it has already parsed, and those come before the error and are good.
-  let failure: Error | undefined;
-  let unclosedAtEnd = false;
-  const parser = parse({
-    bom: true,
-    raw: true, // the raw text of each record lets us count lines exactly (see lineBreaks)
-    relax_quotes: true, // a stray quote inside an unquoted field is kept as text
-    relax_column_count: true, // rows with the wrong field count are rejected below, one by one
-    skip_empty_lines: true,
-    max_record_size: MAX_RECORD_BYTES, // an unclosed quote must not read the rest of the file into memory
-    skip_records_with_error: true,
-    // Records completed after a failure (a truncated last line when the input broke off) are dropped.
-    on_record: (record) => (failure ? null : record),
-    on_skip: (error) => {
-      if (error?.code === 'CSV_QUOTE_NOT_CLOSED' && !failure) unclosedAtEnd = true;
-      else fail(error ?? new Error('unreadable CSV'));
-    },
-  });
-  // After a fatal error the parser is ended (not destroyed), so what it parsed before is still read.
-  const fail = (error: Error) => {
-    if (failure) return;
-    failure = error;
-    input.unpipe(parser);
-    parser.end();
-  };
-  input.on('error', fail);
-  parser.on('error', fail);
-  input.pipe(parser);
-  if (input.errored) fail(input.errored); // it broke before we started
-
-  let header: Map<CsvColumn, number> | undefined;
-  let width = 0;
-  let nextLine = 1;
-  try {
-    for await (const { record, raw } of parser as AsyncIterable<{ record: string[]; raw: string }>) {
-      const line = nextLine + leadingLineBreaks(raw);
-      nextLine += lineBreaks(raw);
-      if (!header) {
-        header = readHeader(record);
-        width = record.length;
-        continue;
-      }
-      if (record.length !== width) {
-        yield { position: line, rejection: { field: '(record)', reason: `has ${record.length} fields; the header has ${width}` } };
-        continue;
-      }
-      const typed = typeRow(record, header);
-      yield 'rejection' in typed ? { position: line, rejection: typed.rejection } : { position: line, record: typed.record };
+  for await (const row of readCsvTable(input, readHeader)) {
+    if ('rejection' in row) {
+      yield { position: row.line, rejection: row.rejection };
+      continue;
     }
-  } finally {
-    input.destroy();
-    parser.destroy();
+    const typed = typeRow(row.cells, row.header);
+    yield 'rejection' in typed
+      ? { position: row.line, rejection: typed.rejection }
+      : { position: row.line, record: typed.record };
   }
-  if (unclosedAtEnd && !failure) {
-    // Only at the very end: the last record is broken, everything before it was read.
-    yield { position: nextLine, rejection: { field: '(record)', reason: 'a quoted field is not closed before the end of the file' } };
-  }
-  if (!failure) return;
-  const code = (failure as { code?: string }).code;
-  if (code === 'CSV_MAX_RECORD_SIZE') {
-    throw new ImageryException(
-      ImageryExceptionCode.INVALID_INPUT,
-      `line ${nextLine}: a record is longer than ${MAX_RECORD_BYTES} bytes (an unclosed quote?); the rest of the file was not read`,
-    );
-  }
-  if (code?.startsWith('CSV_')) throw new ImageryException(ImageryExceptionCode.INVALID_INPUT, `line ${nextLine}: ${failure.message}`);
-  throw failure;
 }
 
 function readHeader(names: string[]): Map<CsvColumn, number> {
@@ -89,7 +38,8 @@ function readHeader(names: string[]): Map<CsvColumn, number> {
   names.forEach((raw, i) => {
     const name = raw.trim().toLowerCase() as CsvColumn;
     if (!CSV_COLUMNS.includes(name)) return;
-    if (header.has(name)) throw new ImageryException(ImageryExceptionCode.INVALID_INPUT, `the CSV header names "${name}" twice`);
+    if (header.has(name))
+      throw new ImageryException(ImageryExceptionCode.INVALID_INPUT, `the CSV header names "${name}" twice`);
     header.set(name, i);
   });
   const missing = CSV_COLUMNS.filter((c) => !OPTIONAL.has(c) && !header.has(c));
@@ -108,7 +58,14 @@ function typeRow(row: string[], header: Map<CsvColumn, number>): { record: RawRe
     const i = header.get(c);
     return i === undefined || row[i] === '' ? undefined : row[i];
   };
-  const record: RawRecord = { id: cell('id'), address: cell('address'), captured_at: cell('captured_at'), image_url: cell('image_url') };
+  const record: RawRecord = {
+    id: cell('id'),
+    address: cell('address'),
+    address_origin: cell('address_origin'),
+    source: cell('source'),
+    captured_at: cell('captured_at'),
+    image_url: cell('image_url'),
+  };
   for (const c of ['heading', 'lon', 'lat'] as const) {
     const value = cell(c)?.trim();
     if (value === undefined || value === '') continue;
@@ -122,30 +79,4 @@ function typeRow(row: string[], header: Map<CsvColumn, number>): { record: RawRe
     else return { rejection: { field: 'interactive', reason: `must be true or false, got ${quote(interactive)}` } };
   }
   return { record };
-}
-
-// csv-parse's own line count drifts on CRLF inside quoted fields, so lines are counted from the raw
-// text: CRLF, a lone CR and a lone LF each end one line. (csv-parse leaves the LF of a CRLF record
-// delimiter out of the raw text; a lone CR then stands for the whole CRLF.)
-function lineBreaks(raw: string): number {
-  let n = 0;
-  for (let i = 0; i < raw.length; i++) {
-    const c = raw.charCodeAt(i);
-    if (c === 0x0a) n++;
-    else if (c === 0x0d) {
-      n++;
-      if (raw.charCodeAt(i + 1) === 0x0a) i++;
-    }
-  }
-  return n;
-}
-
-// Empty lines skipped before a record are part of its raw text.
-function leadingLineBreaks(raw: string): number {
-  const m = /^[\r\n]+/.exec(raw);
-  return m ? lineBreaks(m[0]) : 0;
-}
-
-function quote(s: string): string {
-  return JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s);
 }

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { parser } from 'stream-json';
 import { pick } from 'stream-json/filters/Pick';
 import { streamArray } from 'stream-json/streamers/StreamArray';
-import type { FeatureItem } from '../feature-reader';
+import type { FeatureItem } from '../imagery-feature';
 import { ImageryException, ImageryExceptionCode } from '../imagery.exception';
 
 interface Token {
@@ -64,7 +64,10 @@ export async function* readGeoJsonCollection(input: Readable): AsyncGenerator<Fe
     if ((failure as { code?: unknown }).code !== undefined) throw failure;
     // A syntax error makes the rest of the document unreadable: report where and stop.
     const where = last >= 0 ? `after feature ${last}` : 'before the first feature';
-    throw new ImageryException(ImageryExceptionCode.INVALID_INPUT, `the FeatureCollection is not valid JSON (${where}): ${failure.message}`);
+    throw new ImageryException(
+      ImageryExceptionCode.INVALID_INPUT,
+      `the FeatureCollection is not valid JSON (${where}): ${failure.message}`,
+    );
   }
   if (!rootIsObject || type !== 'FeatureCollection' || !featuresIsArray) {
     throw new ImageryException(

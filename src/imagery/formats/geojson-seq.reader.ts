@@ -1,8 +1,10 @@
 import { isUtf8 } from 'node:buffer';
-import type { FeatureItem } from '../feature-reader';
+import type { FeatureItem } from '../imagery-feature';
 
 const LF = 0x0a;
 const RS = 0x1e;
+// eslint-disable-next-line no-control-regex -- the record separator (RS, U+001E) is what this strips
+const LEADING_RS = /^[\s\u001e]+/;
 // A UTF-8 byte order mark and whitespace.
 const LEADING = new Set([0xef, 0xbb, 0xbf, 0x20, 0x09, 0x0d, LF]);
 // A bound on one record: a runaway line (a file without newlines) is rejected, never held in memory whole.
@@ -19,7 +21,10 @@ interface Segment {
 export async function* readGeoJsonSeq(input: AsyncIterable<Buffer>): AsyncGenerator<FeatureItem> {
   for await (const segment of splitRecords(input)) {
     if (segment.tooLong) {
-      yield { position: segment.line, rejection: { field: '(record)', reason: `longer than ${MAX_RECORD_BYTES} bytes` } };
+      yield {
+        position: segment.line,
+        rejection: { field: '(record)', reason: `longer than ${MAX_RECORD_BYTES} bytes` },
+      };
       continue;
     }
     const bytes = segment.bytes!;
@@ -28,7 +33,7 @@ export async function* readGeoJsonSeq(input: AsyncIterable<Buffer>): AsyncGenera
       continue;
     }
     // NDJSON files may still start lines with RS (some tools write text sequences one per line).
-    const text = bytes.toString('utf8').replace(/^[\s\u001e]+/, '').trimEnd();
+    const text = bytes.toString('utf8').replace(LEADING_RS, '').trimEnd();
     if (text === '') continue;
     try {
       yield { position: segment.line, feature: JSON.parse(text) };

@@ -2,13 +2,22 @@ import type { ImageryRecord } from '../imagery-feature';
 
 export type GeoJsonLayout = 'geojson' | 'geojsonseq' | 'ndjson';
 
-// The import format's Feature for a record: reading it back yields the same record.
+// The import format's Feature for a record: reading it back yields the same record (address_origin
+// tells a recovered address from the record's own; source is null for a record without one).
 export function toFeature(r: ImageryRecord): object {
   return {
     type: 'Feature',
     id: r.id,
     geometry: { type: 'Point', coordinates: [r.lon, r.lat] },
-    properties: { address: r.address, captured_at: r.capturedAt, heading: r.heading, interactive: r.interactive, image_url: r.imageUrl },
+    properties: {
+      address: r.address,
+      address_origin: r.addressOrigin,
+      source: r.source,
+      captured_at: r.capturedAt,
+      heading: r.heading,
+      interactive: r.interactive,
+      image_url: r.imageUrl,
+    },
   };
 }
 

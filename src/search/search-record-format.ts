@@ -1,6 +1,18 @@
+// How a search response shows a record's fields: capture date in words, compass sector, absolute image URL.
+
 const MONTHS = [
-  'January', 'February', 'March', 'April', 'May', 'June',
-  'July', 'August', 'September', 'October', 'November', 'December',
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
 ];
 
 // 'YYYY-MM-DD' (a calendar date, no time zone) -> 'June 5, 2019'.
@@ -11,8 +23,14 @@ export function formatCaptureDate(isoDate: string): string {
 }
 
 const SECTORS = [
-  ['North', 'N'], ['Northeast', 'NE'], ['East', 'E'], ['Southeast', 'SE'],
-  ['South', 'S'], ['Southwest', 'SW'], ['West', 'W'], ['Northwest', 'NW'],
+  ['North', 'N'],
+  ['Northeast', 'NE'],
+  ['East', 'E'],
+  ['Southeast', 'SE'],
+  ['South', 'S'],
+  ['Southwest', 'SW'],
+  ['West', 'W'],
+  ['Northwest', 'NW'],
 ] as const;
 
 export type CompassAbbr = (typeof SECTORS)[number][1];

@@ -1,4 +1,9 @@
-import { compassSector, formatCaptureDate, formatCompass, resolveImageUrl } from '../../src/search/imagery-format';
+import {
+  compassSector,
+  formatCaptureDate,
+  formatCompass,
+  resolveImageUrl,
+} from '../../src/search/search-record-format';
 
 describe('formatCaptureDate', () => {
   it.each([

@@ -1,3 +1,5 @@
+// Making keys (random, with a recognisable prefix) and the SHA-256 hashes the database stores instead of them.
+
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const API_KEY_PREFIX = 'lis_';

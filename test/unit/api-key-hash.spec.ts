@@ -1,4 +1,4 @@
-import { displayPrefix, generateApiKey, hashApiKey, hashesEqual } from '../../src/api-key/api-key-secret';
+import { displayPrefix, generateApiKey, hashApiKey, hashesEqual } from '../../src/api-key/api-key-hash';
 
 describe('API key secrets', () => {
   it('generates prefixed keys with 256 bits of randomness', () => {

@@ -1,0 +1,76 @@
+import { ImageryPlaceLinker } from '../imagery/place-linking/imagery-place-linker.service';
+import { osmiumAvailable, OSMIUM_MISSING } from '../places/formats/osm-pbf.reader';
+import { DEFAULT_PLACE_BATCH_SIZE, MAX_PLACE_BATCH_SIZE, PlaceImportService } from '../places/place-import.service';
+import { openPlaceInput, PLACE_FORMATS, placeFormatFromPath } from '../places/place-reader';
+import { runCli, UsageError } from './cli-context';
+import {
+  batchOptions,
+  fileAndFormat,
+  IMPORT_OPTIONS,
+  parseOptions,
+  runImport,
+  SOURCE_NAME,
+  usageOf,
+} from './import-run';
+
+const USAGE = `usage: npm run import:places -- <file|-> [options]
+  <file>                 .osm.pbf/.pbf/.osm (OpenStreetMap, read by osmium; not standard input),
+                         .csv (OpenAddresses: LON,LAT,NUMBER,STREET,UNIT,CITY,DISTRICT,REGION,POSTCODE,ID,HASH),
+                         .geojson/.json (FeatureCollection) or .ndjson/.geojsonl/.jsonl/.geojsons (one Feature
+                         per line) with the properties of docs/places.md; gzip is read as such (CSV, GeoJSON);
+                         - reads standard input (then --format is needed)
+${usageOf.format(PLACE_FORMATS)}
+  --source <name>        where the places come from; part of every place's id (default: the format's
+                         name: osm, openaddresses, geojson)
+  --country <XX>         ISO 3166-1 alpha-2 country of places whose record names none (an OSM
+                         addr:country tag or a GeoJSON country_code wins)
+${usageOf.rejects}
+${usageOf.batchSize('places', DEFAULT_PLACE_BATCH_SIZE, MAX_PLACE_BATCH_SIZE)}
+exit codes: 0 done, 1 more rejections than --max-rejects, unreadable input or osmium missing, 2 usage, 130 interrupted`;
+
+void runCli(async (ctx) => {
+  const { positionals, values } = parseOptions(
+    { allowPositionals: true, options: { ...IMPORT_OPTIONS, country: { type: 'string' } } },
+    USAGE,
+  );
+  const { file, format } = fileAndFormat(positionals, values.format, {
+    usage: USAGE,
+    formats: PLACE_FORMATS,
+    fromPath: placeFormatFromPath,
+  });
+  if (format === 'osm' && file === '-')
+    throw new UsageError('OpenStreetMap files are read twice by osmium: give a file, not standard input');
+  const source = values.source ?? format; // osm, openaddresses, geojson
+  if (!SOURCE_NAME.test(source)) throw new UsageError('--source must be 1 to 200 printable ASCII characters');
+  const countryCode = values.country?.toUpperCase();
+  if (countryCode !== undefined && !/^[A-Z]{2}$/.test(countryCode))
+    throw new UsageError('--country must be an ISO 3166-1 alpha-2 code such as LI or US');
+  const { maxRejects, batchSize } = batchOptions(values, MAX_PLACE_BATCH_SIZE);
+  if (format === 'osm' && !osmiumAvailable()) {
+    console.error(`error: ${OSMIUM_MISSING}`);
+    return 1;
+  }
+
+  const input = await openPlaceInput(file, format, { countryCode });
+  const { summary, exitCode } = await runImport({
+    input,
+    close: () => input.close(), // standard input, or osmium
+    where: input.positionLabel,
+    reportPath: values.report,
+    maxRejects,
+    run: (hooks) =>
+      ctx
+        .get(PlaceImportService)
+        .importPlaces(input.items, { source, countryCode, batchSize, dryRun: values['dry-run'], ...hooks }),
+  });
+
+  // Imagery without an address of its own takes the nearest place's, and every record its locality:
+  // after every complete import (not only one that changed places, so a run that finishes an
+  // interrupted one still links); the linker writes only records whose links change.
+  if (!summary.dryRun && summary.outcome === 'complete') {
+    console.error('re-linking imagery to places…');
+    const linked = await ctx.get(ImageryPlaceLinker).relinkAfterPlaceImport();
+    console.log(`imagery re-linked: ${linked.relinked} changed, ${linked.unchanged} unchanged`);
+  }
+  return exitCode;
+});

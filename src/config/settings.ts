@@ -1,0 +1,195 @@
+import { corsOrigins } from './cors-origins';
+import { BUILT_IN_DATABASE_PLACEHOLDER } from './database-url';
+import { replicaUrls } from './replica-urls';
+import { httpUrl, integer, matching, oneOf, Setting, text, trueOrFalse } from './setting-types';
+import { trustProxy } from './trust-proxy';
+
+// Every setting, once: its environment variable, what values it accepts, its default and what it does.
+// loadConfig() validates and reads the environment from this table, the error messages come from it, and
+// the configuration table in docs/operations.md is generated from it (`npm run docs:config`; a unit test
+// fails when the page is behind). To add a setting, add a row here; AppConfig gets the field by itself.
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+export const NODE_ENVS = ['production', 'development', 'test'] as const;
+export type NodeEnv = (typeof NODE_ENVS)[number];
+// Which commands the startup log suggests: npm scripts in a checkout, or docker compose.
+export const COMMAND_HINTS = ['npm', 'compose'] as const;
+export type CommandHints = (typeof COMMAND_HINTS)[number];
+
+// Per-key limits (api_keys.rate_limit, same CHECK in the database) share this bound.
+export const RATE_LIMIT_MAX = 100_000;
+
+const postgresUrl = matching(/^postgres(ql)?:\/\/\S+$/, 'a postgresql:// connection string');
+
+export const SETTINGS = {
+  databaseUrl: {
+    env: 'DATABASE_URL',
+    // The placeholder prisma.config.ts sets for the Prisma CLI means "none given" (see database-url.ts).
+    type: { ...postgresUrl, parse: (raw: string) => (raw === BUILT_IN_DATABASE_PLACEHOLDER ? undefined : raw) },
+    shownDefault: 'unset: built-in database',
+    meaning: 'PostgreSQL with PostGIS, pg_trgm and unaccent available',
+  },
+  dataDir: {
+    env: 'DATA_DIR',
+    type: text('a directory'),
+    default: './.data',
+    meaning: 'where the built-in database keeps its files',
+  },
+  port: { env: 'PORT', type: integer(0, 65535), default: 3000, meaning: 'HTTP port' },
+  host: { env: 'HOST', type: text('an address to listen on'), default: '0.0.0.0', meaning: 'listen address' },
+  bootstrapApiKey: {
+    env: 'BOOTSTRAP_API_KEY',
+    type: matching(/^[\x21-\x7e]{24,200}$/, '24 to 200 printable ASCII characters without spaces'),
+    meaning:
+      'a key to register at startup; unset with `DATABASE_URL`, the first start creates a key when none exists and prints it once',
+  },
+  publicUrl: {
+    env: 'PUBLIC_URL',
+    type: httpUrl,
+    shownDefault: '`http://localhost:$PORT`',
+    meaning:
+      "where clients reach the API: the startup log's example request, and image links unless `IMAGE_BASE_URL` is set",
+  },
+  imageBaseUrl: {
+    env: 'IMAGE_BASE_URL',
+    type: httpUrl,
+    shownDefault: '`PUBLIC_URL`',
+    meaning: 'base for relative image paths',
+  },
+  mapStyleUrl: {
+    env: 'MAP_STYLE_URL',
+    type: httpUrl,
+    shownDefault: 'unset: the offline basemap',
+    meaning:
+      "a MapLibre style JSON for the web page's map (your own vector tiles); the page may then fetch from that URL's origin (its tiles, glyphs and sprites must be there too). See [web-page.md](web-page.md#map)",
+  },
+  commandHints: {
+    env: 'COMMAND_HINTS',
+    type: oneOf(COMMAND_HINTS),
+    default: 'npm',
+    meaning: 'which commands the startup log suggests: `npm` scripts or `compose` (docker compose)',
+  },
+  instanceName: {
+    env: 'INSTANCE_NAME',
+    type: matching(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, '1 to 64 letters, digits, dots, dashes or underscores'),
+    meaning: 'when set, every response carries `x-served-by: <name>` (which instance behind a load balancer answered)',
+  },
+  logLevel: { env: 'LOG_LEVEL', type: oneOf(LOG_LEVELS), default: 'info', meaning: 'how much the server logs' },
+  dbPoolSize: { env: 'DB_POOL_SIZE', type: integer(1, 100), default: 10, meaning: 'connections per process' },
+  dbPreparedStatements: {
+    env: 'DB_PREPARED_STATEMENTS',
+    type: trueOrFalse,
+    default: true,
+    meaning:
+      'searches as named prepared statements (planned per request all the same); set `false` behind a transaction-mode pooler such as PgBouncer. Always off on the built-in database',
+  },
+  dbStatementTimeoutMs: {
+    env: 'DB_STATEMENT_TIMEOUT_MS',
+    type: integer(100, 600_000),
+    default: 2000,
+    meaning: 'per-statement limit for API queries',
+  },
+  dbConnectTimeoutMs: {
+    env: 'DB_CONNECT_TIMEOUT_MS',
+    type: integer(100, 60_000),
+    default: 2000,
+    meaning: 'limit for opening a database connection or waiting for a pooled one',
+  },
+  databaseReadonlyUrl: {
+    env: 'DATABASE_READONLY_URL',
+    type: postgresUrl,
+    meaning:
+      'a role that can only read (see [security.md](security.md#least-privilege)); searches and key lookups use it, migrations and writes use `DATABASE_URL`',
+  },
+  databaseReplicaUrls: {
+    env: 'DATABASE_REPLICA_URLS',
+    type: replicaUrls,
+    default: [] as string[],
+    shownDefault: 'unset (no replicas)',
+    meaning:
+      'streaming replicas of `DATABASE_URL`: searches and key lookups go to the healthy ones in turn, writes to `DATABASE_URL`; with none healthy, reads go to `DATABASE_URL` (or `DATABASE_READONLY_URL`). See [Read replicas](#read-replicas)',
+  },
+  replicaMaxLagSeconds: {
+    env: 'REPLICA_MAX_LAG_S',
+    type: integer(0, 86_400),
+    default: 30,
+    meaning: 'a replica further behind its primary than this many seconds is skipped until it catches up',
+  },
+  replicaCheckIntervalMs: {
+    env: 'REPLICA_CHECK_INTERVAL_MS',
+    type: integer(100, 600_000),
+    default: 5000,
+    meaning:
+      'how often each replica is checked (reachable, a standby, lag); a skipped replica is back in use after its first passing check',
+  },
+  rateLimitPerMinute: {
+    env: 'RATE_LIMIT_PER_MINUTE',
+    type: integer(1, RATE_LIMIT_MAX),
+    default: 600,
+    meaning: 'requests per minute per API key without its own limit',
+  },
+  authFailuresPerMinute: {
+    env: 'AUTH_FAILURES_PER_MINUTE',
+    type: integer(1, 10_000),
+    default: 20,
+    meaning: 'failed authentications per client address per minute before 429',
+  },
+  demoImagesPerMinute: {
+    env: 'DEMO_IMAGES_PER_MINUTE',
+    type: integer(1, 100_000),
+    default: 300,
+    meaning: '`GET /demo-images/{id}.svg` requests per client address per minute before 429 (the route needs no key)',
+  },
+  apiKeyCacheSeconds: {
+    env: 'API_KEY_CACHE_SECONDS',
+    type: integer(0, 300),
+    default: 10,
+    meaning:
+      'how long a running server trusts a key it has checked (0 checks every request). A key revoked or re-limited with `npm run keys` takes effect on running servers within this time',
+  },
+  redisUrl: {
+    env: 'REDIS_URL',
+    type: matching(/^rediss?:\/\/\S+$/, 'a redis:// or rediss:// URL'),
+    meaning: 'share rate-limit counters between instances',
+  },
+  rateLimitRedisPrefix: {
+    env: 'RATE_LIMIT_REDIS_PREFIX',
+    type: matching(/^[\x21-\x7e]{1,64}$/, '1 to 64 printable ASCII characters'),
+    default: 'lis:rate-limit:',
+    meaning: 'key prefix in Redis, to share one Redis between deployments',
+  },
+  trustProxy: {
+    env: 'TRUST_PROXY',
+    type: trustProxy,
+    default: false,
+    shownDefault: 'unset (`false`)',
+    meaning:
+      'reverse proxies allowed to set `X-Forwarded-For`, e.g. `loopback,10.0.0.0/8` (`true` is refused: it would let clients choose their address)',
+  },
+  corsOrigins: {
+    env: 'CORS_ORIGINS',
+    type: corsOrigins,
+    default: [],
+    shownDefault: 'unset (CORS off)',
+    meaning: 'origins allowed to call the API from a browser',
+  },
+  metricsToken: {
+    env: 'METRICS_TOKEN',
+    type: matching(/^[\x21-\x7e]{16,200}$/, '16 to 200 printable ASCII characters without spaces'),
+    shownDefault: 'unset (open)',
+    meaning: 'when set, `GET /metrics` needs `Authorization: Bearer <token>`',
+  },
+  shutdownTimeoutMs: {
+    env: 'SHUTDOWN_TIMEOUT_MS',
+    type: integer(0, 600_000),
+    default: 10_000,
+    meaning: 'on SIGTERM, how long in-flight requests may take before their connections are cut',
+  },
+  nodeEnv: {
+    env: 'NODE_ENV',
+    type: oneOf(NODE_ENVS),
+    default: 'production',
+    meaning: '`development` pretty-prints logs when stdout is a terminal (and `pino-pretty` is installed)',
+  },
+} satisfies Record<string, Setting<unknown>>;

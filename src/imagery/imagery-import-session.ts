@@ -1,0 +1,165 @@
+import { Client } from 'pg';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+import { pipeline } from 'node:stream/promises';
+import { BulkImportSession, UpsertCounts, Writer } from '../database/bulk-import/bulk-import-session';
+import {
+  BUILT_IN_SESSION,
+  GenerateSql,
+  POSTGRES_SESSION,
+  SAMPLE_SOURCE,
+  SAMPLE_UUID,
+  SqlSubject,
+} from '../database/generate-sql';
+import { ImageryRecord } from './imagery-feature';
+import { ImageryException, ImageryExceptionCode } from './imagery.exception';
+import { IMAGERY_STAGED, importSql, importTables } from './imagery-import.sql';
+
+export type { UpsertCounts } from '../database/bulk-import/bulk-import-session';
+
+export interface BatchResult extends UpsertCounts {
+  /** Ids of records without an address that no place could give one (not written; not counted above). */
+  unrecoverable: string[];
+}
+
+export interface ImportSessionOptions {
+  source: string | null;
+  /** Classify records (insert/update/unchanged) without changing the catalogue. */
+  dryRun: boolean;
+  /** Remember every id written, for deleteMissing() at the end. */
+  trackSeen: boolean;
+  /** Connections writing batches in parallel (default 1). */
+  connections?: number;
+  /** false: stage batches with array parameters instead of COPY (chosen by itself on the built-in database). */
+  copy?: boolean;
+}
+
+type ImportSql = ReturnType<typeof importSql>;
+
+// Namespaces the per-source advisory lock (apart from the places import's and the migrator's).
+const IMPORT_LOCK_CLASS = 'lis-imagery-import';
+
+// The imagery importer's connections (see BulkImportSession), up to `connections` at once: index
+// maintenance makes the upsert CPU-bound in one backend; a second one uses the second core. Each batch
+// is linked to places before it reaches the catalogue, and the ids written are remembered for
+// deleteMissing.
+@SqlSubject((db) => {
+  db.answer(...POSTGRES_SESSION);
+  return ImageryImportSession.open([db.client(), db.client()], {
+    source: SAMPLE_SOURCE,
+    dryRun: false,
+    trackSeen: true,
+  });
+})
+export class ImageryImportSession extends BulkImportSession<ImageryRecord, ImportSql> {
+  private constructor(
+    writers: Array<Writer<ImportSql>>,
+    private readonly importOptions: ImportSessionOptions,
+    copy: boolean,
+    builtIn: boolean,
+  ) {
+    super(
+      writers,
+      { ...importOptions, lockClass: IMPORT_LOCK_CLASS },
+      { table: 'imagery', columns: IMAGERY_STAGED, copy, builtIn },
+    );
+  }
+
+  // `clients` are fresh connections; on the built-in database only the first is used.
+  static async open(clients: Client[], options: ImportSessionOptions): Promise<ImageryImportSession> {
+    const { writers, builtIn } = await BulkImportSession.openWriters(clients, {
+      ...options,
+      lockClass: IMPORT_LOCK_CLASS,
+      busy: () =>
+        new ImageryException(
+          ImageryExceptionCode.SOURCE_BUSY,
+          `another import of source "${options.source}" is running; try again when it has finished`,
+        ),
+      sql: () => importSql(importTables()),
+      setup: (sql) => (options.trackSeen ? [sql.createStaging, sql.createSeen] : [sql.createStaging]),
+    });
+    return new ImageryImportSession(writers, options, !builtIn && options.copy !== false, builtIn);
+  }
+
+  // Stages, links, upserts (or classifies) and remembers one batch atomically: all of it or none of it.
+  // Records without an address are linked before they reach the catalogue, in the same transaction, so
+  // no record is ever stored without one (those nothing can be recovered for are left out and returned).
+  @GenerateSql(
+    // BEGIN, COPY, settle, link, takeUnrecoverable, upsert, rememberSeen, COMMIT
+    {
+      name: 'one record',
+      params: () => [[SAMPLE_RECORD]],
+      answers: [[], [], [], [], [], [{ inserted: 1, updated: 0 }]],
+    },
+    { name: 'dry run: classify instead of upsert', sql: () => SAMPLE_SQL.classify },
+    {
+      name: 'built-in database: array parameters instead of COPY',
+      params: () => [[SAMPLE_RECORD]],
+      subjectAnswers: BUILT_IN_SESSION,
+      answers: [[], [], [], [], [], [{ inserted: 1, updated: 0 }]],
+    },
+  )
+  async writeBatch(records: ImageryRecord[]): Promise<BatchResult> {
+    if (records.length === 0) return { inserted: 0, updated: 0, unchanged: 0, unrecoverable: [] };
+    return this.inBatch(records, async ({ client, sql }) => {
+      await client.query(sql.settle);
+      await client.query(sql.link);
+      const { rows: lost } = await client.query<{ id: string }>(sql.takeUnrecoverable);
+      const { rows } = await client.query<{ inserted: number; updated: number }>(
+        this.options.dryRun ? sql.classify : sql.upsert,
+        [this.options.source],
+      );
+      if (this.importOptions.trackSeen) await client.query(sql.rememberSeen);
+      const { inserted, updated } = rows[0];
+      const unrecoverable = lost.map((r) => r.id);
+      return {
+        inserted,
+        updated,
+        unchanged: records.length - inserted - updated - unrecoverable.length,
+        unrecoverable,
+      };
+    });
+  }
+
+  // Deletes (or, in a dry run, counts) the source's records that no batch of this session contained.
+  @GenerateSql(
+    { name: 'two connections: the ids the second one saw are gathered on the first', params: () => [] },
+    { name: 'dry run: count instead of delete', sql: () => SAMPLE_SQL.countMissing },
+  )
+  async deleteMissing(): Promise<number> {
+    if (!this.importOptions.trackSeen || this.options.source === null)
+      throw new Error('deleteMissing needs a source and trackSeen');
+    const [primary, ...others] = this.writers;
+    // Each connection remembered the ids it wrote; gather them on the first, streamed (never in memory).
+    for (const other of others) {
+      await pipeline(
+        other.client.query(copyTo(other.sql.copySeenOut)),
+        primary.client.query(copyFrom(primary.sql.copySeenIn)),
+      );
+    }
+    await primary.client.query(primary.sql.analyzeSeen);
+    if (this.options.dryRun) {
+      const { rows } = await primary.client.query<{ n: number }>(primary.sql.countMissing, [this.options.source]);
+      return rows[0].n;
+    }
+    const result = await primary.client.query(primary.sql.deleteMissing, [this.options.source]);
+    return result.rowCount ?? 0;
+  }
+}
+
+// For the SQL review (src/queries/): statements of cases a sample session does not reach.
+const SAMPLE_SQL = importSql({
+  staging: 'imagery_import_staging_0123456789ab',
+  seen: 'imagery_import_seen_0123456789ab',
+});
+const SAMPLE_RECORD: ImageryRecord = {
+  id: SAMPLE_UUID,
+  address: 'Herrengasse 35, 9490 Vaduz',
+  addressOrigin: 'own',
+  source: null,
+  capturedAt: '2024-05-01',
+  heading: 90,
+  interactive: true,
+  imageUrl: 'https://images.example/1.jpg',
+  lon: 9.5209,
+  lat: 47.1391,
+};

@@ -1,0 +1,206 @@
+import { Injectable } from '@nestjs/common';
+import { Prisma } from '@prisma/client';
+import { GenerateSql, SAMPLE_UUID, SqlSubject } from '../../database/generate-sql';
+import { PrismaService } from '../../database/prisma.service';
+
+// A record without an address of its own takes the address of the nearest `address` place, else of the
+// nearest `street` place, within this many metres (on the spheroid); else its locality's label.
+export const RECOVERY_RADIUS_M = 50;
+// The nearest few places by planar distance in degrees (what the KNN index orders by) are re-ranked by
+// their distance in metres on the sphere: a degree of longitude is shorter than one of latitude away from the
+// equator, so the planar nearest is not always the nearest.
+export const KNN_CANDIDATES = 3;
+// Records per relinking statement (each statement is its own transaction).
+export const RELINK_BATCH_SIZE = 5000;
+
+// Metres per degree of latitude, rounded down (110,574 m at the equator): the degree box around a
+// record is a little larger than the circle it must hold, never smaller.
+const METRES_PER_DEGREE = 110_000;
+
+export type AddressOrigin = 'own' | 'address' | 'street' | 'locality';
+
+export interface RelinkBatch {
+  examined: number;
+  relinked: number;
+  /** The last id examined (the keyset cursor), or null when nothing was left. */
+  lastId: string | null;
+}
+
+// The nearest place of one kind (the kind filter matches the partial KNN index's predicate, so the
+// index is usable). `within`: only places within RECOVERY_RADIUS_M metres; the degree box is then an
+// index condition too, so a record with nothing near costs one small index probe, not an index walk.
+// `when`: the lookup runs only for rows where it holds (a one-time filter per row).
+function nearest(kind: 'address' | 'street' | 'locality', within: boolean, when?: string): string {
+  const box = within
+    ? `AND p.location && ST_Expand(r.location,
+           least(180, ${RECOVERY_RADIUS_M} / (${METRES_PER_DEGREE} * greatest(cos(radians(ST_Y(r.location))), 1e-9))),
+           ${RECOVERY_RADIUS_M} / ${METRES_PER_DEGREE}.0)`
+    : '';
+  const metres = within ? `WHERE ST_DWithin(c.location::geography, r.location::geography, ${RECOVERY_RADIUS_M})` : '';
+  return `
+    SELECT c.id, c.name, c.label, c.locality, c.region_code, c.country_code
+    FROM (
+      SELECT p.id, p.name, p.label, p.locality, p.region_code, p.country_code, p.location
+      FROM places p
+      WHERE ${when ? `${when} AND ` : ''}p.kind = '${kind}' ${box}
+      ORDER BY p.location <-> r.location
+      LIMIT ${KNN_CANDIDATES}
+    ) c
+    ${metres}
+    ORDER BY ST_DistanceSphere(c.location, r.location), c.id
+    LIMIT 1`;
+}
+
+// A street's address: its label when that already names the locality (the record's, or the street's
+// own), else "street name, locality label"; just the label when no locality is known.
+const STREET_ADDRESS = `CASE
+      WHEN loc.id IS NULL
+        OR strpos(lower(st.label), lower(loc.name)) > 0
+        OR (st.locality IS NOT NULL AND strpos(lower(st.label), lower(st.locality)) > 0)
+      THEN st.label
+      ELSE st.name || ', ' || loc.label
+    END`;
+
+// The links of a set of rows: `rows` yields (id, location, recover), where `recover` says the row has
+// no address of its own. Every row gets the locality it lies in or is nearest to (points only, so
+// "lies in" is "nearest to", with no distance bound: a record far out at sea still gets the nearest
+// locality and its region and country). Rows to recover get address, address_origin and place_id
+// from the first of: the nearest address place within 50 m, the nearest street place within 50 m, the
+// locality; all three are NULL when no place is known (an empty gazetteer), and for own addresses.
+export function placeLinksSql(rows: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`
+    SELECT r.id, loc.id AS locality_id, loc.region_code, loc.country_code,
+      CASE WHEN NOT r.recover THEN NULL WHEN adr.id IS NOT NULL THEN adr.label WHEN st.id IS NOT NULL THEN ${Prisma.raw(STREET_ADDRESS)} ELSE loc.label END AS address,
+      CASE WHEN NOT r.recover THEN NULL WHEN adr.id IS NOT NULL THEN 'address' WHEN st.id IS NOT NULL THEN 'street' WHEN loc.id IS NOT NULL THEN 'locality' END AS address_origin,
+      CASE WHEN r.recover THEN coalesce(adr.id, st.id, loc.id) END AS place_id
+    FROM (${rows}) r
+    LEFT JOIN LATERAL (${Prisma.raw(nearest('locality', false))}) loc ON true
+    LEFT JOIN LATERAL (${Prisma.raw(nearest('address', true, 'r.recover'))}) adr ON true
+    LEFT JOIN LATERAL (${Prisma.raw(nearest('street', true, 'r.recover AND adr.id IS NULL'))}) st ON true`;
+}
+
+// The columns linking writes, and the values it writes: a recovered address is replaced only by another
+// recovered one, so when no place is known a row keeps what it has (an address is never emptied), and
+// own addresses are never touched (only their locality, region and country).
+const LINK_COLUMNS = ['address', 'address_origin', 'place_id', 'locality_id', 'region_code', 'country_code'];
+const LINKED_VALUES = [
+  'coalesce(l.address, t.address)',
+  'CASE WHEN l.address IS NULL THEN t.address_origin ELSE l.address_origin END',
+  'CASE WHEN l.address IS NULL THEN t.place_id ELSE l.place_id END',
+  'l.locality_id',
+  'l.region_code',
+  'l.country_code',
+];
+
+// Applies the links to imagery rows (`rows` as for placeLinksSql, kept as the CTE `batch`), writing
+// only rows whose links change.
+function applyLinksSql(rows: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`
+    WITH batch AS MATERIALIZED (${rows}),
+    links AS (${placeLinksSql(Prisma.sql`SELECT * FROM batch`)}),
+    up AS (
+      UPDATE imagery t SET (${Prisma.raw(LINK_COLUMNS.join(', '))}, updated_at) = (${Prisma.raw(LINKED_VALUES.join(', '))}, now())
+      FROM links l
+      WHERE t.id = l.id
+        AND (${Prisma.raw(LINKED_VALUES.join(', '))}) IS DISTINCT FROM (${Prisma.raw(LINK_COLUMNS.map((c) => `t.${c}`).join(', '))})
+      RETURNING t.id
+    )`;
+}
+
+// Linking a staged import batch in place: a temporary table with the staged columns (lon, lat; NULL
+// addresses for records without one) and the link columns, plus `settled`. Two statements, plain text
+// without parameters for the importer's own connections (`staging` is a generated table name):
+//  - settle: a record already stored at the same point, with a locality, keeps its stored links, and
+//    when it has no address of its own (none given, or the same recovered one an export wrote) its
+//    stored recovered address too. Re-importing a file therefore looks nothing up (relinking after a
+//    place import is what refreshes links); the stored row is probed by primary key (LATERAL, fenced
+//    with OFFSET 0 so the planner cannot turn it into a scan of the catalogue).
+//  - link: every other record is linked by the same rules and values as stored rows.
+export function linkStagedSql(staging: string): { settle: string; link: string } {
+  const table = Prisma.raw(staging);
+  const settle = Prisma.sql`
+    UPDATE ${table} t SET (${Prisma.raw(LINK_COLUMNS.join(', '))}, settled) = (
+        CASE WHEN c.keep_address THEN c.address ELSE t.address END,
+        CASE WHEN c.keep_address THEN c.address_origin ELSE t.address_origin END,
+        CASE WHEN c.keep_address THEN c.place_id ELSE t.place_id END,
+        c.locality_id, c.region_code, c.country_code, true)
+    FROM (
+      SELECT s.id, cur.*,
+        cur.address_origin <> 'own' AND (s.address IS NULL OR (s.address, s.address_origin) = (cur.address, cur.address_origin)) AS keep_address,
+        s.address IS NOT NULL AND s.address_origin = 'own' AS own
+      FROM ${table} s
+      CROSS JOIN LATERAL (
+        SELECT i.address, i.address_origin, i.place_id, i.locality_id, i.region_code, i.country_code
+        FROM imagery i
+        WHERE i.id = s.id AND i.locality_id IS NOT NULL AND ST_X(i.location) = s.lon AND ST_Y(i.location) = s.lat
+        OFFSET 0
+      ) cur
+    ) c
+    WHERE t.id = c.id AND (c.own OR c.keep_address)`;
+  const rows = Prisma.sql`SELECT s.id, ST_SetSRID(ST_MakePoint(s.lon, s.lat), 4326) AS location,
+      (s.address IS NULL OR s.address_origin <> 'own') AS recover
+    FROM ${table} s
+    WHERE NOT s.settled`;
+  const link = Prisma.sql`
+    UPDATE ${table} t SET (${Prisma.raw(LINK_COLUMNS.join(', '))}) = (${Prisma.raw(LINKED_VALUES.join(', '))})
+    FROM (${placeLinksSql(rows)}) l
+    WHERE t.id = l.id`;
+  if (settle.values.length + link.values.length > 0) throw new Error('linkStagedSql must not take parameters');
+  return { settle: settle.text, link: link.text };
+}
+
+// Which records relinking after a place import visits: those with a recovered address (a nearer or
+// better place may now exist), and those not linked to any locality yet. Each walks its own partial
+// index (imagery_recovered_idx, imagery_unlinked_idx) in id order.
+export const RELINK_SCOPES = {
+  recovered: Prisma.sql`i.address_origin <> 'own'`,
+  unlinked: Prisma.sql`i.locality_id IS NULL`,
+} as const;
+export type RelinkScope = keyof typeof RELINK_SCOPES;
+
+// SQL for linking imagery rows to places; statements are built by static methods so that
+// test/sql/repository-sql.ts can render them for review.
+@SqlSubject((db) => new ImageryPlaceLinkRepository(db.prisma))
+@Injectable()
+export class ImageryPlaceLinkRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  // Links the given records (one statement: all or nothing); returns how many rows changed.
+  static linkIdsSql(ids: string[]): Prisma.Sql {
+    // One primary-key probe per id (LATERAL fenced with OFFSET 0): as a join, or as `id = ANY(array)`,
+    // the planner may scan the whole catalogue.
+    const rows = Prisma.sql`SELECT i.id, i.location, i.address_origin <> 'own' AS recover
+      FROM unnest(${ids}::uuid[]) AS given(id)
+      CROSS JOIN LATERAL (SELECT t.id, t.location, t.address_origin FROM imagery t WHERE t.id = given.id OFFSET 0) i`;
+    return Prisma.sql`${applyLinksSql(rows)}
+    SELECT count(*)::int AS relinked FROM up`;
+  }
+
+  // One keyset batch of a relinking pass: the next `limit` records of the scope after `after`.
+  static relinkBatchSql(scope: RelinkScope, after: string | null, limit: number): Prisma.Sql {
+    const batch = Prisma.sql`SELECT i.id, i.location, i.address_origin <> 'own' AS recover FROM imagery i
+      WHERE ${RELINK_SCOPES[scope]} AND (${after}::uuid IS NULL OR i.id > ${after}::uuid)
+      ORDER BY i.id LIMIT ${limit}`;
+    return Prisma.sql`${applyLinksSql(batch)}
+    SELECT (SELECT count(*)::int FROM batch) AS examined, (SELECT count(*)::int FROM up) AS relinked,
+      (SELECT b.id::text FROM batch b ORDER BY b.id DESC LIMIT 1) AS "lastId"`;
+  }
+
+  @GenerateSql({ params: () => [[SAMPLE_UUID]], answers: [[{ relinked: 1 }]] })
+  async linkIds(ids: string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const [row] = await this.prisma.$queryRaw<Array<{ relinked: number }>>(ImageryPlaceLinkRepository.linkIdsSql(ids));
+    return row.relinked;
+  }
+
+  @GenerateSql(
+    { name: 'recovered addresses', params: () => ['recovered', null, 5000] },
+    { name: 'records without a locality', params: () => ['unlinked', SAMPLE_UUID, 5000] },
+  )
+  async relinkBatch(scope: RelinkScope, after: string | null, limit: number): Promise<RelinkBatch> {
+    const [row] = await this.prisma.$queryRaw<RelinkBatch[]>(
+      ImageryPlaceLinkRepository.relinkBatchSql(scope, after, limit),
+    );
+    return row;
+  }
+}

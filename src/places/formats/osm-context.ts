@@ -1,0 +1,110 @@
+import type { RawPlace } from '../place-validation';
+
+// OpenStreetMap streets never say which town they are in, and many addresses leave out addr:city or
+// addr:postcode. osmium writes every node before any way, so by the time a street (a way) arrives the
+// address nodes and place nodes around it have been seen: a street or address without a locality
+// takes the postcode and locality of an address on the same street within about 2 km, else the
+// nearest city, town or village within about 10 km. The same file always gives the same places, so
+// re-imports stay idempotent. Memory is bounded: at most MAX_CONTEXT_ENTRIES of each are kept (past
+// that, later places are not completed).
+export const MAX_CONTEXT_ENTRIES = 200_000;
+const STREET_CELL = 0.02; // degrees of a grid cell for same-street neighbours
+const TOWN_CELL = 0.1; // degrees of a grid cell for towns
+const TOWN_TYPES = new Set(['city', 'town', 'village']);
+
+interface Town {
+  name: string;
+  lon: number;
+  lat: number;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
+const cell = (lon: number, lat: number, size: number): [number, number] => [
+  Math.floor(lon / size),
+  Math.floor(lat / size),
+];
+
+export class OsmContext {
+  private readonly streets = new Map<string, { postcode?: string; locality: string }>();
+  private readonly towns = new Map<string, Town[]>();
+  private townCount = 0;
+
+  // Fills a street's or address's missing locality (and postcode, from the same street) in place.
+  complete(place: RawPlace): void {
+    if ((place.kind !== 'street' && place.kind !== 'address') || str(place.locality)) return;
+    const lon = place.lon as number;
+    const lat = place.lat as number;
+    const street = str(place.street);
+    const neighbour = street ? this.sameStreet(street, lon, lat) : undefined;
+    if (neighbour) {
+      place.locality = neighbour.locality;
+      place.postcode ??= neighbour.postcode;
+      return;
+    }
+    const town = this.nearestTown(lon, lat);
+    if (town) place.locality = town.name;
+  }
+
+  // Remembers an address that knows its locality, and a city, town or village (`placeType`: its place=*).
+  learn(place: RawPlace, placeType: string | undefined): void {
+    const lon = place.lon as number;
+    const lat = place.lat as number;
+    const street = str(place.street);
+    const locality = str(place.locality);
+    if (place.kind === 'address' && street && locality && this.streets.size < MAX_CONTEXT_ENTRIES) {
+      const [x, y] = cell(lon, lat, STREET_CELL);
+      const key = `${street}\u0000${x}\u0000${y}`;
+      if (!this.streets.has(key)) this.streets.set(key, { postcode: str(place.postcode), locality });
+    }
+    const name = str(place.name);
+    if (
+      place.kind === 'locality' &&
+      name &&
+      placeType &&
+      TOWN_TYPES.has(placeType) &&
+      this.townCount < MAX_CONTEXT_ENTRIES
+    ) {
+      const key = cell(lon, lat, TOWN_CELL).join(',');
+      const list = this.towns.get(key) ?? [];
+      list.push({ name, lon, lat });
+      this.towns.set(key, list);
+      this.townCount++;
+    }
+  }
+
+  private sameStreet(street: string, lon: number, lat: number) {
+    const [x, y] = cell(lon, lat, STREET_CELL);
+    // The street's own cell first, then its neighbours, in a fixed order.
+    for (const [dx, dy] of [
+      [0, 0],
+      [-1, 0],
+      [1, 0],
+      [0, -1],
+      [0, 1],
+      [-1, -1],
+      [1, -1],
+      [-1, 1],
+      [1, 1],
+    ]) {
+      const found = this.streets.get(`${street}\u0000${x + dx}\u0000${y + dy}`);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  private nearestTown(lon: number, lat: number): Town | undefined {
+    const [x, y] = cell(lon, lat, TOWN_CELL);
+    const scale = Math.cos((lat * Math.PI) / 180) ** 2; // east-west degrees are shorter away from the equator
+    let best: Town | undefined;
+    let bestDistance = Infinity;
+    for (let dx = -1; dx <= 1; dx++) {
+      for (let dy = -1; dy <= 1; dy++) {
+        for (const town of this.towns.get(`${x + dx},${y + dy}`) ?? []) {
+          const d = (town.lon - lon) ** 2 * scale + (town.lat - lat) ** 2;
+          if (d < bestDistance) [best, bestDistance] = [town, d];
+        }
+      }
+    }
+    return best;
+  }
+}

@@ -1,0 +1,169 @@
+import { OSM_PLACE_TYPE_IMPORTANCE } from '../gazetteer/place-importance';
+import { MAX_ALT_NAMES_LENGTH, RawPlace } from '../place-validation';
+
+// Which OpenStreetMap objects become places, and how their tags fill a place:
+// - address: a node, or a building/area way, with addr:housenumber and addr:street (or addr:place,
+//   which then stands in for the street: "Silum 6");
+// - locality: a named place=city|town|village|hamlet|suburb|quarter|neighbourhood|borough|isolated_dwelling
+//   node (or area), with its population; region: place=state|province; country: place=country;
+// - street: a named highway=* way, one place per way (a long street split into several ways is
+//   several places, each at the middle vertex of its own way);
+// - poi: a named amenity=*, shop=* or tourism=* object. One that is also an address gives both: the
+//   address keeps the object's id, the poi gets "<id>:poi".
+export const LOCALITY_PLACES = [
+  'city',
+  'town',
+  'village',
+  'hamlet',
+  'suburb',
+  'quarter',
+  'neighbourhood',
+  'borough',
+  'isolated_dwelling',
+] as const;
+// place=region is any named area (a mountain range as well): only states and provinces are regions.
+const REGION_PLACES = new Set(['state', 'province']);
+// highway values that are no street one could stand in.
+const NOT_STREETS = new Set([
+  'proposed',
+  'construction',
+  'abandoned',
+  'razed',
+  'platform',
+  'bus_stop',
+  'elevator',
+  'services',
+  'rest_area',
+  'corridor',
+]);
+// Other names that should find a place too.
+const ALT_NAME_TAGS = [
+  'alt_name',
+  'official_name',
+  'short_name',
+  'old_name',
+  'loc_name',
+  'int_name',
+  'name:en',
+  'name:de',
+  'name:fr',
+  'name:it',
+];
+
+// The tags osmium is asked to keep (everything else is dropped before it reaches Node).
+export const OSM_KEPT_TAGS = [
+  'addr:*',
+  'name',
+  ...ALT_NAME_TAGS,
+  'place',
+  'population',
+  'highway',
+  'amenity',
+  'shop',
+  'tourism',
+  'postal_code',
+  'ISO3166-1',
+  'ISO3166-1:alpha2',
+  'ISO3166-2',
+  'country_code',
+];
+
+export type OsmTags = Record<string, string | undefined>;
+
+// The places one OSM object gives (none for most objects). `line`: the object is a way drawn as a line.
+export function placesFromOsm(
+  sourceId: string,
+  tags: OsmTags,
+  lon: number,
+  lat: number,
+  line: boolean,
+): Array<{ id: string; place: RawPlace }> {
+  const out: Array<{ id: string; place: RawPlace }> = [];
+  const name = tags.name;
+  const country = /^[A-Za-z]{2}$/.test(tags['addr:country'] ?? '') ? tags['addr:country']!.toUpperCase() : undefined;
+  const base: RawPlace = {
+    lon,
+    lat,
+    postcode: tags['addr:postcode'] ?? tags.postal_code,
+    country_code: country,
+    alt_names: altNames(tags),
+  };
+  const address = {
+    housenumber: tags['addr:housenumber'],
+    street: tags['addr:street'] ?? tags['addr:place'],
+    locality: tags['addr:city'] ?? tags['addr:place'] ?? tags['addr:suburb'],
+    region: tags['addr:state'] ?? tags['addr:province'],
+  };
+  if (address.housenumber && address.street) {
+    out.push({ id: sourceId, place: { ...base, ...address, kind: 'address' } });
+  }
+  const place = tags.place;
+  if (name && place && (LOCALITY_PLACES as readonly string[]).includes(place)) {
+    const population = parsePopulation(tags.population);
+    out.push({
+      id: sourceId,
+      place: {
+        ...base,
+        kind: 'locality',
+        name,
+        region: address.region,
+        population,
+        importance: population === undefined ? OSM_PLACE_TYPE_IMPORTANCE[place] : undefined,
+      },
+    });
+  } else if (name && place === 'country') {
+    const code = tags['ISO3166-1:alpha2'] ?? tags['ISO3166-1'] ?? tags.country_code;
+    out.push({
+      id: sourceId,
+      place: { ...base, kind: 'country', name, country_code: code, population: parsePopulation(tags.population) },
+    });
+  } else if (name && place && REGION_PLACES.has(place)) {
+    out.push({
+      id: sourceId,
+      place: {
+        ...base,
+        kind: 'region',
+        name,
+        region_code: tags['ISO3166-2'],
+        population: parsePopulation(tags.population),
+      },
+    });
+  } else if (name && line && tags.highway && !NOT_STREETS.has(tags.highway)) {
+    out.push({ id: sourceId, place: { ...base, kind: 'street', name, street: name, locality: address.locality } });
+  }
+  if (name && (tags.amenity || tags.shop || tags.tourism) && !out.some((p) => p.place.kind !== 'address')) {
+    out.push({ id: out.length > 0 ? `${sourceId}:poi` : sourceId, place: { ...base, ...address, kind: 'poi', name } });
+  }
+  return out;
+}
+
+// The source id of an osmium export feature: osmium numbers areas 2 x way id, or 2 x relation id + 1.
+export function osmSourceId(exportId: unknown): string | null {
+  if (typeof exportId !== 'string') return null;
+  const m = /^([nwa])(-?\d+)$/.exec(exportId);
+  if (!m) return null;
+  if (m[1] !== 'a') return exportId;
+  const n = BigInt(m[2]);
+  return n % 2n === 0n ? `w${n / 2n}` : `r${(n - 1n) / 2n}`;
+}
+
+// population as OSM writes it ("5432", "5,432", "5 432"); anything else is ignored, not rejected.
+function parsePopulation(value: string | undefined): number | undefined {
+  const digits = value?.replace(/[\s,.'’]/g, '');
+  if (!digits || !/^\d{1,15}$/.test(digits)) return undefined;
+  return Number(digits);
+}
+
+function altNames(tags: OsmTags): string | undefined {
+  const names: string[] = [];
+  for (const key of ALT_NAME_TAGS) {
+    for (const value of tags[key]?.split(';') ?? []) {
+      const v = value.trim();
+      if (v && v !== tags.name && !names.includes(v)) names.push(v);
+    }
+  }
+  let joined = '';
+  for (const n of names)
+    if (joined.length + n.length + 1 <= MAX_ALT_NAMES_LENGTH) joined = joined ? `${joined} ${n}` : n;
+  return joined || undefined;
+}

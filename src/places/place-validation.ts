@@ -1,0 +1,239 @@
+import { createHash } from 'node:crypto';
+import { MAX_ADDRESS_LENGTH, Rejection } from '../imagery/imagery-feature';
+import { placeLabel } from './place-label';
+import { ALT_NAME_SEPARATOR, PLACE_KINDS, PlaceKind, PlaceRecord, placeId } from './place-record';
+import { countryNames, regionNames } from './gazetteer/gazetteer-place';
+import { joinAltNames } from './gazetteer/name-variants';
+import {
+  ADDRESS_IMPORTANCE,
+  COUNTRY_IMPORTANCE,
+  importanceFromPopulation,
+  LOCALITY_IMPORTANCE,
+  POI_IMPORTANCE,
+  POSTCODE_IMPORTANCE,
+  REGION_IMPORTANCE,
+  STREET_IMPORTANCE,
+} from './gazetteer/place-importance';
+import { regionByCode, regionEntry } from './regions';
+
+// One place as a reader found it, before validation: the documented GeoJSON property names, so a
+// rejection names the field the file has. Readers that map other names (OpenStreetMap tags,
+// OpenAddresses columns) fill these.
+export interface RawPlace {
+  kind?: unknown;
+  name?: unknown;
+  housenumber?: unknown;
+  street?: unknown;
+  postcode?: unknown;
+  locality?: unknown;
+  region?: unknown;
+  region_code?: unknown;
+  country_code?: unknown;
+  importance?: unknown;
+  population?: unknown;
+  /** A string, or an array of strings (joined with spaces). */
+  alt_names?: unknown;
+  /** The place's id in its source; a hash of the content when absent. */
+  id?: unknown;
+  lon?: unknown;
+  lat?: unknown;
+}
+
+export type PlaceResult = { ok: true; place: PlaceRecord } | { ok: false; rejection: Rejection };
+
+export interface PlaceDefaults {
+  source: string;
+  /** ISO 3166-1 alpha-2 for places whose record names no country (--country). */
+  countryCode?: string | null;
+}
+
+// Bounds on every text column; the label shares the imagery address's bound, since it becomes one.
+export const MAX_NAME_LENGTH = 300;
+export const MAX_HOUSENUMBER_LENGTH = 50;
+export const MAX_POSTCODE_LENGTH = 20;
+export const MAX_ALT_NAMES_LENGTH = 2000;
+export const MAX_SOURCE_ID_LENGTH = 200;
+export const MAX_LABEL_LENGTH = MAX_ADDRESS_LENGTH;
+const COUNTRY_CODE = /^[A-Z]{2}$/;
+const REGION_CODE = /^[A-Z]{2}-[A-Z0-9]{1,3}$/;
+// eslint-disable-next-line no-control-regex -- control characters are what this removes (all but tab and newline)
+const CONTROL_CHARS = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
+
+// How much a place matters when it has no population of its own and its record gives no importance
+// (the numbers live in gazetteer/place-importance.ts, with the world gazetteer's; the population
+// formula is importanceFromPopulation there).
+const KIND_IMPORTANCE: Record<PlaceKind, number> = {
+  country: COUNTRY_IMPORTANCE,
+  region: REGION_IMPORTANCE,
+  locality: LOCALITY_IMPORTANCE,
+  postcode: POSTCODE_IMPORTANCE,
+  street: STREET_IMPORTANCE,
+  poi: POI_IMPORTANCE,
+  address: ADDRESS_IMPORTANCE,
+};
+// Areas are also found by the names and codes of their region and country, as the world gazetteer's
+// are ("Vaduz LI", "Springfield Illinois"); addresses, streets and points of interest are not (every
+// one of a country's addresses would match its name).
+const AREA_KINDS: ReadonlySet<PlaceKind> = new Set(['country', 'region', 'locality', 'postcode']);
+
+const reject = (field: string, reason: string): PlaceResult => ({ ok: false, rejection: { field, reason } });
+
+type Text = { value: string | null } | { problem: string };
+
+// A text field: trimmed, control characters dropped, empty means absent; numbers are taken as text
+// (house numbers and postcodes are often written as numbers).
+function text(value: unknown, max: number): Text {
+  if (value === undefined || value === null) return { value: null };
+  if (typeof value === 'number' && Number.isFinite(value)) value = String(value);
+  if (typeof value !== 'string') return { problem: 'must be a string' };
+  const clean = value.replace(CONTROL_CHARS, '').replace(/\s+/g, ' ').trim();
+  if (clean.length > max) return { problem: `must be at most ${max} characters` };
+  return { value: clean === '' ? null : clean };
+}
+
+// The rules every place obeys, whatever format it came in; returns the record or the first problem.
+export function validatePlace(raw: RawPlace, defaults: PlaceDefaults): PlaceResult {
+  if (typeof raw.kind !== 'string' || !(PLACE_KINDS as readonly string[]).includes(raw.kind)) {
+    return reject('kind', `is required and must be one of ${PLACE_KINDS.join(', ')}`);
+  }
+  const kind = raw.kind as PlaceKind;
+  const { lon, lat } = raw;
+  if (typeof lon !== 'number' || !Number.isFinite(lon))
+    return reject('lon', 'longitude is required and must be a number');
+  if (lon < -180 || lon > 180) return reject('lon', 'longitude must be between -180 and 180');
+  if (typeof lat !== 'number' || !Number.isFinite(lat))
+    return reject('lat', 'latitude is required and must be a number');
+  if (lat < -90 || lat > 90) return reject('lat', 'latitude must be between -90 and 90');
+
+  const fields = {} as Record<'name' | 'housenumber' | 'street' | 'postcode' | 'locality' | 'region', string | null>;
+  const bounds = {
+    name: MAX_NAME_LENGTH,
+    housenumber: MAX_HOUSENUMBER_LENGTH,
+    street: MAX_NAME_LENGTH,
+    postcode: MAX_POSTCODE_LENGTH,
+    locality: MAX_NAME_LENGTH,
+    region: MAX_NAME_LENGTH,
+  };
+  for (const [field, max] of Object.entries(bounds) as Array<[keyof typeof bounds, number]>) {
+    const t = text(raw[field], max);
+    if ('problem' in t) return reject(field, t.problem);
+    fields[field] = t.value;
+  }
+  const { housenumber, street, postcode, locality, region } = fields;
+  // The same name twice says nothing more ("Silum 6, Silum" for an addr:place address).
+  const localityOrNull = locality !== null && locality === street && kind === 'address' ? null : locality;
+
+  const codes: { country: string | null; region: string | null } = { country: null, region: null };
+  for (const [field, pattern, key, example] of [
+    ['country_code', COUNTRY_CODE, 'country', 'LI'],
+    ['region_code', REGION_CODE, 'region', 'US-CA'],
+  ] as const) {
+    const t = text(raw[field], 10);
+    if ('problem' in t) return reject(field, t.problem);
+    const code = t.value?.toUpperCase() ?? null;
+    if (code !== null && !pattern.test(code))
+      return reject(field, `must be an ISO 3166 code like "${example}", got ${JSON.stringify(t.value)}`);
+    codes[key] = code;
+  }
+  const countryCode = codes.country ?? defaults.countryCode ?? codes.region?.slice(0, 2) ?? null;
+  // A region given only by its code is named from it ("US-IL": Illinois).
+  const regionName = region ?? (codes.region ? (regionByCode(codes.region)?.name ?? null) : null);
+
+  if (kind === 'address') {
+    if (housenumber === null) return reject('housenumber', 'is required for an address');
+    if (street === null && localityOrNull === null) return reject('street', 'an address needs a street or a locality');
+  }
+  const explicitName = fields.name;
+  const name = explicitName ?? derivedName(kind, housenumber, street, postcode);
+  if (name === null) return reject('name', `is required for a ${kind}`);
+
+  let population: number | null = null;
+  if (raw.population !== undefined && raw.population !== null) {
+    if (typeof raw.population !== 'number' || !Number.isSafeInteger(raw.population) || raw.population < 0) {
+      return reject('population', 'must be a whole number of at least 0');
+    }
+    population = raw.population;
+  }
+  let importance: number;
+  if (raw.importance !== undefined && raw.importance !== null) {
+    if (typeof raw.importance !== 'number' || !(raw.importance >= 0 && raw.importance <= 1))
+      return reject('importance', 'must be a number from 0 to 1');
+    importance = raw.importance;
+  } else {
+    // A country or region matters at least as its kind does, however few live there.
+    const floor = kind === 'country' || kind === 'region' ? KIND_IMPORTANCE[kind] : 0;
+    importance = population !== null ? Math.max(floor, importanceFromPopulation(population)) : KIND_IMPORTANCE[kind];
+  }
+
+  const alt =
+    Array.isArray(raw.alt_names) && raw.alt_names.every((a) => typeof a === 'string')
+      ? raw.alt_names.join(ALT_NAME_SEPARATOR)
+      : raw.alt_names;
+  const altNames = text(alt, MAX_ALT_NAMES_LENGTH);
+  if ('problem' in altNames) return reject('alt_names', `${altNames.problem} (or an array of strings)`);
+
+  const parts = {
+    kind,
+    name,
+    housenumber,
+    street,
+    postcode,
+    locality: localityOrNull,
+    region: regionName,
+    regionCode: codes.region,
+    countryCode,
+  };
+  const label = placeLabel(parts);
+  if (label.length > MAX_LABEL_LENGTH)
+    return reject('name', `makes a label longer than ${MAX_LABEL_LENGTH} characters`);
+
+  const entry = AREA_KINDS.has(kind) && codes.region ? regionEntry(codes.region) : undefined;
+  const areaNames = AREA_KINDS.has(kind)
+    ? [...(entry ? regionNames(entry) : []), ...(countryCode ? countryNames(countryCode) : [])]
+    : [];
+
+  const sourceId =
+    raw.id === undefined || raw.id === null || raw.id === ''
+      ? contentId(parts, lon, lat)
+      : text(raw.id, MAX_SOURCE_ID_LENGTH);
+  if (typeof sourceId !== 'string' && ('problem' in sourceId || sourceId.value === null)) {
+    return reject('id', 'problem' in sourceId ? sourceId.problem : 'must not be blank');
+  }
+  const id = typeof sourceId === 'string' ? sourceId : sourceId.value!;
+  return {
+    ok: true,
+    place: {
+      id: placeId(defaults.source, id),
+      ...parts,
+      label,
+      altNames: joinAltNames(label, [altNames.value, ...areaNames]),
+      lon,
+      lat,
+      importance,
+      population,
+      source: defaults.source,
+      sourceId: id,
+    },
+  };
+}
+
+// What an unnamed place is called: an address by its house number and street ("Herrengasse 35" is
+// the label's job; the name keeps the order of the record), a street or postcode by itself.
+function derivedName(
+  kind: PlaceKind,
+  housenumber: string | null,
+  street: string | null,
+  postcode: string | null,
+): string | null {
+  if (kind === 'address') return [street, housenumber].filter((p) => p !== null).join(' ') || null;
+  if (kind === 'street') return street;
+  if (kind === 'postcode') return postcode;
+  return null;
+}
+
+// A source id for a record without one: the same content always gets the same id.
+function contentId(parts: object, lon: number, lat: number): string {
+  return `sha1:${createHash('sha1')
+    .update(JSON.stringify([parts, lon, lat]))
+    .digest('hex')}`;
+}

@@ -1,0 +1,71 @@
+import { Prisma } from '@prisma/client';
+import { TextQuery } from '../search-query';
+
+// Places found by full text, read at most this many before ranking (GIN index places_search_tsv_idx;
+// a one-letter prefix in a large gazetteer finds more, and the rest are not considered).
+export const PLACE_FOUND_CAP = 5_000;
+// Places handed to ranking, most important first.
+export const PLACE_CANDIDATES = 200;
+// Trigram similarity a misspelt name needs (pg_trgm's default threshold for %).
+export const PLACE_SIMILARITY_MIN = 0.3;
+
+const PLACE_COLUMNS = Prisma.sql`p.id, p.kind, p.name, p.label, p.alt_names AS "altNames", p.importance,
+  ST_X(p.location) AS lon, ST_Y(p.location) AS lat`;
+
+// Kinds whose imagery a query can pin: imagery links to these (place_id, locality_id).
+const PINNABLE = Prisma.sql`p.kind IN ('locality', 'postcode', 'street', 'address', 'poi')`;
+
+function regionCondition(region: string | null): Prisma.Sql {
+  if (region === null) return Prisma.sql`true`;
+  return region.includes('-') ? Prisma.sql`p.region_code = ${region}` : Prisma.sql`p.country_code = ${region}`;
+}
+
+// Places whose label or other names hold every word of the query (the last as a prefix).
+// The columns are read in the capped scan itself, which visits each row anyway (to test its kind and
+// region): joining places again by id made the planner hash-join a sequential scan of the whole table
+// when a common word ("street") finds thousands (see test/medium/place-search-plans.spec.ts).
+// Addresses (most of a gazetteer, and the least important kind) are read only when fewer than
+// PLACE_CANDIDATES places of the other kinds match: a prefix like "Jeff" then reads the few hundred
+// streets and towns from the partial index places_search_tsv_named_idx instead of 5,000 rows.
+export function placeCandidatesSql(query: TextQuery, region: string | null): Prisma.Sql {
+  const matches = Prisma.sql`p.search_tsv @@ to_tsquery('simple', ${query.tsquery}) AND ${regionCondition(region)}`;
+  return Prisma.sql`
+    WITH named AS MATERIALIZED (
+      SELECT ${PLACE_COLUMNS} FROM places p
+      WHERE ${matches} AND p.kind <> 'address' AND ${PINNABLE}
+      LIMIT ${PLACE_FOUND_CAP}
+    )
+    SELECT f.id, f.kind, f.name, f.label, f."altNames", f.importance, f.lon, f.lat, NULL::float8 AS similarity
+    FROM (
+      SELECT * FROM named
+      UNION ALL
+      SELECT * FROM (SELECT ${PLACE_COLUMNS} FROM places p WHERE ${matches} AND p.kind = 'address' LIMIT ${PLACE_FOUND_CAP}) a
+      WHERE (SELECT count(*) FROM named) < ${PLACE_CANDIDATES}
+    ) f
+    ORDER BY f.importance DESC, f.id
+    LIMIT ${PLACE_CANDIDATES}`;
+}
+
+// Misspelt names: trigram similarity of the name to the whole query (GIN index places_name_norm_trgm_idx).
+export function similarPlacesSql(text: string, region: string | null): Prisma.Sql {
+  const norm = Prisma.sql`lis_normalize(${text})`;
+  return Prisma.sql`
+    SELECT ${PLACE_COLUMNS}, similarity(p.name_norm, ${norm})::float8 AS similarity
+    FROM places p
+    WHERE p.name_norm % ${norm} AND similarity(p.name_norm, ${norm}) >= ${PLACE_SIMILARITY_MIN}
+      AND ${PINNABLE} AND ${regionCondition(region)}
+    ORDER BY similarity(p.name_norm, ${norm}) + p.importance DESC, p.id
+    LIMIT ${PLACE_CANDIDATES}`;
+}
+
+// Each (record, place) pair with the place's label and point, the distance between them and the
+// bearing from the record to the place (NULL at the place itself), for `include: ["place"]`.
+export function recordPlacesSql(recordIds: string[], placeIds: string[]): Prisma.Sql {
+  return Prisma.sql`
+    SELECT x.record_id AS "recordId", p.id, p.kind, p.label, ST_Y(p.location) AS lat, ST_X(p.location) AS lon,
+           ST_Distance(i.location::geography, p.location::geography)::float8 AS distance,
+           degrees(ST_Azimuth(i.location::geography, p.location::geography))::float8 AS bearing
+    FROM unnest(${recordIds}::uuid[], ${placeIds}::uuid[]) AS x(record_id, place_id)
+    JOIN imagery i ON i.id = x.record_id
+    JOIN places p ON p.id = x.place_id`;
+}

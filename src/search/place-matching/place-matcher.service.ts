@@ -1,0 +1,20 @@
+import { Injectable } from '@nestjs/common';
+import { TextQuery } from '../search-query';
+import { PlaceMatchingRepository } from './place-matching.repository';
+import { rankPlaces, RankedPlace } from './place-ranking';
+
+// Which places a query means (see place-ranking.ts): by full text first; names that may be
+// misspelt by trigram similarity, asked for only when the spelling as typed found nothing.
+@Injectable()
+export class PlaceMatcherService {
+  constructor(private readonly repository: PlaceMatchingRepository) {}
+
+  async named(query: TextQuery, region: string | null): Promise<RankedPlace[]> {
+    return rankPlaces(query, await this.repository.candidates(query, region));
+  }
+
+  async misspelt(query: TextQuery, region: string | null): Promise<RankedPlace[]> {
+    if (!query.words.some((w) => /\p{L}{3}/u.test(w))) return [];
+    return rankPlaces(query, await this.repository.similar(query.text, region));
+  }
+}

@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import { GenerateSql, SAMPLE_UUID, SAMPLE_UUID_2, SqlSubject } from '../../database/generate-sql';
+import { PrismaService } from '../../database/prisma.service';
+import { sampleText } from '../search-sql.samples';
+import { TextQuery } from '../search-query';
+import { PlaceCandidate } from './place-ranking';
+import { placeCandidatesSql, recordPlacesSql, similarPlacesSql } from './place-candidates.sql';
+
+// Reads the gazetteer for search: the places a query may mean, and the places records point at.
+@SqlSubject((db) => new PlaceMatchingRepository(db.prisma))
+@Injectable()
+export class PlaceMatchingRepository {
+  static placeCandidatesSql = placeCandidatesSql;
+  static similarPlacesSql = similarPlacesSql;
+  static recordPlacesSql = recordPlacesSql;
+
+  constructor(private readonly prisma: PrismaService) {}
+
+  @GenerateSql(
+    { params: () => [sampleText('San Fr'), null] },
+    { name: 'in a region', params: () => [sampleText('Springfield'), 'US-IL'] },
+  )
+  candidates(query: TextQuery, region: string | null): Promise<PlaceCandidate[]> {
+    return this.prisma.rawQuery<PlaceCandidate>(placeCandidatesSql(query, region));
+  }
+
+  @GenerateSql({ params: () => ['Sna Francisco', null] })
+  similar(text: string, region: string | null): Promise<PlaceCandidate[]> {
+    return this.prisma.rawQuery<PlaceCandidate>(similarPlacesSql(text, region));
+  }
+
+  @GenerateSql({ params: () => [[SAMPLE_UUID], [SAMPLE_UUID_2]] })
+  recordPlaces(recordIds: string[], placeIds: string[]): Promise<RecordPlaceRow[]> {
+    if (recordIds.length === 0) return Promise.resolve([]);
+    return this.prisma.rawQuery<RecordPlaceRow>(recordPlacesSql(recordIds, placeIds));
+  }
+}
+
+export interface RecordPlaceRow {
+  recordId: string;
+  id: string;
+  kind: string;
+  label: string;
+  lat: number;
+  lon: number;
+  distance: number;
+  bearing: number | null;
+}

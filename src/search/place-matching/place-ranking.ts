@@ -1,0 +1,78 @@
+import { allWordsTsquery, TextQuery, tokenize } from '../search-query';
+import { ALT_NAME_SEPARATOR } from '../../places/place-record';
+import { PlacePins } from '../sql/place-pins.sql';
+
+export interface PlaceCandidate {
+  id: string;
+  kind: string;
+  name: string;
+  label: string;
+  altNames: string;
+  importance: number;
+  lon: number;
+  lat: number;
+  /** Trigram similarity of the name to the query (misspelt names); null for full-text matches. */
+  similarity: number | null;
+}
+
+export interface RankedPlace extends PlaceCandidate {
+  /** importance + how well the query names it; higher first. */
+  rank: number;
+}
+
+// The places whose imagery a query pins, best first.
+export const MAX_PINNED_PLACES = 20;
+// Pinned records score PIN_BASE + PIN_STEP per place below them in the ranking: a step is larger than
+// any text score (at most 4, code matches aside) plus the best-view bonus of an address (under 2.1),
+// so a better place's imagery always comes first and text only orders the imagery of one place.
+const PIN_BASE = 20;
+const PIN_STEP = 10;
+
+// How well the query names the place, or null when it does not mean it: every word of its name, or
+// of one of its other names ("Muenchen" for Munich, "Illinois" for a town of Illinois), is in the
+// query, the last query word possibly a prefix still being typed. So "London" means London but not
+// New London, nor Croydon (whose other names include "London Borough of Croydon"). The name beats
+// other names, and whole words beat completed prefixes.
+export function nameFit(query: TextQuery, place: PlaceCandidate): number | null {
+  if (place.similarity !== null) return place.similarity;
+  const name = coverage(query, place.name);
+  if (name !== null) return name === 'exact' ? 0.5 : 0.3;
+  const others = place.altNames.split(ALT_NAME_SEPARATOR.trim()).map((n) => coverage(query, n));
+  if (others.includes('exact')) return 0.4;
+  return others.includes('prefix') ? 0.25 : null;
+}
+
+function coverage(query: TextQuery, name: string): 'exact' | 'prefix' | null {
+  const words = tokenize(name);
+  if (words.length === 0) return null;
+  const typed = query.groups[query.groups.length - 1][0];
+  let prefixed = false;
+  for (const word of words) {
+    if (query.groups.some((g) => g.includes(word))) continue;
+    if (!word.startsWith(typed)) return null;
+    prefixed = true;
+  }
+  return prefixed ? 'prefix' : 'exact';
+}
+
+// The places a query means, best first: how well it names them plus how important they are
+// ("London" is London, England before London, Ontario; "Springfield" lists every Springfield).
+export function rankPlaces(query: TextQuery, candidates: readonly PlaceCandidate[]): RankedPlace[] {
+  const ranked: RankedPlace[] = [];
+  for (const c of candidates) {
+    const fit = nameFit(query, c);
+    if (fit !== null) ranked.push({ ...c, rank: c.importance + fit });
+  }
+  ranked.sort((a, b) => b.rank - a.rank || b.importance - a.importance || (a.id < b.id ? -1 : 1));
+  return ranked.slice(0, MAX_PINNED_PLACES);
+}
+
+export function pinsOf(places: readonly RankedPlace[]): PlacePins | null {
+  if (places.length === 0) return null;
+  const scores = places.map((_, i) => PIN_BASE + PIN_STEP * (places.length - i));
+  const [best] = places;
+  const view = best.kind === 'address' ? { id: best.id, lon: best.lon, lat: best.lat, score: scores[0] } : null;
+  // A name without words (only symbols) is an empty tsquery, which matches nothing.
+  const names = places.map((p) => allWordsTsquery(p.name) ?? '');
+  return { ids: places.map((p) => p.id), scores, names, view };
+}

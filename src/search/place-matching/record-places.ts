@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import { ImageryRecordDto } from '../search-response.dto';
+import { SearchRow } from '../search.repository';
+import { VIEW_RADIUS_M } from '../sql/place-pins.sql';
+import { PlaceMatchingRepository, RecordPlaceRow } from './place-matching.repository';
+import { RankedPlace } from './place-ranking';
+
+// `include: ["place"]`: per record, the best place of the query it belongs to (a named place it is
+// linked to, or the named address it faces from within VIEW_RADIUS_M); else the place its address
+// came from, else the locality it lies in. Records linked to none get no `place`.
+@Injectable()
+export class RecordPlaces {
+  constructor(private readonly repository: PlaceMatchingRepository) {}
+
+  async attach(records: ImageryRecordDto[], rows: readonly SearchRow[], named: readonly RankedPlace[]): Promise<void> {
+    const pairs: Array<{ record: string; place: string }> = [];
+    for (const row of rows) {
+      for (const place of candidates(row, named)) pairs.push({ record: row.id, place });
+    }
+    const found = await this.repository.recordPlaces(
+      pairs.map((p) => p.record),
+      pairs.map((p) => p.place),
+    );
+    records.forEach((record, i) => {
+      const choices = candidates(rows[i], named);
+      const options = found.filter((f) => f.recordId === record.id);
+      // The first candidate that applies: a view of the named address only within the radius.
+      const f = choices
+        .map((id) => options.find((o) => o.id === id))
+        .find(
+          (o): o is RecordPlaceRow =>
+            o !== undefined && (o.id !== viewedAddress(rows[i], named) || o.distance <= VIEW_RADIUS_M),
+        );
+      if (!f) return;
+      record.place = {
+        id: f.id,
+        kind: f.kind,
+        label: f.label,
+        lat: f.lat,
+        lon: f.lon,
+        distance_m: Math.round(f.distance * 10) / 10,
+      };
+      if (f.kind === 'address' && f.bearing !== null && f.distance > 0) {
+        record.place.bearing_offset_deg = Math.round(angleBetween(rows[i].heading, f.bearing) * 10) / 10;
+      }
+    });
+  }
+}
+
+// The named address a record not linked to any named place may be a view of.
+function viewedAddress(row: SearchRow, named: readonly RankedPlace[]): string | null {
+  if (named.some((p) => p.id === row.placeId || p.id === row.localityId)) return null;
+  return named[0]?.kind === 'address' ? named[0].id : null;
+}
+
+// The places a record may be shown with, in order of preference.
+function candidates(row: SearchRow, named: readonly RankedPlace[]): string[] {
+  const linked = named.find((p) => p.id === row.placeId || p.id === row.localityId);
+  if (linked) return [linked.id];
+  const own = [row.placeId, row.localityId].filter((id): id is string => id !== null);
+  const view = viewedAddress(row, named);
+  return view ? [view, ...own] : own;
+}
+
+// Degrees between two headings, 0..180.
+function angleBetween(a: number, b: number): number {
+  const d = Math.abs(a - b) % 360;
+  return d > 180 ? 360 - d : d;
+}

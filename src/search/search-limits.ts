@@ -1,0 +1,14 @@
+// Searches count their matches up to this many (and say when there are more). Equal to the deepest
+// page a request may ask for (page * limit <= 10,000).
+export const COUNT_CAP = 10_000;
+// Text searches rank the first this many matches found by score (and at most this many records of
+// the places a query names); further matches follow in table order.
+export const SCORE_CAP = 1_000;
+// Vocabulary words fetched per misspelt query word (nearest by trigram distance).
+export const WORD_CANDIDATES = 20;
+
+// The page a search reads: `limit` rows after skipping `offset` (offset + limit <= COUNT_CAP).
+export interface PageWindow {
+  limit: number;
+  offset: number;
+}

@@ -1,0 +1,259 @@
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IncludeName } from './search-filters.dto';
+import { LIMIT_MAX, RESULT_WINDOW_MAX } from './search.dto';
+
+// Response classes (not interfaces) so the OpenAPI document describes them. The pattern repeats the
+// uuid format because validators commonly skip formats.
+const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
+const OPT_IN = (name: IncludeName) => `Only with include: ["${name}"].`;
+
+export class GeoJsonPoint {
+  @ApiProperty({ enum: ['Point'], example: 'Point' })
+  type: 'Point';
+
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'number' },
+    minItems: 2,
+    maxItems: 2,
+    description: '[longitude, latitude] in WGS84 degrees, full stored precision',
+    example: [9.52, 47.14],
+  })
+  coordinates: [number, number];
+}
+
+// Opt-in `place`: the place a record was found through (a place the query named), or else the place
+// its address comes from or the locality it lies in.
+export class MatchedPlaceDto {
+  @ApiProperty({ format: 'uuid', pattern: UUID_PATTERN, example: '5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b' })
+  id: string;
+
+  @ApiProperty({ enum: ['country', 'region', 'locality', 'postcode', 'street', 'address', 'poi'], example: 'address' })
+  kind: string;
+
+  @ApiProperty({ example: 'Herrengasse 35, 9490 Vaduz, Liechtenstein' })
+  label: string;
+
+  @ApiProperty({ minimum: -90, maximum: 90, example: 47.1391 })
+  lat: number;
+
+  @ApiProperty({ minimum: -180, maximum: 180, example: 9.5209 })
+  lon: number;
+
+  @ApiProperty({
+    minimum: 0,
+    description: 'Metres from the record to the place point (sphere), to 0.1 m',
+    example: 12.4,
+  })
+  distance_m: number;
+
+  @ApiPropertyOptional({
+    minimum: 0,
+    maximum: 180,
+    description:
+      "Address places only: degrees between the record's heading and the bearing to the address (0 faces it); absent at the point itself",
+    example: 8.5,
+  })
+  bearing_offset_deg?: number;
+}
+
+export class ImageryRecordDto {
+  @ApiProperty({ format: 'uuid', pattern: UUID_PATTERN, example: 'a0000000-0000-4000-8000-000000000035' })
+  id: string;
+
+  @ApiProperty({ example: 'Herrengasse 35, 9490 Vaduz' })
+  address: string;
+
+  @ApiProperty({
+    description: 'Capture date as stored (no time-zone shift), "Month day, year"',
+    example: 'September 10, 2015',
+  })
+  date: string;
+
+  @ApiProperty({
+    description: 'Heading on the 8-point compass rose, each sector 45 degrees centred on its direction',
+    pattern: '^Facing (North|Northeast|East|Southeast|South|Southwest|West|Northwest) \\((N|NE|E|SE|S|SW|W|NW)\\)$',
+    example: 'Facing West (W)',
+  })
+  compass: string;
+
+  @ApiProperty({ description: 'Whether the image is an interactive panorama', example: false })
+  interactive: boolean;
+
+  @ApiProperty({ type: () => GeoJsonPoint })
+  geometry: GeoJsonPoint;
+
+  @ApiProperty({
+    format: 'uri',
+    pattern: '^https?://',
+    description: 'Absolute image URL',
+    example: 'https://img.example.com/herrengasse-35.jpg',
+  })
+  image: string;
+
+  // Opt-in (include); never present by default.
+  @ApiPropertyOptional({
+    format: 'date',
+    description: `Capture date, ISO YYYY-MM-DD. ${OPT_IN('captured_at')}`,
+    example: '2015-09-10',
+  })
+  captured_at?: string;
+
+  @ApiPropertyOptional({
+    minimum: 0,
+    maximum: 360,
+    description: `Heading in degrees as stored (0 <= h < 360). ${OPT_IN('heading')}`,
+    example: 273.1,
+  })
+  heading?: number;
+
+  @ApiPropertyOptional({
+    minimum: 0,
+    description: `Metres from the search point on the sphere, to 0.1 m; only when a point is known. ${OPT_IN('distance_m')}`,
+    example: 42.5,
+  })
+  distance_m?: number;
+
+  @ApiPropertyOptional({
+    description: `Relevance (text) or closeness in [0, 1] (no text). ${OPT_IN('score')}`,
+    example: 1.025,
+  })
+  score?: number;
+
+  @ApiPropertyOptional({
+    type: () => MatchedPlaceDto,
+    description: `The place the record matched, or else the place it belongs to. ${OPT_IN('place')}`,
+  })
+  place?: MatchedPlaceDto;
+}
+
+// In `interpretation`, when nothing lies within the radius of the query's point.
+export class NearestImageryDto {
+  @ApiProperty({
+    minimum: 0,
+    description: "Metres from the query's point to the nearest record (sphere), to 0.1 m",
+    example: 402.3,
+  })
+  distance_m: number;
+
+  @ApiProperty({ minimum: -90, maximum: 90, description: "The nearest record's point", example: 34.0731 })
+  lat: number;
+
+  @ApiProperty({ minimum: -180, maximum: 180, description: "The nearest record's point", example: -118.3981 })
+  lon: number;
+}
+
+// Opt-in `interpretation`: how the query text was read.
+export class SearchInterpretationDto {
+  @ApiProperty({ enum: ['text', 'coordinates', 'plus_code', 'location_code'], example: 'text' })
+  kind: 'text' | 'coordinates' | 'plus_code' | 'location_code';
+
+  @ApiProperty({
+    description: 'The words searched (text), lat,lon (coordinates), the full plus code, or the location code',
+    example: 'herrengasse 35 vaduz',
+  })
+  normalized: string;
+
+  @ApiPropertyOptional({
+    minimum: -90,
+    maximum: 90,
+    description: 'The point searched around (coordinates, plus_code)',
+    example: 47.14,
+  })
+  lat?: number;
+
+  @ApiPropertyOptional({
+    minimum: -180,
+    maximum: 180,
+    description: 'The point searched around (coordinates, plus_code)',
+    example: 9.52,
+  })
+  lon?: number;
+
+  @ApiPropertyOptional({
+    minimum: 0,
+    description:
+      "Metres searched around the point (coordinates, plus_code): 250, a coarse plus code's area, or near.radius_m",
+    example: 250,
+  })
+  radius_m?: number;
+
+  // Same nullable form as interpretation itself (see SearchResponseDto).
+  @ApiPropertyOptional({
+    type: () => NearestImageryDto,
+    nullable: true,
+    description:
+      'Only when nothing lies within radius_m of the point (coordinates, plus_code): the nearest record the other filters let ' +
+      'through, looked for among the 1,000 records nearest the point; null when none of them does.',
+  })
+  nearest?: NearestImageryDto | null;
+}
+
+@ApiExtraModels(SearchInterpretationDto)
+export class SearchResponseDto {
+  @ApiProperty({ enum: [true], example: true })
+  isSuccess: true;
+
+  @ApiProperty({ type: 'integer', minimum: 1, description: 'The requested page, echoed', example: 1 })
+  page: number;
+
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'ceil(total matches / limit); 0 when nothing matched',
+    example: 1,
+  })
+  pageTotal: number;
+
+  @ApiProperty({
+    type: () => [ImageryRecordDto],
+    maxItems: LIMIT_MAX,
+    description: 'Ordered by the sort, ending with the id; empty past the last page',
+  })
+  data: ImageryRecordDto[];
+
+  @ApiProperty({
+    format: 'uuid',
+    pattern: UUID_PATTERN,
+    description:
+      'UUID v5 of the normalized request (query, limit, filters, non-default sort): the same on every page of one search',
+    example: '3f1c2b9e-5d7a-5e4b-9c1d-2a3b4c5d6e7f',
+  })
+  result_id: string;
+
+  @ApiProperty({ description: 'The name of the requested region, or "global" without one', example: 'global' })
+  region: string;
+
+  // Not enum: [null]: validators such as Prism's fail to compile it and then silently skip the whole body.
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    example: null,
+    description: 'The requested region\'s ISO code ("LI", "US-CA"); null without one',
+  })
+  region_id: string | null;
+
+  // Opt-in (include); never present by default.
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    description: `Number of matches, counted up to ${RESULT_WINDOW_MAX}. ${OPT_IN('total')}`,
+    example: 4,
+  })
+  total?: number;
+
+  @ApiPropertyOptional({
+    description: `false when counting stopped at the cap (or a single word is known to match far more). ${OPT_IN('total')}`,
+    example: true,
+  })
+  total_exact?: boolean;
+
+  // Written as {type: object, nullable: true, allOf: [$ref]}: OpenAPI 3.0 ignores nullable beside a bare
+  // $ref and honours it only beside a type, and null is a real answer here.
+  @ApiPropertyOptional({
+    type: () => SearchInterpretationDto,
+    nullable: true,
+    description: `How query was read; null without a query. ${OPT_IN('interpretation')}`,
+  })
+  interpretation?: SearchInterpretationDto | null;
+}

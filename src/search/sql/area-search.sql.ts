@@ -1,0 +1,71 @@
+import { Prisma } from '@prisma/client';
+import { LatLon } from '../coordinates';
+import { SearchFilters, SearchPlan } from '../search-filters';
+import { COUNT_CAP, PageWindow } from '../search-limits';
+import { filterConditions } from './filter-conditions.sql';
+import { ROW_COLUMNS, sortedPageSql } from './page-strategies.sql';
+import { distanceSql, geography } from './spatial.sql';
+
+// No text: the filters alone (a circle or a bbox is always among them, so the geometry GiST index
+// applies), in one statement: count (stopping after COUNT_CAP + 1 rows) and page. Used for newest
+// and oldest (imagery_captured_at_idx serves wide areas); nearest first goes through
+// areaCountSql and nearestPageSql instead.
+export function areaSql(window: PageWindow, plan: SearchPlan): Prisma.Sql {
+  return sortedPageSql(window, plan, {
+    match: null,
+    score: Prisma.sql`0`,
+    codeMatch: Prisma.sql`false`,
+    cap: COUNT_CAP,
+  });
+}
+
+export function areaCountSql(plan: SearchPlan): Prisma.Sql {
+  const where = Prisma.join(filterConditions(plan.filters), ' AND ');
+  return Prisma.sql`SELECT count(*)::int AS total FROM (SELECT 1 FROM imagery i WHERE ${where} LIMIT ${COUNT_CAP + 1}) c`;
+}
+
+// The page of a nearest-first search, given k = the position of its last row (at most the number
+// of matches, so the scan never has to look beyond the radius). First the distance of the k-th
+// nearest match, by a KNN walk of the geography GiST index (ORDER BY <-> alone: PostgreSQL cannot
+// add the id tie-break to an index-ordered KNN scan); then every match up to that distance, which
+// a bitmap scan of the same index finds, ordered by distance and id so ties never swap pages.
+export function nearestPageSql(window: PageWindow, plan: SearchPlan, k: number): Prisma.Sql {
+  const anchor = plan.anchor!;
+  const where = Prisma.join(filterConditions(plan.filters), ' AND ');
+  const distance = distanceSql(anchor);
+  return Prisma.sql`
+    WITH kth AS MATERIALIZED (
+      SELECT max(n.d) AS d
+      FROM (SELECT ${distance} AS d FROM imagery i WHERE ${where} ORDER BY ${distance} LIMIT ${k}) n
+    )
+    SELECT ${ROW_COLUMNS}, 0::float8 AS score, ${distance}::float8 AS distance
+    FROM imagery i, kth
+    WHERE ${where}
+      AND ST_DWithin(i.location::geography, ${geography(anchor)}, kth.d + 1, false)
+      AND ${distance} <= kth.d
+    ORDER BY ${distance}, i.id
+    LIMIT ${window.limit} OFFSET ${window.offset}`;
+}
+
+// Among how many records nearest the point the nearest one passing the filters is looked for: a
+// bound on the walk when the filters reject most records (without one, a filter that matches nothing
+// would walk the whole index).
+export const NEAREST_CANDIDATES = 1_000;
+
+// The record nearest a point (outside the radius searched, so the filters hold no circle around it):
+// a KNN walk of the geography GiST index, ORDER BY <-> LIMIT. Without filters the first record is
+// the answer; with them, the nearest of the first NEAREST_CANDIDATES that passes them.
+export function nearestRecordSql(point: LatLon, filters: SearchFilters): Prisma.Sql {
+  const distance = distanceSql(point);
+  const conditions = filterConditions(filters);
+  if (conditions.length === 0) {
+    return Prisma.sql`
+      SELECT ${distance}::float8 AS distance, ST_Y(i.location) AS lat, ST_X(i.location) AS lon
+      FROM imagery i ORDER BY ${distance} LIMIT 1`;
+  }
+  return Prisma.sql`
+    SELECT i.distance, ST_Y(i.location) AS lat, ST_X(i.location) AS lon
+    FROM (SELECT i.*, ${distance}::float8 AS distance FROM imagery i ORDER BY ${distance} LIMIT ${NEAREST_CANDIDATES}) i
+    WHERE ${Prisma.join(conditions, ' AND ')}
+    ORDER BY i.distance LIMIT 1`;
+}

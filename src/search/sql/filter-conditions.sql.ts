@@ -1,0 +1,53 @@
+import { Prisma } from '@prisma/client';
+import { circleBounds } from '../coordinates';
+import { SearchFilters } from '../search-filters';
+import { distanceSql, geography } from './spatial.sql';
+
+// The WHERE conditions of a request's filters (alias i = imagery); the same for every strategy.
+export function filterConditions(f: SearchFilters): Prisma.Sql[] {
+  const where: Prisma.Sql[] = [];
+  // A radius: the box around the circle for the geometry GiST index (its statistics give the planner
+  // true row estimates, which ST_DWithin on geography does not), then the exact sphere distance.
+  for (const c of f.circles) {
+    const { west, south, east, north } = circleBounds(c, c.radiusM);
+    const box = (w: number, e: number) =>
+      Prisma.sql`i.location && ST_MakeEnvelope(${w}::float8, ${south}::float8, ${e}::float8, ${north}::float8, 4326)`;
+    where.push(west <= east ? box(west, east) : Prisma.sql`(${box(west, 180)} OR ${box(-180, east)})`);
+    where.push(Prisma.sql`${distanceSql(c)} <= ${c.radiusM}::float8`);
+  }
+  if (f.bbox) {
+    const { west, south, east, north } = f.bbox;
+    // ST_Intersects: the GiST && test (single-precision boxes) plus an exact one, edges included.
+    const box = (w: number, e: number) =>
+      Prisma.sql`ST_Intersects(i.location, ST_MakeEnvelope(${w}::float8, ${south}::float8, ${e}::float8, ${north}::float8, 4326))`;
+    // Across the antimeridian: the part east of west, and the part west of east.
+    where.push(west < east ? box(west, east) : Prisma.sql`(${box(west, 180)} OR ${box(-180, east)})`);
+  }
+  if (f.capturedAfter !== undefined) where.push(Prisma.sql`i.captured_at >= ${f.capturedAfter}::date`);
+  if (f.capturedBefore !== undefined) where.push(Prisma.sql`i.captured_at <= ${f.capturedBefore}::date`);
+  if (f.interactive !== undefined) where.push(Prisma.sql`i.interactive = ${f.interactive}`);
+  if (f.heading) {
+    const { from, to, toInclusive } = f.heading;
+    const upper = toInclusive ? Prisma.sql`i.heading <= ${to}::float8` : Prisma.sql`i.heading < ${to}::float8`;
+    where.push(
+      from <= to
+        ? Prisma.sql`(i.heading >= ${from}::float8 AND ${upper})`
+        : Prisma.sql`(i.heading >= ${from}::float8 OR ${upper})`,
+    );
+  }
+  if (f.lookingAt) {
+    // Heading minus the bearing to the target, folded to 0..180. An image at the target itself has
+    // no bearing (NULL) and qualifies; so does every 360-degree (interactive) image.
+    const turn = Prisma.sql`(i.heading - degrees(ST_Azimuth(i.location::geography, ${geography(f.lookingAt)})))`;
+    where.push(
+      Prisma.sql`(i.interactive OR coalesce(abs(${turn} - 360 * round(${turn} / 360)) <= ${f.lookingAt.halfFovDeg}::float8, true))`,
+    );
+  }
+  // By the place hierarchy: the codes of the locality each record was linked to (see places).
+  if (f.region !== undefined) {
+    where.push(
+      f.region.includes('-') ? Prisma.sql`i.region_code = ${f.region}` : Prisma.sql`i.country_code = ${f.region}`,
+    );
+  }
+  return where;
+}

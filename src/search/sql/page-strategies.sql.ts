@@ -1,0 +1,174 @@
+import { Prisma } from '@prisma/client';
+import { SearchPlan } from '../search-filters';
+import { SortOrder } from '../search-filters.dto';
+import { PageWindow, SCORE_CAP } from '../search-limits';
+import { filterConditions } from './filter-conditions.sql';
+import { distanceSql } from './spatial.sql';
+
+// How a page of matches is read, by strategy: sorted (an index order), ranked (relevance with
+// filters) and head-and-tail (relevance without filters). Alias i is always imagery.
+export const ROW_COLUMNS = Prisma.sql`i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
+  i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat,
+  i.place_id AS "placeId", i.locality_id AS "localityId"`;
+
+interface SortColumns {
+  score: Prisma.Sql;
+  distance: Prisma.Sql;
+  capturedAt: Prisma.Sql;
+  id: Prisma.Sql;
+}
+
+// Columns of the page rows (p) that the outer query re-sorts by.
+const OUTER: SortColumns = {
+  score: Prisma.sql`p.score`,
+  distance: Prisma.sql`p.distance`,
+  capturedAt: Prisma.sql`p."capturedAt"`,
+  id: Prisma.sql`p.id`,
+};
+
+// Every order ends with the id, so equal keys never swap between pages. newest breaks ties by id
+// descending so one backward scan of imagery_captured_at_idx (captured_at, id) serves it.
+function orderSql(sort: SortOrder, c: SortColumns): Prisma.Sql {
+  switch (sort) {
+    case 'relevance':
+      return Prisma.sql`${c.score} DESC, ${c.distance} ASC NULLS LAST, ${c.id}`;
+    case 'distance':
+      return Prisma.sql`${c.distance} ASC NULLS LAST, ${c.id}`;
+    case 'newest':
+      return Prisma.sql`${c.capturedAt} DESC, ${c.id} DESC`;
+    case 'oldest':
+      return Prisma.sql`${c.capturedAt} ASC, ${c.id} ASC`;
+  }
+}
+
+export interface TextSearch {
+  /** Which rows match (alias i); null: the filters alone. */
+  match: Prisma.Sql | null;
+  /** Relevance of a row (alias i). */
+  score: Prisma.Sql;
+  codeMatch: Prisma.Sql;
+  /** Rows ranked whatever their position among the matches (alias i): code matches, the named places' records. */
+  alwaysRanked?: Prisma.Sql;
+  /** Matches counted at most (cap + 1 are read, so "more than cap" is known). */
+  cap: number;
+}
+
+export const isUnfiltered = (plan: SearchPlan) => plan.anchor === null && filterConditions(plan.filters).length === 0;
+
+// Orders other than relevance: every match in that order, which an index often walks (captured_at
+// for newest and oldest); the count stops after cap + 1 matches.
+export function sortedPageSql(window: PageWindow, plan: SearchPlan, search: TextSearch): Prisma.Sql {
+  const where = Prisma.join([...(search.match ? [search.match] : []), ...filterConditions(plan.filters)], ' AND ');
+  const distance = distanceSql(plan.anchor);
+  return Prisma.sql`
+    SELECT t.total, t.code_matched AS "codeMatched", p.*
+    FROM (
+      SELECT count(*)::int AS total, coalesce(bool_or(c.code_match), false) AS code_matched
+      FROM (SELECT ${search.codeMatch} AS code_match FROM imagery i WHERE ${where} LIMIT ${search.cap + 1}) c
+    ) t
+    LEFT JOIN LATERAL (
+      SELECT ${ROW_COLUMNS}, (${search.score})::float8 AS score, ${distance}::float8 AS distance
+      FROM imagery i
+      WHERE ${where}
+      ORDER BY ${orderSql(plan.sort, { score: search.score, distance, capturedAt: Prisma.sql`i.captured_at`, id: Prisma.sql`i.id` })}
+      LIMIT ${window.limit} OFFSET ${window.offset}
+    ) p ON true
+    ORDER BY ${orderSql(plan.sort, OUTER)}`;
+}
+
+// Relevance with filters: the first cap + 1 matches found are counted; of those, the first
+// SCORE_CAP (and every code match) are ranked by score, the rest follow in the order found (their
+// score is still computed for the page, for `include: score`). Full rows are read for the page's rows only.
+export function rankedPageSql(window: PageWindow, plan: SearchPlan, search: TextSearch): Prisma.Sql {
+  const where = Prisma.join([...(search.match ? [search.match] : []), ...filterConditions(plan.filters)], ' AND ');
+  return Prisma.sql`
+    WITH found AS MATERIALIZED (
+      SELECT i.id, row_number() OVER () AS seq, ${search.codeMatch} AS code_match,
+             ${distanceSql(plan.anchor)}::float8 AS distance,
+             CASE WHEN row_number() OVER () <= ${SCORE_CAP} OR ${search.alwaysRanked ?? search.codeMatch} THEN (${search.score})::float8 END AS score
+      FROM imagery i WHERE ${where} LIMIT ${search.cap + 1}
+    )
+    SELECT t.total, t.code_matched AS "codeMatched", p.*
+    FROM (SELECT count(*)::int AS total, coalesce(bool_or(code_match), false) AS code_matched FROM found) t
+    LEFT JOIN LATERAL (
+      SELECT ${ROW_COLUMNS}, coalesce(m.score, (${search.score})::float8) AS score, m.distance, m.seq, m.score AS ranked
+      FROM (
+        SELECT * FROM found m WHERE m.seq <= ${search.cap}
+        ORDER BY m.score DESC NULLS LAST, CASE WHEN m.score IS NULL THEN m.seq END, m.distance ASC NULLS LAST, m.id
+        LIMIT ${window.limit} OFFSET ${window.offset}
+      ) m JOIN imagery i ON i.id = m.id
+    ) p ON true
+    ORDER BY p.ranked DESC NULLS LAST, CASE WHEN p.ranked IS NULL THEN p.seq END, p.distance ASC NULLS LAST, p.id`;
+}
+
+export interface HeadTailSearch extends TextSearch {
+  /** The matches that are not code matches (alias i): a tsvector test alone, read in table order. */
+  found: Prisma.Sql;
+  /**
+   * Rows ranked before the head whatever their position, or null: a statement listing (id, code_match)
+   * of the code matches and of the records of the places the query names (SCORE_CAP at most).
+   */
+  pinned: Prisma.Sql | null;
+  /** Statistics show far more matches than the cap: then they are not counted. */
+  broad: boolean;
+}
+
+// Relevance without filters, where a word may match half the catalogue: the first SCORE_CAP matches
+// found (the head) and the pinned rows (code matches, the named places' records) are ranked by score; the rest (the tail) follow in the order
+// found, which is table order for a GIN bitmap and a sequential scan alike, so a page past the head
+// is an OFFSET into the same scan: a constant one (SCORE_CAP) on the scan itself, so the planner
+// sees how few rows a page reads and keeps the GIN bitmap (an expression there made it guess a tenth
+// of the matches and read all of imagery), and the page's own OFFSET and LIMIT above it. Counting
+// up to the cap is skipped for a broad query (see shapeTextQuery), whose count would reach it anyway.
+export function headTailPageSql(window: PageWindow, search: HeadTailSearch): Prisma.Sql {
+  // The head and tail leave out the pinned rows, which are ranked on their own.
+  const notPinned = search.pinned ? Prisma.sql`AND i.id NOT IN (SELECT id FROM pinned)` : Prisma.empty;
+  const found = Prisma.sql`${search.found} ${notPinned}`;
+  const pinned = search.pinned
+    ? Prisma.sql`SELECT DISTINCT ON (x.id) x.id, x.code_match, (${search.score})::float8 AS score
+        FROM (${search.pinned}) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC`
+    : Prisma.sql`SELECT NULL::uuid AS id, false AS code_match, NULL::float8 AS score WHERE false`;
+  const { limit, offset } = window;
+  return Prisma.sql`
+    WITH pinned AS MATERIALIZED (${pinned}),
+    head AS MATERIALIZED (
+      SELECT i.id, row_number() OVER () AS seq,
+             CASE WHEN row_number() OVER () <= ${SCORE_CAP} THEN (${search.score})::float8 END AS score
+      FROM imagery i WHERE ${found} LIMIT ${SCORE_CAP + 1}
+    ),
+    sizes AS MATERIALIZED (
+      SELECT (SELECT count(*) FROM head)::int AS head, (SELECT count(*) FROM pinned)::int AS pinned,
+             (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS code_matched
+    ),
+    counted AS MATERIALIZED (
+      SELECT s.pinned + CASE
+          WHEN s.head <= ${SCORE_CAP} THEN s.head
+          WHEN ${search.broad} THEN ${search.cap + 1}
+          ELSE (SELECT count(*)::int FROM (SELECT 1 FROM imagery i WHERE ${found} LIMIT ${search.cap + 1}) c)
+        END AS total,
+        least(s.head, ${SCORE_CAP}) + s.pinned AS ranked
+      FROM sizes s
+    ),
+    ranked AS MATERIALIZED (
+      SELECT r.id, r.score, row_number() OVER (ORDER BY r.score DESC, r.id) AS pos
+      FROM (SELECT id, score FROM head WHERE seq <= ${SCORE_CAP} UNION ALL SELECT id, score FROM pinned) r
+    ),
+    page AS MATERIALIZED (
+      SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > ${offset} AND r.pos <= ${offset + limit}
+      UNION ALL
+      SELECT t.id, NULL, (SELECT ranked FROM counted) + t.n
+      FROM (
+        SELECT x.id, row_number() OVER () AS n
+        FROM (SELECT i.id FROM imagery i WHERE (SELECT head FROM sizes) > ${SCORE_CAP} AND ${found} OFFSET ${SCORE_CAP}) x
+        OFFSET greatest(0, ${offset} - (SELECT ranked FROM counted))
+        LIMIT greatest(0, ${offset + limit} - greatest(${offset}, (SELECT ranked FROM counted)))
+      ) t
+    )
+    SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", p.*
+    FROM counted t
+    LEFT JOIN LATERAL (
+      SELECT ${ROW_COLUMNS}, coalesce(pg.score, (${search.score})::float8) AS score, NULL::float8 AS distance, pg.pos
+      FROM page pg JOIN imagery i ON i.id = pg.id
+    ) p ON true
+    ORDER BY p.pos`;
+}

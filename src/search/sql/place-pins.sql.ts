@@ -1,0 +1,96 @@
+import { Prisma } from '@prisma/client';
+import { SCORE_CAP } from '../search-limits';
+import { geography } from './spatial.sql';
+
+/**
+ * The places a query names, best first (see place-ranking.ts), and the score each adds to its
+ * imagery: their imagery comes first, best place first. A place's imagery: records whose address
+ * came from it (imagery.place_id), and records of its locality (imagery.locality_id) whose address
+ * came from places or, for an address of their own, names it: a record of a village linked to the
+ * nearest town of the gazetteer is not that town's imagery.
+ */
+export interface PlacePins {
+  ids: string[];
+  scores: number[];
+  /** Per place, its name as a tsquery of whole words ("'san' & 'francisco'"). */
+  names: string[];
+  /**
+   * The address the query names, when the best place is one: its own records are ordered by how well
+   * they show it, and records of other addresses within VIEW_RADIUS_M facing it follow them.
+   */
+  view: { id: string; lon: number; lat: number; score: number } | null;
+}
+
+// "Facing" an address: the heading within this many degrees of the bearing to it.
+export const VIEW_HALF_ANGLE_DEG = 45;
+export const VIEW_RADIUS_M = 50;
+
+type View = NonNullable<PlacePins['view']>;
+
+// Whether the record shows the point: 360-degree images always, others when their heading is within
+// VIEW_HALF_ANGLE_DEG of the bearing to it (at the point itself there is no bearing: it qualifies).
+function showsSql(view: View): Prisma.Sql {
+  const turn = Prisma.sql`(i.heading - degrees(ST_Azimuth(i.location::geography, ${geography(view)})))`;
+  return Prisma.sql`(i.interactive OR coalesce(abs(${turn} - 360 * round(${turn} / 360)) <= ${VIEW_HALF_ANGLE_DEG}::float8, true))`;
+}
+
+function viewedSql(view: View): Prisma.Sql {
+  return Prisma.sql`(ST_DWithin(i.location::geography, ${geography(view)}, ${VIEW_RADIUS_M}::float8) AND ${showsSql(view)})`;
+}
+
+// A record of a locality counts as its imagery when its address came from places or names it.
+function ofLocalitySql(name: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(i.address_origin <> 'own' OR i.address_tsv @@ to_tsquery('simple', ${name}))`;
+}
+
+// The score a record gets from its best named place, NULL when it is none's imagery. Arrays are
+// 1-based; array_position of a NULL link is NULL, and greatest() skips NULLs. The named address's
+// own records that show it get 2 more, and newer ones a little more (under 0.1); other records within
+// VIEW_RADIUS_M that face it rank just below its own (score - 3).
+function pinScoreSql(pins: PlacePins): Prisma.Sql {
+  const ids = Prisma.sql`${pins.ids}::uuid[]`;
+  const scores = Prisma.sql`${pins.scores}::float8[]`;
+  const locality = Prisma.sql`array_position(${ids}, i.locality_id)`;
+  const linked = Prisma.sql`greatest((${scores})[array_position(${ids}, i.place_id)],
+    CASE WHEN ${ofLocalitySql(Prisma.sql`(${pins.names}::text[])[${locality}]`)} THEN (${scores})[${locality}] END)`;
+  if (!pins.view) return linked;
+  const v = pins.view;
+  const recency = Prisma.sql`(i.captured_at - DATE '1970-01-01') / 1000000.0`;
+  return Prisma.sql`CASE
+      WHEN i.place_id = ${v.id}::uuid THEN ${linked} + CASE WHEN ${showsSql(v)} THEN 2 ELSE 0 END + ${recency}
+      WHEN ${viewedSql(v)} THEN greatest(${linked}, ${v.score}::float8 - 3)
+      ELSE ${linked} END`;
+}
+
+/** The pins as SQL on imagery (alias i): which records they pin, and the score they add. */
+export function pinsSql(pins: PlacePins): { isPinned: Prisma.Sql; score: Prisma.Sql; rows: Prisma.Sql } {
+  const score = pinScoreSql(pins);
+  // The index-friendly part first (imagery_place_id_idx, imagery_locality_id_idx, the geography GiST
+  // index), then the exact rule. Not wrapped in coalesce(): it is only ever a condition (WHERE, CASE
+  // WHEN), where NULL is false, and coalesce() hid the OR from the planner, so a sorted search
+  // counted its matches by reading all of imagery (see test/medium/place-search-plans.spec.ts).
+  const candidates = Prisma.sql`(i.place_id = ANY(${pins.ids}::uuid[]) OR i.locality_id = ANY(${pins.ids}::uuid[])
+    ${pins.view ? Prisma.sql`OR ${viewedSql(pins.view)}` : Prisma.empty})`;
+  return {
+    isPinned: Prisma.sql`(${candidates} AND (${score}) IS NOT NULL)`,
+    score: Prisma.sql`coalesce(${score}, 0)`,
+    rows: pinnedRowsSql(pins),
+  };
+}
+
+// The records of the named places, best place first, SCORE_CAP at most: per place an index probe
+// that stops at the cap.
+function pinnedRowsSql(pins: PlacePins): Prisma.Sql {
+  return Prisma.sql`
+    SELECT r.id, false AS code_match FROM (
+      SELECT x.id FROM unnest(${pins.ids}::uuid[], ${pins.names}::text[]) WITH ORDINALITY AS p(id, name, n)
+      CROSS JOIN LATERAL (
+        (SELECT i.id FROM imagery i WHERE i.place_id = p.id LIMIT ${SCORE_CAP})
+        UNION ALL
+        (SELECT i.id FROM imagery i WHERE i.locality_id = p.id AND ${ofLocalitySql(Prisma.sql`p.name`)} LIMIT ${SCORE_CAP})
+      ) x
+      ORDER BY p.n
+      LIMIT ${SCORE_CAP}
+    ) r
+    ${pins.view ? Prisma.sql`UNION ALL (SELECT i.id, false AS code_match FROM imagery i WHERE ${viewedSql(pins.view)} LIMIT ${SCORE_CAP})` : Prisma.empty}`;
+}

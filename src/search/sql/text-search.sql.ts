@@ -1,0 +1,74 @@
+import { Prisma } from '@prisma/client';
+import { NO_FILTERS, SearchPlan } from '../search-filters';
+import { COUNT_CAP, PageWindow, SCORE_CAP } from '../search-limits';
+import { TextQuery } from '../search-query';
+import { PLAIN_SHAPE } from '../word-statistics';
+import { PlacePins, pinsSql } from './place-pins.sql';
+import { headTailPageSql, isUnfiltered, rankedPageSql, sortedPageSql, TextSearch } from './page-strategies.sql';
+
+// Full-text match on the generated tsvector (GIN index imagery_address_tsv_idx), or an address
+// that is the query as a location code (btree imagery_address_code_idx), or a record of a place the
+// query names (pins); code matches and the named places' records rank first.
+export function fullTextSql(
+  query: TextQuery,
+  window: PageWindow,
+  plan: SearchPlan = NO_FILTERS,
+  shape = PLAIN_SHAPE,
+  pins: PlacePins | null = null,
+): Prisma.Sql {
+  const norm = Prisma.sql`lis_normalize(${query.text})`;
+  // Split (see shapeTextQuery): the index looks up all words but the last and the whole query (its
+  // last word a prefix) filters what it finds, as GIN cannot skip through a prefix and a common
+  // one ("states") would list half the index. coalesce() keeps the planner from indexing it.
+  const tsv =
+    query.tsqueryLeading === null || !shape.splitPrefix
+      ? Prisma.sql`i.address_tsv @@ to_tsquery('simple', ${query.tsquery})`
+      : Prisma.sql`i.address_tsv @@ to_tsquery('simple', ${query.tsqueryLeading})
+        AND coalesce(i.address_tsv @@ to_tsquery('simple', ${query.tsquery}), false)`;
+  const isCode = query.code === null ? null : Prisma.sql`coalesce(i.address_code = ${query.code}, false)`;
+  const pinned = pins && pins.ids.length > 0 ? pinsSql(pins) : null;
+  const isPinned = pinned?.isPinned ?? null;
+  const matches = [
+    tsv,
+    ...(isCode ? [Prisma.sql`i.address_code = ${query.code}`] : []),
+    ...(isPinned ? [isPinned] : []),
+  ];
+  const search: TextSearch = {
+    match: matches.length === 1 ? tsv : Prisma.sql`(${Prisma.join(matches, ' OR ')})`,
+    score: Prisma.sql`similarity(i.address_norm, ${norm})
+      + CASE WHEN ${isCode ?? Prisma.sql`false`} THEN 10 ELSE 0 END
+      + CASE WHEN i.address_norm = ${norm} THEN 2 ELSE 0 END
+      + CASE WHEN starts_with(i.address_norm, ${norm}) THEN 0.5 ELSE 0 END
+      + CASE WHEN i.address_tsv @@ to_tsquery('simple', ${query.tsqueryExact}) THEN 0.5 ELSE 0 END
+      ${pinned ? Prisma.sql`+ ${pinned.score}` : Prisma.empty}`,
+    codeMatch: isCode ?? Prisma.sql`false`,
+    alwaysRanked: isPinned ? Prisma.sql`(${isCode ?? Prisma.sql`false`} OR ${isPinned})` : undefined,
+    cap: COUNT_CAP,
+  };
+  if (plan.sort !== 'relevance') return sortedPageSql(window, plan, search);
+  if (!isUnfiltered(plan)) return rankedPageSql(window, plan, search);
+  const codes =
+    query.code === null
+      ? null
+      : Prisma.sql`SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = ${query.code} LIMIT ${SCORE_CAP}`;
+  const pinRows = pinned?.rows ?? null;
+  return headTailPageSql(window, {
+    ...search,
+    found: tsv,
+    pinned: codes && pinRows ? Prisma.sql`(${codes}) UNION ALL (${pinRows})` : (codes ?? pinRows),
+    broad: shape.broad,
+  });
+}
+
+// Trigram word similarity for misspellings (GIN index imagery_address_norm_trgm_idx). Only the
+// first SCORE_CAP matches found are counted and ranked: past that, similar-looking is noise.
+export function fuzzySql(query: TextQuery, window: PageWindow, plan: SearchPlan = NO_FILTERS): Prisma.Sql {
+  const norm = Prisma.sql`lis_normalize(${query.text})`;
+  const search: TextSearch = {
+    match: Prisma.sql`${norm} <% i.address_norm`,
+    score: Prisma.sql`word_similarity(${norm}, i.address_norm) + similarity(i.address_norm, ${norm})`,
+    codeMatch: Prisma.sql`false`,
+    cap: SCORE_CAP,
+  };
+  return plan.sort === 'relevance' ? rankedPageSql(window, plan, search) : sortedPageSql(window, plan, search);
+}

@@ -1,0 +1,57 @@
+// The catalogue's vocabulary in memory: every word the imagery_words table holds (letters only,
+// 3-64 of them, as its triggers collect them) with the number of addresses holding it, sorted so a
+// prefix is a range. Read from the database at most once a minute (see SearchRepository).
+export class Vocabulary {
+  private readonly words: string[];
+  private readonly docs: number[];
+  private readonly index: Map<string, number>;
+
+  /** `rows`: records in the catalogue (an estimate is enough). */
+  constructor(
+    entries: ReadonlyArray<readonly [string, number]>,
+    readonly rows: number,
+  ) {
+    const sorted = [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    this.words = sorted.map(([w]) => w);
+    this.docs = sorted.map(([, d]) => d);
+    this.index = new Map(this.words.map((w, i) => [w, i]));
+  }
+
+  get size(): number {
+    return this.words.length;
+  }
+
+  /** Addresses holding the word; undefined when the vocabulary does not hold it. */
+  docsOf(word: string): number | undefined {
+    const i = this.index.get(word);
+    return i === undefined ? undefined : this.docs[i];
+  }
+
+  /** Over the words starting with `prefix`: how many, the sum of their counts and the largest one. */
+  completions(prefix: string): { words: number; sum: number; max: number } {
+    let lo = 0;
+    let hi = this.words.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.words[mid] < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    let sum = 0;
+    let max = 0;
+    let i = lo;
+    for (; i < this.words.length && this.words[i].startsWith(prefix); i++) {
+      sum += this.docs[i];
+      if (this.docs[i] > max) max = this.docs[i];
+    }
+    return { words: i - lo, sum, max };
+  }
+}
+
+// Whether the vocabulary would hold a word of this shape (the triggers' rule): if not, it says
+// nothing about the word.
+export function inVocabularyShape(word: string): boolean {
+  const n = [...word].length;
+  return n >= 3 && n <= 64 && /^\p{L}+$/u.test(word);
+}
+
+export const EMPTY_VOCABULARY = new Vocabulary([], 0);

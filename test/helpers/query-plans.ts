@@ -1,0 +1,70 @@
+import { Prisma, PrismaClient } from '@prisma/client';
+import { interpretQuery } from '../../src/search/query-interpretation';
+import { planSearch, SearchPlan } from '../../src/search/search-filters';
+import { SearchRequestDto } from '../../src/search/search.dto';
+
+// EXPLAIN for the plan tests, of exactly the statement a repository sends, and the catalogue the
+// search plans are checked on.
+
+export async function explain(prisma: PrismaClient, sql: Prisma.Sql): Promise<string> {
+  const rows = await prisma.$queryRawUnsafe<Array<{ 'QUERY PLAN': string }>>(`EXPLAIN ${sql.text}`, ...sql.values);
+  return rows.map((r) => r['QUERY PLAN']).join('\n');
+}
+
+export interface PlanNode {
+  type: string;
+  /** The index or table the node reads, '' for nodes that read neither. */
+  on: string;
+  /** Rows the node produced (a bitmap index scan lists matching row ids, not rows). */
+  rows: number;
+  executed: boolean;
+}
+
+/** Every node of an EXPLAIN (ANALYZE, FORMAT JSON) plan, in plan order: the statement runs. */
+export async function explainAnalyzed(prisma: PrismaClient, sql: Prisma.Sql): Promise<PlanNode[]> {
+  const [row] = await prisma.$queryRawUnsafe<Array<{ 'QUERY PLAN': any }>>(
+    `EXPLAIN (ANALYZE, FORMAT JSON) ${sql.text}`,
+    ...sql.values,
+  );
+  const out: PlanNode[] = [];
+  const walk = (n: any) => {
+    out.push({
+      type: n['Node Type'],
+      on: n['Index Name'] ?? n['Relation Name'] ?? '',
+      rows: n['Actual Rows'],
+      executed: n['Actual Loops'] > 0,
+    });
+    for (const child of n.Plans ?? []) walk(child);
+  };
+  walk(row['QUERY PLAN'][0].Plan);
+  return out;
+}
+
+// `rows` records on a 0.2 x 0.2 degree grid around Vaduz (every 100th address a location code), and a
+// vocabulary of `rows` distinct letter-only words, as a large catalogue would have them; analysed.
+// Enough that the planner prefers an index whenever one fits.
+export async function seedPlanCatalogue(prisma: PrismaClient, rows: number): Promise<void> {
+  await prisma.$executeRawUnsafe(`
+    INSERT INTO imagery (id, address, captured_at, heading, interactive, image_url, location)
+    SELECT gen_random_uuid(),
+           CASE WHEN g % 100 = 0 THEN 'LI-' || (9000 + g % 997) || '-' || g ELSE
+           (ARRAY['Herrengasse','Landstrasse','Kirchstrasse','Bahnhofstrasse','Poststrasse','Feldweg','Im Ganser','Zollstrasse'])[1 + g % 8]
+             || ' ' || (g % 500) || ', ' || (9000 + g % 997) || ' '
+             || (ARRAY['Vaduz','Schaan','Balzers','Triesen','Eschen','Mauren','Ruggell','Gamprin','Planken','Nendeln'])[1 + (g / 8) % 10]
+             || ' ' || substr(md5(g::text), 1, 8) END,
+           DATE '2010-01-01' + (g % 5000), (g * 7) % 360, g % 3 = 0, 'https://img.test/' || g || '.jpg',
+           ST_SetSRID(ST_MakePoint(9.4 + (g % 1000) / 5000.0, 47.0 + (g / 1000) / 500.0), 4326)
+    FROM generate_series(1, ${rows}) g`);
+  await prisma.$executeRawUnsafe(`
+    INSERT INTO imagery_words (word, docs)
+    SELECT translate(substr(md5(g::text), 1, 10), '0123456789', 'ghijklmnop'), 1 + g % 50 FROM generate_series(1, ${rows}) g
+    ON CONFLICT DO NOTHING`);
+  await prisma.$executeRawUnsafe('ANALYZE imagery');
+  await prisma.$executeRawUnsafe('ANALYZE imagery_words');
+}
+
+/** The plan the search service makes of a request body, for building the statements it sends. */
+export function searchPlan(body: Partial<SearchRequestDto>): SearchPlan {
+  const request = Object.assign(new SearchRequestDto(), body);
+  return planSearch(request, request.query === undefined ? null : interpretQuery(request.query, request.near)).plan;
+}

@@ -1,0 +1,65 @@
+import { PrismaClient } from '@prisma/client';
+import { Client } from 'pg';
+import { EXPORT_PAGE, importSql } from '../../src/imagery/imagery.repository';
+import { prismaClient, resetImagery } from '../helpers/test-app';
+
+describe('imagery import SQL plans', () => {
+  let client: Client;
+  let prisma: PrismaClient;
+  const sql = importSql({ staging: 'imagery_import_staging', seen: 'imagery_import_seen' });
+
+  beforeAll(async () => {
+    await resetImagery();
+    prisma = prismaClient();
+    // 50,000 rows, so the planner prefers indexes where they pay.
+    await prisma.$executeRawUnsafe(`
+      INSERT INTO imagery (id, address, captured_at, heading, location, image_url, source)
+      SELECT gen_random_uuid(), 'Street ' || g, date '2020-01-01' + g % 1000, g % 360, ST_SetSRID(ST_MakePoint(g % 180, g % 90), 4326),
+             '/a.jpg', CASE WHEN g % 10 = 0 THEN 'small' ELSE 'big' END
+      FROM generate_series(1, 50000) g`);
+    await prisma.$executeRawUnsafe('ANALYZE imagery');
+    client = new Client({ connectionString: process.env.DATABASE_URL });
+    await client.connect();
+    // The session tables as an import sees them: filled, never analyzed.
+    await client.query(sql.createStaging.replace('ON COMMIT DELETE ROWS', ''));
+    await client.query(sql.createSeen);
+    await client.query(`INSERT INTO imagery_import_staging (id, address, address_origin, captured_at, heading, interactive, image_url, lon, lat)
+      SELECT id, address, 'own', captured_at, heading, interactive, image_url, 1, 2 FROM imagery LIMIT 5000`);
+    await client.query(`INSERT INTO imagery_import_seen SELECT id FROM imagery WHERE source = 'small' LIMIT 4000`);
+    await client.query(sql.analyzeSeen); // deleteMissing analyzes it first
+  });
+
+  afterAll(async () => {
+    await client.end();
+    await prisma.$disconnect();
+    await resetImagery();
+  });
+
+  const plan = async (sql: string, params: unknown[] = []) =>
+    (await client.query(`EXPLAIN ${sql}`, params)).rows
+      .map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN'])
+      .join('\n');
+
+  it('the upsert probes unchanged rows by primary key, never scanning the catalogue', async () => {
+    const text = await plan(sql.upsert, ['s']);
+    expect(text).toContain('imagery_pkey');
+    expect(text).not.toMatch(/Seq Scan on imagery /);
+  });
+
+  it('the dry-run classification probes by primary key', async () => {
+    const text = await plan(sql.classify, ['s']);
+    expect(text).toContain('imagery_pkey');
+    expect(text).not.toMatch(/Seq Scan on imagery /);
+  });
+
+  it('--delete-missing finds a source through its index', async () => {
+    const text = await plan(sql.deleteMissing, ['small']);
+    expect(text).toContain('imagery_source_idx');
+  });
+
+  it('the export walks the primary key in order, without sorting', async () => {
+    const text = await plan(EXPORT_PAGE, [null, '00000000-0000-4000-8000-000000000000', 2000]);
+    expect(text).toContain('imagery_pkey');
+    expect(text).not.toContain('Sort');
+  });
+});

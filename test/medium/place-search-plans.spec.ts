@@ -1,0 +1,177 @@
+import { PrismaClient } from '@prisma/client';
+import { PLACE_FOUND_CAP } from '../../src/search/place-matching/place-candidates.sql';
+import { PlaceMatchingRepository } from '../../src/search/place-matching/place-matching.repository';
+import { PlaceCandidate } from '../../src/search/place-matching/place-ranking';
+import { buildTextQuery } from '../../src/search/search-query';
+import { SCORE_CAP, SearchRepository } from '../../src/search/search.repository';
+import { PrismaService } from '../../src/database/prisma.service';
+import { dropPlacePlans, PLACES, placePlanTools, PlacePlanDb, seedPlacePlans } from '../helpers/place-plans';
+
+// The statements of search that find named places, EXPLAINed on 100,000
+// places and 100,000 imagery records linked to them (test/helpers/place-plans.ts).
+describe('place search query plans: named places', () => {
+  let prisma: PrismaClient;
+  let service: PrismaService;
+  let repo: SearchRepository;
+  let rare: string; // a locality name a few places share
+  let london: PlacePlanDb['london']; // the most important London's region
+  const { plan, noSeqScan, named, textSearch, executedScans } = placePlanTools(() => ({
+    prisma,
+    service,
+    repo,
+    rare,
+    london,
+  }));
+
+  beforeAll(async () => {
+    ({ prisma, service, repo, rare, london } = await seedPlacePlans());
+  }, 300_000); // 200,000 rows through their indexes: seconds on a server, longer on a busy one
+
+  afterAll(() => dropPlacePlans({ prisma, service }));
+
+  it('holds at least 100,000 places of every kind and 100,000 imagery records linked to them', async () => {
+    const [counts] = await prisma.$queryRawUnsafe<Array<Record<string, number>>>(`
+      SELECT (SELECT count(*)::int FROM places) AS places, (SELECT count(DISTINCT kind)::int FROM places) AS kinds,
+             (SELECT count(*)::int FROM imagery) AS imagery, (SELECT count(*)::int FROM imagery WHERE locality_id IS NOT NULL) AS linked,
+             (SELECT count(*)::int FROM imagery WHERE address_origin <> 'own') AS recovered`);
+    expect(counts).toEqual({ places: PLACES, kinds: 7, imagery: 100_000, linked: 98_000, recovered: 38_000 });
+  });
+
+  it('place candidates by full text use the GIN index: a shared name, a rare one, prefixes, in a region or not', async () => {
+    for (const q of ['London', rare, 'San Fr', 'Spr', 'Karolinstrasse 12']) {
+      for (const region of [null, london.countryCode, london.regionCode]) {
+        const text = await plan(PlaceMatchingRepository.placeCandidatesSql(buildTextQuery(q)!, region));
+        // Places of other kinds from the partial index, addresses (when too few others match) from the whole one.
+        expect(text).toMatch(/Bitmap Index Scan on places_search_tsv_named_idx/);
+        expect(text).toMatch(/Bitmap Index Scan on places_search_tsv_idx/);
+        noSeqScan(text);
+      }
+    }
+    // The queries find what they name.
+    expect((await named(buildTextQuery('London')!, null))[0]).toMatchObject({ name: 'London', kind: 'locality' });
+    expect((await named(buildTextQuery(rare)!, null)).length).toBeGreaterThanOrEqual(3);
+    expect((await named(buildTextQuery('San Fr')!, null))[0].name).toBe('San Francisco');
+  });
+
+  it('a word in a tenth of the places, or one letter: places are read once, and only up to the cap', async () => {
+    // Either a bitmap of the GIN index or a scan in table order that stops at PLACE_FOUND_CAP (the
+    // planner's choice when one row in ten matches); never the whole table joined back by id.
+    for (const q of ['Street', 'K']) {
+      const sql = PlaceMatchingRepository.placeCandidatesSql(buildTextQuery(q)!, null);
+      const text = await plan(sql);
+      expect(text.match(/ on places p(_\d+)?\b/g)).toHaveLength(2); // other kinds, then addresses (aliased p_1)
+      expect(text).toMatch(
+        new RegExp(
+          `Limit .*rows=${PLACE_FOUND_CAP} [\\s\\S]*(Seq Scan on places|Bitmap Index Scan on places_search_tsv(_named)?_idx)`,
+        ),
+      );
+      // Thousands of streets and towns match: the addresses are not read at all (one scan of places ran).
+      const ran = await executedScans(sql);
+      expect(ran.filter((s) => /^(Seq Scan|Bitmap Heap Scan|Index Scan) places$/.test(s))).toHaveLength(1);
+    }
+  });
+
+  it('addresses are place candidates when few places of other kinds match', async () => {
+    const [address] = await prisma.$queryRawUnsafe<Array<{ label: string }>>(
+      `SELECT p.label FROM places p WHERE p.kind = 'address' ORDER BY p.id LIMIT 1`,
+    );
+    const found = await service.rawQuery<PlaceCandidate>(
+      PlaceMatchingRepository.placeCandidatesSql(buildTextQuery(address.label)!, null),
+    );
+    expect(found.map((p) => p.label)).toContain(address.label);
+  });
+
+  it('misspelt place names use the trigram GIN index of the name', async () => {
+    for (const q of ['Lodnon', 'Sna Francisco', rare.slice(0, -1) + 'x']) {
+      for (const region of [null, london.countryCode, london.regionCode]) {
+        const text = await plan(PlaceMatchingRepository.similarPlacesSql(q, region));
+        expect(text).toMatch(/Bitmap Index Scan on places_name_norm_trgm_idx/);
+        noSeqScan(text);
+      }
+    }
+  });
+
+  it('the places of a page of records are read by primary key', async () => {
+    const rows = await prisma.$queryRawUnsafe<Array<{ id: string; place: string }>>(
+      `SELECT id::text, coalesce(place_id, locality_id)::text AS place FROM imagery WHERE locality_id IS NOT NULL ORDER BY id LIMIT 100`,
+    );
+    const text = await plan(
+      PlaceMatchingRepository.recordPlacesSql(
+        rows.map((r) => r.id),
+        rows.map((r) => r.place),
+      ),
+    );
+    expect(text).toMatch(/Index Scan using imagery_pkey on imagery/);
+    expect(text).toMatch(/Index Scan using places_pkey on places/);
+    noSeqScan(text);
+  });
+
+  it('named places without filters: their records come from the link indexes, other matches from the tsvector index', async () => {
+    for (const q of ['London', rare, 'San Fr']) {
+      const { sql, pins } = await textSearch(q);
+      expect(pins.ids.length).toBeGreaterThan(0);
+      const text = await plan(sql);
+      expect(text).toMatch(/Bitmap Index Scan on imagery_place_id_idx/);
+      expect(text).toMatch(/Bitmap Index Scan on imagery_locality_id_idx/);
+      expect(text).toMatch(/Bitmap Index Scan on imagery_address_tsv_idx/);
+      // The first page: the tail (matches past the first SCORE_CAP) is not read at all.
+      const ran = await executedScans(sql);
+      expect(ran).toEqual(
+        expect.arrayContaining([
+          'Bitmap Index Scan imagery_place_id_idx',
+          'Bitmap Index Scan imagery_locality_id_idx',
+          'Bitmap Index Scan imagery_address_tsv_idx',
+        ]),
+      );
+      expect(ran.filter((s) => s.startsWith('Seq Scan'))).toEqual([]);
+    }
+  });
+
+  it('named places, a page past the ranked matches: head, pins and tail by index', async () => {
+    // "London" has about 1,300 text matches: the page past SCORE_CAP + the pinned records is read
+    // from the tail, whose scan has a constant OFFSET (SCORE_CAP), so the planner keeps the GIN
+    // bitmap instead of reading all of imagery.
+    const { sql } = await textSearch('London', {}, { limit: 10, offset: SCORE_CAP + 250 });
+    const ran = await executedScans(sql);
+    expect(ran).toEqual(
+      expect.arrayContaining([
+        'Bitmap Index Scan imagery_place_id_idx',
+        'Bitmap Index Scan imagery_locality_id_idx',
+        'Bitmap Index Scan imagery_address_tsv_idx',
+      ]),
+    );
+    expect(ran.filter((s) => s.startsWith('Seq Scan'))).toEqual([]);
+    const page = await repo.searchFullText(
+      buildTextQuery('London')!,
+      { limit: 10, offset: SCORE_CAP + 250 },
+      undefined,
+      (await textSearch('London')).pins,
+    );
+    expect(page.rows).toHaveLength(10);
+  });
+
+  it('named places in a region: the region or the text index finds the candidates', async () => {
+    for (const region of [london.countryCode, london.regionCode]) {
+      const text = await plan((await textSearch('London', { region })).sql);
+      expect(text).toMatch(
+        /imagery_country_code_idx|imagery_region_code_idx|imagery_address_tsv_idx|imagery_locality_id_idx/,
+      );
+      noSeqScan(text);
+    }
+  });
+
+  it('named places with a circle, and sorted by date: an index finds the candidates', async () => {
+    const [at] = await prisma.$queryRawUnsafe<Array<{ lat: number; lon: number }>>(
+      `SELECT ST_Y(location) AS lat, ST_X(location) AS lon FROM places WHERE kind = 'locality' AND name = 'London' ORDER BY importance DESC LIMIT 1`,
+    );
+    const withCircle = await plan(
+      (await textSearch('London', { near: { lat: at.lat, lon: at.lon, radius_m: 5_000 } })).sql,
+    );
+    expect(withCircle).toMatch(/imagery_location_idx|imagery_address_tsv_idx/);
+    noSeqScan(withCircle);
+    for (const sort of ['newest', 'oldest'] as const) {
+      const text = await plan((await textSearch('London', { sort })).sql);
+      noSeqScan(text);
+    }
+  });
+});

@@ -1,0 +1,142 @@
+import { TestingModule } from '@nestjs/testing';
+import { SearchResponseDto } from '../../src/search/search-response.dto';
+import { insertPlaces, linkRecord, resetPlaces, testPlaceId } from '../helpers/places';
+import { startSearchService } from '../helpers/search-service';
+import { feature, importFixture, resetImagery } from '../helpers/test-app';
+import { ADDRESS, LOCALITIES, VIEWS } from '../helpers/place-search-gazetteer';
+
+// Search that knows places, on a small gazetteer (test/helpers/place-search-gazetteer.ts): the place a query
+// means comes first.
+describe('search that knows places', () => {
+  let moduleRef: TestingModule;
+  let search: (body: object) => Promise<SearchResponseDto>;
+  const recordOf = new Map<string, string>(); // place key or view name -> record id
+  const keyOf = (id: string) => [...recordOf].find(([, v]) => v === id)?.[0] ?? id;
+
+  beforeAll(async () => {
+    await resetImagery();
+    await resetPlaces();
+    await insertPlaces([...LOCALITIES, ADDRESS]);
+    const features = LOCALITIES.map((p) => feature(p.label, {}, [p.lon, p.lat]));
+    LOCALITIES.forEach((p, i) => recordOf.set(p.key, features[i].id));
+    for (const [name, v] of Object.entries(VIEWS)) {
+      const address = v.own ? ADDRESS.label : 'Herrengasse 37, 9490 Vaduz';
+      const f = feature(address, { heading: v.heading, captured_at: v.date, interactive: v.interactive }, [
+        v.where.lon,
+        v.where.lat,
+      ]);
+      recordOf.set(name, f.id);
+      features.push(f);
+    }
+    expect((await importFixture(features)).rejected).toBe(0);
+    for (const p of LOCALITIES) await linkRecord(recordOf.get(p.key)!, { locality: p.key });
+    for (const [name, v] of Object.entries(VIEWS)) {
+      await linkRecord(
+        recordOf.get(name)!,
+        v.own ? { locality: 'vaduz', place: ADDRESS.key, origin: 'address' } : { locality: 'vaduz' },
+      );
+    }
+
+    ({ moduleRef, search } = await startSearchService());
+  });
+
+  afterAll(async () => {
+    await moduleRef?.close();
+    await resetImagery();
+    await resetPlaces();
+  });
+
+  const keys = async (body: object) => (await search({ limit: 10, ...body })).data.map((d) => keyOf(d.id));
+
+  it('puts the most important place of a name first, then the others of that name', async () => {
+    const london = await keys({ query: 'London' });
+    expect(london.slice(0, 2)).toEqual(['london-gb', 'london-ca']);
+    // Named "London" only as a word of one of its other names: not a London.
+    expect(london).not.toContain('croydon');
+    expect((await keys({ query: 'San Francisco' })).slice(0, 3)).toEqual(['sf-us', 'sf-ar', 'sf-sv']);
+  });
+
+  it('does so while the name is typed and when it is misspelt', async () => {
+    expect((await keys({ query: 'San Fr' }))[0]).toBe('sf-us');
+    expect((await keys({ query: 'Lond' }))[0]).toBe('london-gb');
+    expect((await keys({ query: 'Sna Francisco' }))[0]).toBe('sf-us');
+  });
+
+  it('lists same-named places apart, and takes their region in any form and order', async () => {
+    const springfields = await search({ query: 'Springfield', limit: 3 });
+    expect(springfields.data.map((d) => keyOf(d.id))).toEqual(['springfield-mo', 'springfield-ma', 'springfield-il']);
+    expect(new Set(springfields.data.map((d) => d.address)).size).toBe(3);
+    for (const query of ['Springfield IL', 'Springfield, Illinois', 'Illinois Springfield']) {
+      expect({ query, first: (await keys({ query }))[0] }).toEqual({ query, first: 'springfield-il' });
+    }
+    expect((await keys({ query: 'San Francisco CA' }))[0]).toBe('sf-us');
+    expect((await keys({ query: 'Vaduz Liechtenstein' }))[0]).toBe('vaduz');
+  });
+
+  it('finds a place by its other names', async () => {
+    expect((await keys({ query: 'München' }))[0]).toBe('munich');
+    expect((await keys({ query: 'Muenchen' }))[0]).toBe('munich');
+  });
+
+  it('shows an address best: its own records that face it (or are panoramas), newest first, then the rest of its own, then neighbours facing it', async () => {
+    const got = await keys({ query: 'Herrengasse 35 Vaduz' });
+    expect(got.slice(0, 4)).toEqual(['facing', 'panorama', 'away', 'neighbourFacing']);
+    expect(got).not.toContain('neighbourAway');
+  });
+
+  it('limits results to a region and names it; region is part of what result_id identifies', async () => {
+    const canada = await search({ query: 'London', region: 'ca' });
+    expect(canada.data.map((d) => keyOf(d.id))).toEqual(['london-ca']);
+    expect({ region: canada.region, region_id: canada.region_id }).toEqual({ region: 'Canada', region_id: 'CA' });
+    const illinois = await search({ query: 'Springfield', region: 'US-IL' });
+    expect(illinois.data.map((d) => keyOf(d.id))).toEqual(['springfield-il']);
+    expect({ region: illinois.region, region_id: illinois.region_id }).toEqual({
+      region: 'Illinois',
+      region_id: 'US-IL',
+    });
+    const global = await search({ query: 'London' });
+    expect({ region: global.region, region_id: global.region_id }).toEqual({ region: 'global', region_id: null });
+    expect(global.result_id).not.toBe(canada.result_id);
+    expect((await search({ query: 'London', region: 'CA' })).result_id).toBe(canada.result_id);
+  });
+
+  it('refuses an unknown region, naming the field', async () => {
+    for (const region of ['XX', 'US-ZZ', 'United States', 42]) {
+      await expect(search({ query: 'London', region })).rejects.toMatchObject({
+        status: 400,
+        details: [expect.objectContaining({ field: 'region' })],
+      });
+    }
+  });
+
+  it('adds the matched place on request: the named place, its distance and, for an address, the bearing offset', async () => {
+    const plain = await search({ query: 'London', limit: 1 });
+    expect(Object.keys(plain.data[0]).sort()).toEqual([
+      'address',
+      'compass',
+      'date',
+      'geometry',
+      'id',
+      'image',
+      'interactive',
+    ]);
+    const [london] = (await search({ query: 'London', limit: 1, include: ['place'] })).data;
+    expect(london.place).toEqual({
+      id: testPlaceId('london-gb'),
+      kind: 'locality',
+      label: 'London, England, United Kingdom',
+      lat: 51.5072,
+      lon: -0.1276,
+      distance_m: 0,
+    });
+    const [facing] = (await search({ query: 'Herrengasse 35 Vaduz', limit: 1, include: ['place'] })).data;
+    expect(facing.place).toMatchObject({ id: testPlaceId(ADDRESS.key), kind: 'address', distance_m: 10 });
+    expect(facing.place!.bearing_offset_deg).toBeLessThan(1);
+    // A neighbour's record facing the address is shown with the address it faces.
+    const all = (await search({ query: 'Herrengasse 35 Vaduz', limit: 10, include: ['place'] })).data;
+    const neighbour = all.find((d) => keyOf(d.id) === 'neighbourFacing')!;
+    expect(neighbour.place).toMatchObject({ id: testPlaceId(ADDRESS.key), kind: 'address' });
+    expect(neighbour.place!.distance_m).toBeCloseTo(30, 0); // the sphere here, the spheroid in PostGIS
+    expect(neighbour.place!.bearing_offset_deg).toBeLessThan(1);
+  });
+});

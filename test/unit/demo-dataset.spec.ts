@@ -1,0 +1,40 @@
+import { demoFeatures } from '../../src/seed/demo-dataset';
+
+describe('demo dataset', () => {
+  let records: Array<{ id: string; address: string; coordinates: [number, number] }>;
+
+  beforeAll(async () => {
+    records = [];
+    for await (const { feature } of demoFeatures()) {
+      const f = feature as { id: string; properties: { address: string }; geometry: { coordinates: [number, number] } };
+      records.push({ id: f.id, address: f.properties.address, coordinates: f.geometry.coordinates });
+    }
+  });
+
+  it('keeps its records and their ids (re-seeding updates them in place)', () => {
+    expect(records).toHaveLength(66_878);
+    expect(new Set(records.map((r) => r.id)).size).toBe(records.length);
+    // uuidv5 of "zip:62701" and "city:2867714" in the demo namespace, as before addresses named regions.
+    expect(records.find((r) => r.id === 'da0352f1-b868-5a3b-8d15-bf1bdffef878')?.address).toBe(
+      'Springfield, IL 62701, United States',
+    );
+    expect(records.find((r) => r.id === '88b6086c-ee6e-56a1-8419-df45f4726786')?.address).toBe(
+      'Munich, Bavaria, Germany',
+    );
+  });
+
+  it('gives no two records at different places the same address', () => {
+    const at = new Map<string, string>();
+    const clashes: string[] = [];
+    for (const r of records) {
+      const where = r.coordinates.join(',');
+      const seen = at.get(r.address);
+      if (seen !== undefined && seen !== where) clashes.push(`${r.address}: ${seen} and ${where}`);
+      at.set(r.address, where);
+    }
+    expect(clashes).toEqual([]);
+    // City addresses name the region: "Springfield, Missouri, United States", not "Springfield, United States".
+    expect(records.filter((r) => r.address === 'Springfield, United States')).toEqual([]);
+    expect(records.map((r) => r.address)).toContain('Springfield, Missouri, United States');
+  });
+});

@@ -1,0 +1,62 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { allCountries, allRegions, regionByAdmin1, regionByCode } from '../../src/places/regions';
+import { buildRegionData, renderRegionData } from '../gazetteer/region-data';
+
+describe('regionByCode', () => {
+  it('finds countries by ISO 3166-1 alpha-2, any case', () => {
+    expect(regionByCode('LI')).toEqual({ code: 'LI', name: 'Liechtenstein', countryCode: 'LI', kind: 'country' });
+    expect(regionByCode('us')).toEqual({ code: 'US', name: 'United States', countryCode: 'US', kind: 'country' });
+    expect(regionByCode(' de ')?.name).toBe('Germany');
+  });
+
+  it('finds first-level regions by ISO 3166-2, any case', () => {
+    expect(regionByCode('US-CA')).toEqual({ code: 'US-CA', name: 'California', countryCode: 'US', kind: 'region' });
+    expect(regionByCode('de-by')).toEqual({ code: 'DE-BY', name: 'Bavaria', countryCode: 'DE', kind: 'region' });
+    expect(regionByCode('GB-SCT')?.name).toBe('Scotland');
+    expect(regionByCode('IN-PB')?.name).toBe('Punjab');
+  });
+
+  it('knows no made-up codes', () => {
+    for (const code of ['', 'XX', 'USA', 'US-', 'US-XX', 'ZZ-CA', '-CA', 'California'])
+      expect(regionByCode(code)).toBeUndefined();
+  });
+
+  it('covers the world: every country once, thousands of regions, every region in a known country', () => {
+    const countries = allCountries();
+    expect(countries.length).toBeGreaterThanOrEqual(240);
+    expect(new Set(countries.map((c) => c.code)).size).toBe(countries.length);
+    const regions = allRegions();
+    expect(regions.length).toBeGreaterThan(3500);
+    expect(new Set(regions.map((r) => r.code)).size).toBe(regions.length);
+    const malformed = regions.filter(
+      (r) => regionByCode(r.countryCode)?.kind !== 'country' || r.code !== `${r.countryCode}-${r.shortCode}` || !r.name,
+    );
+    expect(malformed).toEqual([]);
+  });
+});
+
+describe('regionByAdmin1', () => {
+  it('maps GeoNames admin1 codes to ISO 3166-2 regions', () => {
+    expect(regionByAdmin1('US', 'IL')?.code).toBe('US-IL');
+    expect(regionByAdmin1('DE', '02')?.code).toBe('DE-BY');
+    expect(regionByAdmin1('FR', '11')?.code).toBe('FR-IDF');
+    expect(regionByAdmin1('GB', 'ENG')?.code).toBe('GB-ENG');
+    expect(regionByAdmin1('CA', '08')?.code).toBe('CA-ON');
+    expect(regionByAdmin1('US', 'ZZ')).toBeUndefined();
+  });
+
+  it('regions carry their names in other languages', () => {
+    expect(allRegions().find((r) => r.code === 'DE-BY')?.otherNames).toContain('Bayern');
+  });
+});
+
+describe('region-data.json', () => {
+  it('is what `npm run gazetteer:regions` writes from the installed iso3166-2-db', () => {
+    const committed = readFileSync(
+      resolve(__dirname, '..', '..', 'src', 'places', 'gazetteer', 'region-data.json'),
+      'utf8',
+    );
+    expect(committed).toBe(renderRegionData(buildRegionData()));
+  });
+});
