@@ -101,11 +101,15 @@ describe('web page map in Chromium', () => {
     expect(await page.locator('#empty').isHidden()).toBe(true);
     expect(new URL(page.url()).searchParams.get('radius_m')).toBe('410');
     expect(new URL(page.url()).searchParams.has('near')).toBe(false);
-    // Another query drops the radius (the API takes a radius alone only around coordinates).
-    const text = await searchBy(page, async () => {
-      await page.locator('#query').fill('Beverly Hills');
-      await page.locator('#query').press('Enter');
-    });
+    // Another query drops the radius (the API takes a radius alone only around coordinates): both the
+    // suggestions asked for while typing and the full search.
+    const [suggestion] = await Promise.all([
+      page.waitForResponse((r) => new URL(r.url()).pathname === '/search' && r.request().postDataJSON()?.limit === 5),
+      page.locator('#query').fill('Beverly Hills'),
+    ]);
+    expect(suggestion.status()).toBe(200);
+    expect(suggestion.request().postDataJSON()).toEqual({ query: 'Beverly Hills', limit: 5, page: 1 });
+    const text = await searchBy(page, () => page.locator('#query').press('Enter'));
     expect(text.request).toEqual({ query: 'Beverly Hills', limit: 10, page: 1, include: ['place', 'interpretation'] });
     expect(errors).toEqual([]);
   });

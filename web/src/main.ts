@@ -130,7 +130,8 @@ ui.emptyClear.addEventListener('click', clearFilters);
 const suggestions = attachSuggestions(ui.query, ui.suggestions, {
   fetch: async (query, signal) => {
     if (!keys.key()) return [];
-    const body = requestBody({ query, page: 1, filters: state.filters }, SUGGESTION_LIMIT);
+    // Suggest for the text as typed: a radius widened for earlier coordinates does not apply to it.
+    const body = requestBody(withQuery(state, query), SUGGESTION_LIMIT);
     return (await search(keys.key(), body, signal)).data;
   },
   onChoose: (record: ImageryRecord) => {
