@@ -193,7 +193,7 @@ export async function main(argv: string[]): Promise<BenchReport | undefined> {
       checks,
       oursRss,
       cells,
-      targets: evaluateTargets(cells, o.connections, oursRss.peakRssMb),
+      targets: evaluateTargets(cells, o.connections, oursRss.peakRssMb, o.records),
     };
     writeReport(o.out, report, explains);
     console.log(`\n${consoleTable(cells)}\n`);
