@@ -183,8 +183,14 @@ DELETE FROM imagery t WHERE t.source = $1 AND NOT EXISTS (SELECT 1 FROM imagery_
 SELECT count(*)::int AS n FROM imagery t WHERE t.source = $1 AND NOT EXISTS (SELECT 1 FROM imagery_import_seen_<random> s WHERE s.id = t.id)
 ;
 
--- ImageryImportSession.analyze
+-- ImageryImportSession.analyze [1/2]
 ANALYZE imagery
+;
+-- ImageryImportSession.analyze [2/2]
+--   $1 = "imagery"
+SELECT count(gin_clean_pending_list(x.indexrelid))::int AS merged
+FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid JOIN pg_am a ON a.oid = c.relam
+WHERE x.indrelid = $1::regclass AND a.amname = 'gin' AND pg_has_role(c.relowner, 'USAGE')
 ;
 
 -- ImageryImportSession.close: built-in database (one lasting session; on PostgreSQL nothing: all ends with the connections) [1/2]

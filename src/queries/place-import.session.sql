@@ -84,8 +84,14 @@ INSERT INTO places_import_staging_<random> (id, kind, name, housenumber, street,
 DELETE FROM places WHERE source = $1 AND NOT (id = ANY($2::uuid[]))
 ;
 
--- PlaceImportSession.analyze
+-- PlaceImportSession.analyze [1/2]
 ANALYZE places
+;
+-- PlaceImportSession.analyze [2/2]
+--   $1 = "places"
+SELECT count(gin_clean_pending_list(x.indexrelid))::int AS merged
+FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid JOIN pg_am a ON a.oid = c.relam
+WHERE x.indrelid = $1::regclass AND a.amname = 'gin' AND pg_has_role(c.relowner, 'USAGE')
 ;
 
 -- PlaceImportSession.close: built-in database (one lasting session; on PostgreSQL nothing: all ends with the connections) [1/2]

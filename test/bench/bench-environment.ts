@@ -2,6 +2,7 @@
 // and waiting for the database to be idle between runs.
 import { cpus, loadavg } from 'node:os';
 import { withClient } from './bench-database';
+import { SESSION_OPTIONS } from '../../src/database/session-options';
 
 export interface Environment {
   postgres: string;
@@ -41,9 +42,14 @@ export async function environment(url: string): Promise<Environment> {
 
 export const loadAverage = () => loadavg().map((l) => Number(l.toFixed(2)));
 
-// EXPLAIN (ANALYZE, BUFFERS) of each statement a request sends, in order.
+// EXPLAIN (ANALYZE, BUFFERS) of each statement a request sends, in order, with the session options our
+// request connections use (no JIT above all: otherwise a plan's compile time shows as execution time).
 export async function explain(url: string, statements: { text: string; values: unknown[] }[]): Promise<string> {
   return withClient(url, async (c) => {
+    for (const option of SESSION_OPTIONS.split('-c ').filter((o) => o.trim())) {
+      const [name, value] = option.trim().split('=');
+      await c.query(`SELECT set_config($1, $2, false)`, [name, value]);
+    }
     const parts: string[] = [];
     for (const [i, s] of statements.entries()) {
       const { rows } = await c.query(`EXPLAIN (ANALYZE, BUFFERS) ${s.text}`, s.values);

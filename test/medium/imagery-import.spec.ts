@@ -128,4 +128,32 @@ describe('imagery import: formats and idempotency', () => {
     expect(await importFile(path)).toMatchObject({ inserted: 0, unchanged: 2 });
     expect(await count()).toBe(1);
   });
+
+  // Searches read a GIN index's whole pending list until it is merged; an import merges it at the end
+  // instead of leaving it to autovacuum (pgstattuple's pgstatginindex shows what is pending).
+  it('leaves nothing pending in the GIN indexes of the catalogue after an import', async () => {
+    await prisma.$executeRawUnsafe('CREATE EXTENSION IF NOT EXISTS pgstattuple');
+    const pending = async () =>
+      prisma.$queryRawUnsafe<Array<{ index: string; pending: number }>>(
+        `SELECT c.relname::text AS index, (pgstatginindex(c.oid)).pending_tuples::int AS pending
+         FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid JOIN pg_am a ON a.oid = c.relam
+         WHERE x.indrelid = 'imagery'::regclass AND a.amname = 'gin' ORDER BY 1`,
+      );
+    const records = Array.from({ length: 40 }, (_, i) => generatedRecord(i));
+    await prisma.$executeRawUnsafe(
+      `INSERT INTO imagery (id, address, captured_at, heading, location, image_url)
+       VALUES (gen_random_uuid(), 'Pending Lane 1, Vaduz', '2024-01-01', 0, ST_SetSRID(ST_MakePoint(9.52, 47.14), 4326), '/p.jpg')`,
+    );
+    // A plain insert leaves its entries pending (fastupdate, PostgreSQL's default for GIN).
+    expect((await pending()).filter((p) => p.pending > 0).map((p) => p.index)).toEqual([
+      'imagery_address_norm_trgm_idx',
+      'imagery_address_tsv_idx',
+    ]);
+    const path = write('g.ndjson', records.map((r) => JSON.stringify(toFeature(r))).join('\n'));
+    expect(await importFile(path)).toMatchObject({ inserted: 40 });
+    expect(await pending()).toEqual([
+      { index: 'imagery_address_norm_trgm_idx', pending: 0 },
+      { index: 'imagery_address_tsv_idx', pending: 0 },
+    ]);
+  });
 });

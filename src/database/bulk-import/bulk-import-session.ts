@@ -130,11 +130,23 @@ export abstract class BulkImportSession<R, S extends SessionSql> {
     }
   }
 
-  // Fresh column statistics after a change: the planner reads them (and search's catalogue size), and
-  // autovacuum may take minutes to notice (the built-in database has none).
+  // After a change: fresh column statistics (the planner reads them, and search's catalogue size), and
+  // the GIN indexes' pending lists merged into the indexes. Both are autovacuum's work, which may take
+  // minutes to come (the built-in database has none); until then every text search reads the whole
+  // pending list (up to gin_pending_list_limit, 4 MB by default): measured at 1M records, a
+  // two-word search took 7-8 ms with 210 pending pages and 0.5 ms after the merge. Only the indexes
+  // the importing role owns can be merged (PostgreSQL's rule); autovacuum merges the others.
   @GenerateSql()
   async analyze(): Promise<void> {
-    if (!this.options.dryRun) await this.writers[0].client.query(`ANALYZE ${this.staging.table}`);
+    if (this.options.dryRun) return;
+    const { client } = this.writers[0];
+    await client.query(`ANALYZE ${this.staging.table}`);
+    await client.query(
+      `SELECT count(gin_clean_pending_list(x.indexrelid))::int AS merged
+       FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid JOIN pg_am a ON a.oid = c.relam
+       WHERE x.indrelid = $1::regclass AND a.amname = 'gin' AND pg_has_role(c.relowner, 'USAGE')`,
+      [this.staging.table],
+    );
   }
 
   // Ends the connections; on PostgreSQL the lock and the tables go with them, on the built-in database
