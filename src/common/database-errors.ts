@@ -17,7 +17,7 @@ const ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'Sock
 // 08xxx: connection exceptions; 57P01..57P03: shutdown / cannot connect now; 53300: too many connections.
 const PG_UNAVAILABLE = /^(08...|57P0[123]|53300)$/;
 // 57014: statement_timeout (or a cancel) hit.
-const PG_TIMEOUT = '57014';
+export const PG_TIMEOUT = '57014';
 const PG_MESSAGES =
   /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused/i;
 const PG_TIMEOUT_MESSAGES = /Query read timeout/i;

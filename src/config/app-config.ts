@@ -14,7 +14,11 @@ type Settings = typeof SETTINGS;
 type FromTable = { [K in keyof Settings]: ValueOf<Settings[K]> };
 
 // IMAGE_BASE_URL falls back to PUBLIC_URL, then to this server (the one default that depends on others).
-export type AppConfig = Omit<FromTable, 'imageBaseUrl'> & { imageBaseUrl: string };
+export type AppConfig = Omit<FromTable, 'imageBaseUrl'> & {
+  imageBaseUrl: string;
+  /** Set for the built-in database, whose connections all share one session (no per-request transactions). */
+  dbSharedSession?: boolean;
+};
 
 export class ConfigError extends Error {}
 

@@ -90,6 +90,13 @@ export const SETTINGS = {
     default: 2000,
     meaning: 'per-statement limit for API queries',
   },
+  searchFallbackBudgetMs: {
+    env: 'SEARCH_FALLBACK_BUDGET_MS',
+    type: integer(1, 600_000),
+    default: 500,
+    meaning:
+      "time a search's best-effort trigram steps may take (misspelt place names, similar addresses when nothing else matched); past it they count as finding nothing instead of failing the search. Capped at DB_STATEMENT_TIMEOUT_MS; not applied on the built-in database",
+  },
   dbConnectTimeoutMs: {
     env: 'DB_CONNECT_TIMEOUT_MS',
     type: integer(100, 60_000),

@@ -5,6 +5,7 @@ import { Prisma, PrismaClient } from '@prisma/client';
 import { Client, Pool } from 'pg';
 import { APP_CONFIG, AppConfig, requireDatabaseUrl } from '../config/app-config';
 import { describeDatabaseUrl } from '../config/replica-urls';
+import { PG_TIMEOUT } from '../common/database-errors';
 import { ReadRouter } from './read-router';
 import { SESSION_OPTIONS } from './session-options';
 
@@ -54,6 +55,9 @@ export class PrismaService extends PrismaClient implements OnModuleInit, OnModul
   /** Routes the request path's reads to replicas or readerPool. */
   readonly reads: ReadRouter;
   private readonly preparedStatements: boolean;
+  private readonly sharedSession: boolean;
+  private readonly bestEffortMs: number;
+  private readonly logger = new Logger('Database');
   private readonly bulk: { connectionString: string; statementTimeoutMs: number };
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
@@ -76,6 +80,8 @@ export class PrismaService extends PrismaClient implements OnModuleInit, OnModul
       checkTimeoutMs: config.dbConnectTimeoutMs,
     });
     this.preparedStatements = config.dbPreparedStatements;
+    this.sharedSession = config.dbSharedSession === true;
+    this.bestEffortMs = Math.min(config.searchFallbackBudgetMs, config.dbStatementTimeoutMs);
     this.bulk = {
       connectionString: requireDatabaseUrl(config),
       statementTimeoutMs: Math.max(config.dbStatementTimeoutMs, BULK_STATEMENT_TIMEOUT_MS),
@@ -113,6 +119,24 @@ export class PrismaService extends PrismaClient implements OnModuleInit, OnModul
     const name = this.preparedStatements ? statementName(text) : undefined;
     const { rows } = await this.reads.query({ name, text, values: sql.values as unknown[] });
     return rows as T[];
+  }
+
+  // A best-effort statement of the request path: null when it ran out of SEARCH_FALLBACK_BUDGET_MS
+  // (capped at the statement timeout), so a search goes on without what it would have found instead
+  // of failing. On the built-in database (one shared session, so no transaction of its own) it runs as
+  // rawQuery does.
+  async bestEffortQuery<T>(sql: Prisma.Sql): Promise<T[] | null> {
+    if (this.sharedSession) return this.rawQuery<T>(sql);
+    const text = sql.text;
+    const name = this.preparedStatements ? statementName(text) : undefined;
+    try {
+      const { rows } = await this.reads.query({ name, text, values: sql.values as unknown[] }, this.bestEffortMs);
+      return rows as T[];
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== PG_TIMEOUT) throw error;
+      this.logger.warn(`A best-effort search statement took over ${this.bestEffortMs} ms and was cancelled`);
+      return null;
+    }
   }
 
   async onModuleInit(): Promise<void> {

@@ -56,17 +56,19 @@ export class ReadRouter {
     for (const r of replicas) this.state.set(r.name, { inUse: false, lagSeconds: null, reason: 'not checked yet' });
   }
 
-  async query<T extends QueryResultRow>(config: QueryConfig): Promise<QueryResult<T>> {
+  // `budgetMs`: the statement runs in a read-only transaction of its own whose statement_timeout is
+  // that many milliseconds (PostgreSQL cancels it past that; the caller decides what that means).
+  async query<T extends QueryResultRow>(config: QueryConfig, budgetMs?: number): Promise<QueryResult<T>> {
     const replica = this.pick();
-    if (!replica) return this.run<T>(this.fallback, config);
+    if (!replica) return this.run<T>(this.fallback, config, budgetMs);
     try {
-      return await this.run<T>(replica, config);
+      return await this.run<T>(replica, config, budgetMs);
     } catch (error) {
       const conflict = (error as { code?: unknown }).code === RECOVERY_CONFLICT;
       if (!conflict && databaseTrouble(error) !== 'unavailable') throw error;
       if (!conflict) this.markDown(replica, `failed a read: ${(error as Error).message}`);
       this.failovers.set(replica.name, (this.failovers.get(replica.name) ?? 0) + 1);
-      return this.run<T>(this.fallback, config);
+      return this.run<T>(this.fallback, config, budgetMs);
     }
   }
 
@@ -125,9 +127,38 @@ export class ReadRouter {
     this.logger.warn(`Replica ${replica.name} (${replica.where}) skipped, reads go elsewhere: ${reason}`);
   }
 
-  private async run<T extends QueryResultRow>(target: NamedPool, config: QueryConfig): Promise<QueryResult<T>> {
-    const result = await target.pool.query<T>(config);
+  private async run<T extends QueryResultRow>(
+    target: NamedPool,
+    config: QueryConfig,
+    budgetMs?: number,
+  ): Promise<QueryResult<T>> {
+    const result =
+      budgetMs === undefined
+        ? await target.pool.query<T>(config)
+        : await withinBudget<T>(target.pool, config, budgetMs);
     this.reads.set(target.name, (this.reads.get(target.name) ?? 0) + 1);
     return result;
+  }
+}
+
+// One statement with its own statement_timeout: SET LOCAL lasts until the transaction ends, so the
+// pooled connection goes back with the pool's own setting whatever happened.
+async function withinBudget<T extends QueryResultRow>(
+  pool: Pool,
+  config: QueryConfig,
+  budgetMs: number,
+): Promise<QueryResult<T>> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN READ ONLY');
+    await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(budgetMs))}`);
+    const result = await client.query<T>(config);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
   }
 }

@@ -170,8 +170,9 @@ export class SearchRepository {
   }
 
   @GenerateSql({ params: () => [text('Herengase'), page, plan({ query: 'Herengase' })] })
+  // The last resort, best effort: past the search's fallback budget it finds nothing.
   searchFuzzy(query: TextQuery, window: PageWindow, plan: SearchPlan = NO_FILTERS): Promise<SearchPage> {
-    return this.run(fuzzySql(query, window, plan), SCORE_CAP);
+    return this.run(fuzzySql(query, window, plan), SCORE_CAP, true);
   }
 
   // Nearest first: count, then fetch the page from the k nearest (see nearestPageSql). Other orders:
@@ -225,10 +226,16 @@ export class SearchRepository {
 
   // The statement counts up to cap + 1 matches; more than cap means "at least cap".
   @NoSql('runs the statement its caller built (declared with the caller)')
-  private async run(sql: Prisma.Sql, cap: number): Promise<SearchPage> {
-    const rows = await this.prisma.rawQuery<
-      { total: number; codeMatched: boolean; seq?: number; pos?: number; ranked?: number } & Partial<SearchRow>
-    >(sql);
+  private async run(sql: Prisma.Sql, cap: number, bestEffort = false): Promise<SearchPage> {
+    type Row = {
+      total: number;
+      codeMatched: boolean;
+      seq?: number;
+      pos?: number;
+      ranked?: number;
+    } & Partial<SearchRow>;
+    const rows =
+      (bestEffort ? await this.prisma.bestEffortQuery<Row>(sql) : await this.prisma.rawQuery<Row>(sql)) ?? [];
     const counted = rows[0]?.total ?? 0;
     const exceeded = counted > cap;
     return {

@@ -23,7 +23,15 @@ export async function openDatabase(
   const running = role === 'cli' ? EmbeddedDatabase.serverInfo(config.dataDir) : undefined;
   if (running) {
     log.log(`Using the built-in database of the server running as pid ${running.pid}`);
-    return { config: { ...config, databaseUrl: running.url, dbPoolSize: 1, dbPreparedStatements: false } };
+    return {
+      config: {
+        ...config,
+        databaseUrl: running.url,
+        dbPoolSize: 1,
+        dbPreparedStatements: false,
+        dbSharedSession: true,
+      },
+    };
   }
 
   const started = Date.now();
@@ -41,6 +49,7 @@ export async function openDatabase(
       dbPoolSize: Math.min(config.dbPoolSize, EMBEDDED_POOL_SIZE),
       dbConnectTimeoutMs,
       dbPreparedStatements: false,
+      dbSharedSession: true,
     },
     embedded,
   };

@@ -52,12 +52,12 @@ export async function recordStatements(
   let next = 0;
   const lane = async () => {
     let recorded: Statement[] = [];
-    const prisma = {
-      rawQuery: async (sql: Prisma.Sql) => {
-        recorded.push({ text: sql.text, values: sql.values });
-        return (await pool.query(sql.text, sql.values as unknown[])).rows;
-      },
-    } as unknown as PrismaService;
+    const rawQuery = async (sql: Prisma.Sql) => {
+      recorded.push({ text: sql.text, values: sql.values });
+      return (await pool.query(sql.text, sql.values as unknown[])).rows;
+    };
+    // Best-effort statements run in full here: the ceiling replays what our server would send.
+    const prisma = { rawQuery, bestEffortQuery: rawQuery } as unknown as PrismaService;
     const places = new PlaceMatchingRepository(prisma);
     const service = new SearchService(
       new SearchRepository(prisma),

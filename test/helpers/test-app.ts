@@ -15,7 +15,7 @@ import { currentKind } from '../setup/test-database';
 export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
   const env = { DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'silent', IMAGE_BASE_URL: 'https://img.test' };
   // As openDatabase configures the built-in database: one shared session, no named statements.
-  const embedded = currentKind() === 'embedded' ? { dbPreparedStatements: false } : {};
+  const embedded = currentKind() === 'embedded' ? { dbPreparedStatements: false, dbSharedSession: true } : {};
   return { ...loadConfig(env), ...embedded, ...overrides };
 }
 

@@ -70,6 +70,7 @@ export class Recorder implements RecordingDatabase {
     });
     this.prisma = Object.assign(client, {
       rawQuery: async (sql: Prisma.Sql) => this.record(sql.text, sql.values),
+      bestEffortQuery: async (sql: Prisma.Sql) => this.record(sql.text, sql.values),
       openBulkConnection: async () => this.client(),
     }) as unknown as PrismaService;
   }

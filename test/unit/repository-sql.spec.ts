@@ -7,11 +7,13 @@ const ROOT = resolve(__dirname, '..', '..');
 
 // Files that send SQL but are not repositories, and why they are not in the review.
 const NOT_REVIEWED: Record<string, string> = {
-  'src/database/prisma.service.ts': 'runs what the repositories build (rawQuery) and opens their bulk connections',
+  'src/database/prisma.service.ts':
+    'runs what the repositories build (rawQuery, bestEffortQuery) and opens their bulk connections',
   'src/database/generate-sql.ts': 'the declarations themselves (names the calls in comments)',
   'src/database/migrator.ts':
     "applies prisma/migrations/*/migration.sql (reviewed as those files) with `prisma migrate deploy`'s bookkeeping and lock",
-  'src/database/read-router.ts': 'sends what the repositories build to the primary or a replica (no SQL of its own)',
+  'src/database/read-router.ts':
+    'sends what the repositories build to the primary or a replica; a best-effort one inside BEGIN READ ONLY / SET LOCAL statement_timeout / COMMIT',
   'src/database/replica-health.ts':
     'the replica lag check: one constant statement (REPLICA_LAG_SQL), written out in that file',
   'src/database/readonly-role.ts':
@@ -21,7 +23,7 @@ const NOT_REVIEWED: Record<string, string> = {
 // What sends SQL: Prisma's raw and model calls, the request path's rawQuery, pg's query, new connections.
 const RUNS_SQL = [
   /\$(queryRaw|executeRaw|queryRawUnsafe|executeRawUnsafe|transaction)\b/,
-  /\brawQuery\b/,
+  /\b(rawQuery|bestEffortQuery)\b/,
   /\.query(<[^>]*>)?\(/,
   /\bprisma\.[a-z]\w*\.(find|create|update|upsert|delete|count|aggregate|groupBy)/,
   /\bnew (Client|Pool)\(/,

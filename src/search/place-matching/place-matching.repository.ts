@@ -25,8 +25,10 @@ export class PlaceMatchingRepository {
   }
 
   @GenerateSql({ params: () => ['Sna Francisco', null] })
-  similar(text: string, region: string | null): Promise<PlaceCandidate[]> {
-    return this.prisma.rawQuery<PlaceCandidate>(similarPlacesSql(text, region));
+  // Best effort: a query of common trigrams ("... Street, ...") compares millions of names at ten
+  // million records; past the search's fallback budget it finds no misspelt place.
+  async similar(text: string, region: string | null): Promise<PlaceCandidate[]> {
+    return (await this.prisma.bestEffortQuery<PlaceCandidate>(similarPlacesSql(text, region))) ?? [];
   }
 
   @GenerateSql({ params: () => [[SAMPLE_UUID], [SAMPLE_UUID_2]] })
