@@ -127,13 +127,36 @@ describeWithDocker('docker compose up on a fresh clone', () => {
       expect(answers[0].body.data[0].address).toMatch(/Beverly Hills/i);
       expect(new Set(answers.map((a) => a.servedBy))).toEqual(new Set(['api-1', 'api-2']));
 
-      // A light load (4 searches at a time) while api-2 and the replica are stopped.
+      // A light load (4 searches at a time) while api-2 and the replica are stopped, with a key of its own
+      // whose rate limit the load cannot reach (on a quiet machine it sends over 600 searches a minute,
+      // the default limit, and failover, not the limiter, is what this checks).
+      const created = await project.ok(
+        [
+          'exec',
+          '-T',
+          'api',
+          'node',
+          'dist/src/cli/keys.cli.js',
+          'create',
+          '--name',
+          'scale-load',
+          '--rate-limit',
+          '100000',
+        ],
+        120_000,
+      );
+      expect(created).toContain('100000 requests per minute');
+      const loadKey = /cannot be shown again:\s*\n(\S+)/.exec(created)![1];
       const state = { running: true };
       const results: Array<{ status: number; servedBy: string | null }> = [];
       const worker = async () => {
         while (state.running)
           results.push(
-            await search(project, key, 'Beverly Hills', lb).catch(() => ({ status: 0, servedBy: null, body: null })),
+            await search(project, loadKey, 'Beverly Hills', lb).catch(() => ({
+              status: 0,
+              servedBy: null,
+              body: null,
+            })),
           );
       };
       const load = Promise.all(Array.from({ length: 4 }, worker));
