@@ -114,11 +114,8 @@ export class PrismaService extends PrismaClient implements OnModuleInit, OnModul
   // Named (prepared) per connection: after the first time a connection sees a statement, a request
   // sends only its values, and PostgreSQL skips parsing (plans stay per request: force_custom_plan).
   // Measured: a third less database CPU and a fifth more searches per second (docs/benchmarks.md).
-  async rawQuery<T>(sql: Prisma.Sql): Promise<T[]> {
-    const text = sql.text;
-    const name = this.preparedStatements ? statementName(text) : undefined;
-    const { rows } = await this.reads.query({ name, text, values: sql.values as unknown[] });
-    return rows as T[];
+  rawQuery<T>(sql: Prisma.Sql): Promise<T[]> {
+    return this.send<T>(sql);
   }
 
   // A best-effort statement of the request path: null when it ran out of SEARCH_FALLBACK_BUDGET_MS
@@ -126,17 +123,21 @@ export class PrismaService extends PrismaClient implements OnModuleInit, OnModul
   // of failing. On the built-in database (one shared session, so no transaction of its own) it runs as
   // rawQuery does.
   async bestEffortQuery<T>(sql: Prisma.Sql): Promise<T[] | null> {
-    if (this.sharedSession) return this.rawQuery<T>(sql);
-    const text = sql.text;
-    const name = this.preparedStatements ? statementName(text) : undefined;
+    if (this.sharedSession) return this.send<T>(sql);
     try {
-      const { rows } = await this.reads.query({ name, text, values: sql.values as unknown[] }, this.bestEffortMs);
-      return rows as T[];
+      return await this.send<T>(sql, this.bestEffortMs);
     } catch (error) {
       if ((error as { code?: unknown }).code !== PG_TIMEOUT) throw error;
       this.logger.warn(`A best-effort search statement took over ${this.bestEffortMs} ms and was cancelled`);
       return null;
     }
+  }
+
+  private async send<T>(sql: Prisma.Sql, budgetMs?: number): Promise<T[]> {
+    const text = sql.text;
+    const name = this.preparedStatements ? statementName(text) : undefined;
+    const { rows } = await this.reads.query({ name, text, values: sql.values as unknown[] }, budgetMs);
+    return rows as T[];
   }
 
   async onModuleInit(): Promise<void> {
