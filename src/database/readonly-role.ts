@@ -1,8 +1,15 @@
 import { Client } from 'pg';
 
-// What the request path reads: imagery and its word vocabulary for search, api_keys for key
-// authentication. Nothing else.
-export const READONLY_TABLES = ['imagery', 'imagery_words', 'places', 'api_keys'] as const;
+// What the request path reads: imagery, its word vocabulary and ranked word lists for search, api_keys
+// for key authentication. Nothing else.
+export const READONLY_TABLES = [
+  'imagery',
+  'imagery_words',
+  'imagery_word_lists',
+  'imagery_word_ranks',
+  'places',
+  'api_keys',
+] as const;
 
 export interface ReadonlyRoleResult {
   role: string;

@@ -10,6 +10,7 @@ import {
 } from '../database/bulk-import/import-run';
 import { FeatureItem, FeatureResult, ImageryRecord, parseFeature, validateRecord } from './imagery-feature';
 import { ImageryRepository } from './imagery.repository';
+import { RankedWordListsRepository } from './ranked-lists/ranked-word-lists.repository';
 
 export const DEFAULT_BATCH_SIZE = 5000;
 export const MAX_BATCH_SIZE = 50_000;
@@ -50,7 +51,10 @@ export interface ImportOptions extends BulkImportOptions<ImportRejection, Import
 // bounded memory.
 @Injectable()
 export class ImageryImportService {
-  constructor(private readonly repository: ImageryRepository) {}
+  constructor(
+    private readonly repository: ImageryRepository,
+    private readonly rankedLists: RankedWordListsRepository,
+  ) {}
 
   async importFeatures(items: AsyncIterable<FeatureItem>, options: ImportOptions = {}): Promise<ImportSummary> {
     const source = options.source ?? null;
@@ -107,6 +111,8 @@ export class ImageryImportService {
     } finally {
       await session.close();
     }
+    // After the session's lock is gone; even for an interrupted run, whose batches are committed.
+    if (!summary.dryRun && summary.inserted + summary.updated + summary.deleted > 0) await this.rankedLists.refresh();
     return tally.done();
   }
 }

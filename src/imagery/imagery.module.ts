@@ -4,6 +4,7 @@ import { ImageryImportService } from './imagery-import.service';
 import { ImageryRepository } from './imagery.repository';
 import { ImageryPlaceLinkRepository } from './place-linking/imagery-place-link.repository';
 import { ImageryPlaceLinker } from './place-linking/imagery-place-linker.service';
+import { RankedWordListsRepository } from './ranked-lists/ranked-word-lists.repository';
 
 @Module({
   providers: [
@@ -12,6 +13,7 @@ import { ImageryPlaceLinker } from './place-linking/imagery-place-linker.service
     ImageryRepository,
     ImageryPlaceLinkRepository,
     ImageryPlaceLinker,
+    RankedWordListsRepository,
   ],
   exports: [ImageryImportService, ImageryExportService, ImageryRepository, ImageryPlaceLinker],
 })

@@ -12,3 +12,7 @@ export interface PageWindow {
   limit: number;
   offset: number;
 }
+// Words in at least this many addresses get a ranked list of their best RANKED_LIST_SIZE records
+// (see the ranked_word_lists migration): below it, gathering and scoring every match is cheap.
+export const RANKED_LIST_MIN_DOCS = 2_000;
+export const RANKED_LIST_SIZE = SCORE_CAP;

@@ -90,12 +90,31 @@ export class SearchRepository {
           text('101 Valley Avenue, United States'),
           page,
           plan({ query: '101 Valley Avenue, United States' }),
-          { splitPrefix: true, broad: false },
+          { splitPrefix: true, broad: false, lists: null },
         ),
     },
     {
       name: 'one word in far more addresses than the cap (broad)',
-      sql: () => fullTextSql(text('street'), page, plan({ query: 'street' }), { splitPrefix: false, broad: true }),
+      sql: () =>
+        fullTextSql(text('street'), page, plan({ query: 'street' }), { splitPrefix: false, broad: true, lists: null }),
+    },
+    {
+      name: 'one common word, its head from ranked word lists',
+      sql: () =>
+        fullTextSql(text('che'), page, plan({ query: 'che' }), {
+          splitPrefix: false,
+          broad: true,
+          lists: { words: ['cherry', 'chestnut'], estimate: 24_765, checked: false },
+        }),
+    },
+    {
+      name: 'several common words, the head from the ranked list of one, checked for the others',
+      sql: () =>
+        fullTextSql(text('United States'), page, plan({ query: 'United States' }), {
+          splitPrefix: false,
+          broad: true,
+          lists: { words: ['united'], estimate: 419_000, checked: true },
+        }),
     },
     {
       name: 'a query that may be a location code',
@@ -162,9 +181,11 @@ export class SearchRepository {
 
   @NoSql("vocabulary's statement (declared there)")
   private async readVocabulary(): Promise<Vocabulary> {
-    const [row] = await this.prisma.rawQuery<{ words: string[]; docs: number[]; rows: number }>(vocabularySql());
+    const [row] = await this.prisma.rawQuery<{ words: string[]; docs: number[]; listed: boolean[]; rows: number }>(
+      vocabularySql(),
+    );
     return new Vocabulary(
-      row.words.map((w, i) => [w, row.docs[i]] as const),
+      row.words.map((w, i) => [w, row.docs[i], row.listed[i]] as const),
       row.rows,
     );
   }
@@ -230,6 +251,8 @@ export class SearchRepository {
     type Row = {
       total: number;
       codeMatched: boolean;
+      /** The total is an estimate (see rankedListPageSql). */
+      estimated?: boolean;
       seq?: number;
       pos?: number;
       ranked?: number;
@@ -240,11 +263,11 @@ export class SearchRepository {
     const exceeded = counted > cap;
     return {
       total: exceeded ? cap : counted,
-      totalExact: !exceeded,
+      totalExact: !exceeded && rows[0]?.estimated !== true,
       codeMatched: rows[0]?.codeMatched ?? false,
       rows: rows
         .filter((r) => r.id !== null && r.id !== undefined)
-        .map(({ total: _t, codeMatched: _c, seq: _s, pos: _p, ranked: _r, ...row }) => row as SearchRow),
+        .map(({ total: _t, codeMatched: _c, estimated: _e, seq: _s, pos: _p, ranked: _r, ...row }) => row as SearchRow),
     };
   }
 }

@@ -1,20 +1,32 @@
+/** A word, the addresses holding it, and whether it has a ranked list (see RANKED_LIST_MIN_DOCS). */
+export type VocabularyEntry = readonly [word: string, docs: number, listed?: boolean];
+
 // The catalogue's vocabulary in memory: every word the imagery_words table holds (letters only,
-// 3-64 of them, as its triggers collect them) with the number of addresses holding it, sorted so a
-// prefix is a range. Read from the database at most once a minute (see SearchRepository).
+// 3-64 of them, as its triggers collect them) with the number of addresses holding it and whether
+// it has a ranked list, sorted so a prefix is a range. Read from the database at most once a minute
+// (see SearchRepository).
 export class Vocabulary {
   private readonly words: string[];
   private readonly docs: number[];
+  private readonly listed: boolean[];
   private readonly index: Map<string, number>;
 
   /** `rows`: records in the catalogue (an estimate is enough). */
   constructor(
-    entries: ReadonlyArray<readonly [string, number]>,
+    entries: ReadonlyArray<VocabularyEntry>,
     readonly rows: number,
   ) {
     const sorted = [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     this.words = sorted.map(([w]) => w);
     this.docs = sorted.map(([, d]) => d);
+    this.listed = sorted.map(([, , l]) => l === true);
     this.index = new Map(this.words.map((w, i) => [w, i]));
+  }
+
+  /** Whether the word has a ranked list. */
+  isListed(word: string): boolean {
+    const i = this.index.get(word);
+    return i !== undefined && this.listed[i];
   }
 
   get size(): number {
@@ -29,6 +41,27 @@ export class Vocabulary {
 
   /** Over the words starting with `prefix`: how many, the sum of their counts and the largest one. */
   completions(prefix: string): { words: number; sum: number; max: number } {
+    let sum = 0;
+    let max = 0;
+    const range = this.range(prefix);
+    for (let i = range.from; i < range.to; i++) {
+      sum += this.docs[i];
+      if (this.docs[i] > max) max = this.docs[i];
+    }
+    return { words: range.to - range.from, sum, max };
+  }
+
+  /** The words starting with `prefix` that have a ranked list, with their counts. */
+  listedCompletions(prefix: string): Array<{ word: string; docs: number }> {
+    const range = this.range(prefix);
+    const out: Array<{ word: string; docs: number }> = [];
+    for (let i = range.from; i < range.to; i++)
+      if (this.listed[i]) out.push({ word: this.words[i], docs: this.docs[i] });
+    return out;
+  }
+
+  // The words starting with `prefix`: indexes from..to-1 (a binary search, then a walk).
+  private range(prefix: string): { from: number; to: number } {
     let lo = 0;
     let hi = this.words.length;
     while (lo < hi) {
@@ -36,14 +69,9 @@ export class Vocabulary {
       if (this.words[mid] < prefix) lo = mid + 1;
       else hi = mid;
     }
-    let sum = 0;
-    let max = 0;
-    let i = lo;
-    for (; i < this.words.length && this.words[i].startsWith(prefix); i++) {
-      sum += this.docs[i];
-      if (this.docs[i] > max) max = this.docs[i];
-    }
-    return { words: i - lo, sum, max };
+    let to = lo;
+    while (to < this.words.length && this.words[to].startsWith(prefix)) to++;
+    return { from: lo, to };
   }
 }
 

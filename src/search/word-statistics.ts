@@ -1,5 +1,15 @@
+import { RANKED_LIST_MIN_DOCS, RANKED_LIST_SIZE } from './search-limits';
 import { TextQuery } from './search-query';
 import { inVocabularyShape, Vocabulary } from './vocabulary';
+
+/** Rank the head of a search from the ranked lists of these words (see rankedListPageSql). */
+export interface RankedListChoice {
+  words: string[];
+  /** Matches, estimated from the vocabulary's counts: never counted. */
+  estimate: number;
+  /** Several words: the lists' records must be checked for the others. */
+  checked: boolean;
+}
 
 /** How to send a text query: decided per query from the vocabulary's word counts. */
 export interface TextQueryShape {
@@ -7,9 +17,16 @@ export interface TextQueryShape {
   splitPrefix: boolean;
   /** Far more matches than the count cap: do not count them. */
   broad: boolean;
+  /** Many matches, and a word of the query whose commonest spellings or completions have ranked lists; else null. */
+  lists: RankedListChoice | null;
 }
 
-export const PLAIN_SHAPE: TextQueryShape = { splitPrefix: false, broad: false };
+export const PLAIN_SHAPE: TextQueryShape = { splitPrefix: false, broad: false, lists: null };
+
+// Lists read for one query at most: the commonest completions' (a 3-letter prefix may have dozens).
+const MAX_LISTS = 16;
+// Records of the lists expected to match every word of a query of several words, at least.
+const MIN_LISTED_HEAD = 200;
 
 // A single word the vocabulary shows in this many times the cap is not counted: the counts are
 // exact as the triggers keep them, the margin covers deletions since the vocabulary was read.
@@ -62,5 +79,36 @@ export function shapeTextQuery(query: TextQuery, vocabulary: Vocabulary, countCa
     const estimate = counts.reduce((n, c) => n * Math.min(c.upper / rows, 1), rows);
     broad = counts.every((c) => c.complete) && estimate >= SEVERAL_WORDS_MARGIN * (countCap + 1);
   }
-  return { splitPrefix, broad };
+  return { splitPrefix, broad, lists: rankedListChoice(query, counts, vocabulary) };
+}
+
+// The head of a query with many matches comes from ranked lists (see rankedListPageSql) when one of
+// its groups (a word with its spellings; the last one a prefix) has lists holding at least half of
+// that group's addresses: the group with the fewest addresses, its MAX_LISTS commonest listed words.
+// One group: when it is in at least RANKED_LIST_MIN_DOCS addresses. Several (all known to the
+// vocabulary): when their estimated matches (as if independent) are that many and at least
+// MIN_LISTED_HEAD of the lists' records are expected to hold the other words too (those are
+// checked). Records that are in no list still match, after the head (they are not ranked).
+function rankedListChoice(query: TextQuery, counts: GroupCounts[], vocabulary: Vocabulary): RankedListChoice | null {
+  const rows = Math.max(vocabulary.rows, 1);
+  const several = counts.length > 1;
+  if (several && !counts.every((c) => c.complete)) return null;
+  const estimate = several ? counts.reduce((n, c) => n * Math.min(c.upper / rows, 1), rows) : counts[0].upper;
+  if (estimate < RANKED_LIST_MIN_DOCS) return null;
+  let best: { words: Map<string, number>; upper: number } | null = null;
+  query.groups.forEach((group, i) => {
+    const isLast = i === query.groups.length - 1;
+    const [first, ...spellings] = group;
+    const listed = new Map(isLast ? vocabulary.listedCompletions(first).map((w) => [w.word, w.docs]) : []);
+    for (const w of isLast ? spellings : group) if (vocabulary.isListed(w)) listed.set(w, vocabulary.docsOf(w) ?? 0);
+    const covered = [...listed.values()].reduce((n, d) => n + d, 0);
+    const { upper } = counts[i];
+    if (listed.size > 0 && covered * 2 >= upper && (best === null || upper < best.upper))
+      best = { words: listed, upper };
+  });
+  if (best === null) return null;
+  const { words, upper } = best as { words: Map<string, number>; upper: number };
+  if (several && (RANKED_LIST_SIZE * estimate) / upper < MIN_LISTED_HEAD) return null;
+  const commonest = [...words].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)).map(([w]) => w);
+  return { words: commonest.slice(0, MAX_LISTS), estimate: Math.round(estimate), checked: several };
 }

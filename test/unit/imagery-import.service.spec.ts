@@ -1,6 +1,7 @@
 import { FeatureItem, ImageryRecord } from '../../src/imagery/imagery-feature';
 import { ImageryImportService, ImportOptions } from '../../src/imagery/imagery-import.service';
 import { BatchResult, ImageryRepository, ImportSessionOptions } from '../../src/imagery/imagery.repository';
+import { RankedWordListsRepository } from '../../src/imagery/ranked-lists/ranked-word-lists.repository';
 
 const id = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
 const feature = (i: number, props: Record<string, unknown> = {}) => ({
@@ -16,11 +17,17 @@ class FakeRepository {
   batches: ImageryRecord[][] = [];
   deleteCalls = 0;
   analyzeCalls = 0;
+  /** Ranked-list refreshes (the service's second repository, faked here too). */
+  refreshCalls = 0;
   unchanged = false;
   closed = false;
   failOnBatch?: number;
   inFlight = 0;
   maxInFlight = 0;
+  async refresh() {
+    this.refreshCalls++;
+    return { rebuilt: 0, merged: 0 };
+  }
   async openImportSession(options: ImportSessionOptions) {
     this.options = options;
     return {
@@ -64,7 +71,10 @@ const features = (n: number, from = 0): FeatureItem[] =>
 
 function run(list: Array<FeatureItem | Error>, options: ImportOptions = {}) {
   const repo = new FakeRepository();
-  const service = new ImageryImportService(repo as unknown as ImageryRepository);
+  const service = new ImageryImportService(
+    repo as unknown as ImageryRepository,
+    repo as unknown as RankedWordListsRepository,
+  );
   return { repo, result: () => service.importFeatures(items(list), options) };
 }
 
@@ -84,14 +94,16 @@ describe('ImageryImportService', () => {
     expect(repo.closed).toBe(true);
   });
 
-  it('refreshes the statistics search relies on after a change, and only then', async () => {
+  it('refreshes the statistics and ranked word lists search relies on after a change, and only then', async () => {
     const changed = run(features(3));
     await changed.result();
     expect(changed.repo.analyzeCalls).toBe(1);
+    expect(changed.repo.refreshCalls).toBe(1);
     const same = run(features(3));
     same.repo.unchanged = true;
     await same.result();
     expect(same.repo.analyzeCalls).toBe(0);
+    expect(same.repo.refreshCalls).toBe(0);
   });
 
   it('validates flat (CSV) records with the same rules', async () => {
@@ -148,7 +160,10 @@ describe('ImageryImportService', () => {
       }
     }
     const repo = new FakeRepository();
-    const summary = await new ImageryImportService(repo as unknown as ImageryRepository).importFeatures(slow(), {
+    const summary = await new ImageryImportService(
+      repo as unknown as ImageryRepository,
+      repo as unknown as RankedWordListsRepository,
+    ).importFeatures(slow(), {
       batchSize: 2,
       source: 's',
       deleteMissing: true,
@@ -173,7 +188,10 @@ describe('ImageryImportService', () => {
       await new Promise(() => undefined); // no more data, ever
     }
     const repo = new FakeRepository();
-    const summary = await new ImageryImportService(repo as unknown as ImageryRepository).importFeatures(stalls(), {
+    const summary = await new ImageryImportService(
+      repo as unknown as ImageryRepository,
+      repo as unknown as RankedWordListsRepository,
+    ).importFeatures(stalls(), {
       signal: controller.signal,
     });
     expect(summary).toMatchObject({ outcome: 'interrupted', read: 3, inserted: 3 });

@@ -1,10 +1,13 @@
+import fc from 'fast-check';
 import { equivalentWords } from '../../src/search/abbreviations';
 import {
   buildTextQuery,
   collapseWhitespace,
+  foldText,
   locationCodeOf,
   resultIdFor,
   tokenize,
+  wordsWithoutNoise,
 } from '../../src/search/search-query';
 
 describe('tokenize', () => {
@@ -41,6 +44,19 @@ describe('tokenize', () => {
     expect(tokenize('a&b Vaduz !c')).toEqual(['vaduz']);
     expect(tokenize("N. Main St. O'Brien")).toEqual(['n', 'main', 'st', 'o', 'brien']);
     expect(tokenize('E Street')).toEqual(['e', 'street']);
+  });
+
+  it('takes a fast path for plain text that gives what the noise rules give', () => {
+    // Letters, digits, spaces, address punctuation and symbols, in any order and mix.
+    const char = fc.constantFrom(..."aZé9 .,-'’/&;!💩ßÆ東".split(''), '💩');
+    fc.assert(
+      fc.property(fc.array(char, { maxLength: 40 }), (chars) => {
+        const text = chars.join('');
+        expect(tokenize(text)).toEqual(wordsWithoutNoise(foldText(text)));
+      }),
+      { numRuns: 5000, seed: 14 },
+    );
+    expect(tokenize('St. Gallen, Appenzell-Ausserrhoden')).toEqual(['st', 'gallen', 'appenzell', 'ausserrhoden']);
   });
 
   it('uses at most 32 words', () => {

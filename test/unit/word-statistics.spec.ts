@@ -46,9 +46,57 @@ describe('shapeTextQuery', () => {
     expect(shape('41 united states', catalogue).broad).toBe(false);
   });
 
+  describe('ranked lists', () => {
+    const listed = new Set(['street', 'jefferson', 'maple', 'brookhaven', 'brooklyn', 'avenue', 'united', 'states']);
+    const withLists = new Vocabulary(
+      Object.entries({
+        street: 340_000,
+        jefferson: 13_000,
+        jeffers: 200,
+        maple: 9_000,
+        mapleton: 8_000,
+        brookhaven: 6_000,
+        brooklyn: 5_000,
+        brookside: 1_500,
+        avenue: 180_000,
+        united: 600_000,
+        states: 600_000,
+        valley: 1_900,
+      }).map(([w, d]) => [w, d, listed.has(w)] as const),
+      1_000_000,
+    );
+
+    it('takes a common word or prefix from the lists of its listed completions, commonest first, estimating its total', () => {
+      expect(shape('street', withLists).lists).toEqual({ words: ['street'], estimate: 340_000, checked: false });
+      expect(shape('Jeff', withLists).lists).toEqual({ words: ['jefferson'], estimate: 13_200, checked: false });
+      expect(shape('brook', withLists).lists).toEqual({
+        words: ['brookhaven', 'brooklyn'],
+        estimate: 12_500,
+        checked: false,
+      });
+      expect(shape('maple', withLists).lists).toEqual({ words: ['maple'], estimate: 17_000, checked: false }); // 9,000 of 17,000
+    });
+
+    it('takes several common words from the lists of the rarest, checked for the others', () => {
+      expect(shape('united states', withLists).lists).toEqual({ words: ['united'], estimate: 360_000, checked: true }); // a tie: the first
+      expect(shape('maple avenue', withLists).lists).toBeNull(); // ~3,000 expected, 180 of maple's list
+    });
+
+    it('counts as usual when the listed completions hold less than half the matches, or the word is rare', () => {
+      expect(shape('mapleton', withLists).lists).toBeNull(); // no list of its own
+      expect(shape('valley', withLists).lists).toBeNull(); // 1,900 addresses: cheap to rank them all
+      expect(shape('41 united states', withLists).lists).toBeNull(); // a number: nothing known of it
+      expect(shape('street', catalogue).lists).toBeNull(); // no lists built yet
+    });
+  });
+
   it('without a vocabulary (an empty catalogue) sends the plain query', () => {
-    expect(shape('101 Valley Street, United States', EMPTY_VOCABULARY)).toEqual({ splitPrefix: false, broad: false });
-    expect(shape('street', EMPTY_VOCABULARY)).toEqual({ splitPrefix: false, broad: false });
+    expect(shape('101 Valley Street, United States', EMPTY_VOCABULARY)).toEqual({
+      splitPrefix: false,
+      broad: false,
+      lists: null,
+    });
+    expect(shape('street', EMPTY_VOCABULARY)).toEqual({ splitPrefix: false, broad: false, lists: null });
   });
 });
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { RankedWordListsRepository } from '../ranked-lists/ranked-word-lists.repository';
 import { ImageryPlaceLinkRepository, RELINK_BATCH_SIZE, RelinkScope } from './imagery-place-link.repository';
 
 export interface RelinkCounts {
@@ -21,7 +22,10 @@ export interface RelinkOptions {
 // are the SQL of ImageryPlaceLinkRepository (placeLinksSql); docs/places.md describes them.
 @Injectable()
 export class ImageryPlaceLinker {
-  constructor(private readonly repository: ImageryPlaceLinkRepository) {}
+  constructor(
+    private readonly repository: ImageryPlaceLinkRepository,
+    private readonly rankedLists: RankedWordListsRepository,
+  ) {}
 
   // Links a set of records (an import batch's ids), in statements of at most RELINK_BATCH_SIZE ids.
   // Returns how many records changed.
@@ -55,6 +59,8 @@ export class ImageryPlaceLinker {
         after = batch.lastId;
       }
     }
+    // Recovered addresses that changed leave the lists of their old words (trigger); back in the new ones.
+    if (counts.relinked > 0) await this.rankedLists.refresh();
     return counts;
   }
 }

@@ -101,6 +101,18 @@ export function rankedPageSql(window: PageWindow, plan: SearchPlan, search: Text
     ORDER BY p.ranked DESC NULLS LAST, CASE WHEN p.ranked IS NULL THEN p.seq END, p.distance ASC NULLS LAST, p.id`;
 }
 
+// The pinned rows (id, code_match, score), scored; the CTE `pinned` of the head-and-tail strategies.
+export function pinnedRowsSql(search: HeadTailSearch): Prisma.Sql {
+  return search.pinned
+    ? Prisma.sql`SELECT DISTINCT ON (x.id) x.id, x.code_match, (${search.score})::float8 AS score
+        FROM (${search.pinned}) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC`
+    : Prisma.sql`SELECT NULL::uuid AS id, false AS code_match, NULL::float8 AS score WHERE false`;
+}
+
+// Leaves out the pinned rows, which are ranked on their own (alias i).
+export const notPinned = (search: HeadTailSearch, column = Prisma.sql`i.id`) =>
+  search.pinned ? Prisma.sql`AND ${column} NOT IN (SELECT id FROM pinned)` : Prisma.empty;
+
 export interface HeadTailSearch extends TextSearch {
   /** The matches that are not code matches (alias i): a tsvector test alone, read in table order. */
   found: Prisma.Sql;
@@ -121,16 +133,10 @@ export interface HeadTailSearch extends TextSearch {
 // of the matches and read all of imagery), and the page's own OFFSET and LIMIT above it. Counting
 // up to the cap is skipped for a broad query (see shapeTextQuery), whose count would reach it anyway.
 export function headTailPageSql(window: PageWindow, search: HeadTailSearch): Prisma.Sql {
-  // The head and tail leave out the pinned rows, which are ranked on their own.
-  const notPinned = search.pinned ? Prisma.sql`AND i.id NOT IN (SELECT id FROM pinned)` : Prisma.empty;
-  const found = Prisma.sql`${search.found} ${notPinned}`;
-  const pinned = search.pinned
-    ? Prisma.sql`SELECT DISTINCT ON (x.id) x.id, x.code_match, (${search.score})::float8 AS score
-        FROM (${search.pinned}) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC`
-    : Prisma.sql`SELECT NULL::uuid AS id, false AS code_match, NULL::float8 AS score WHERE false`;
+  const found = Prisma.sql`${search.found} ${notPinned(search)}`;
   const { limit, offset } = window;
   return Prisma.sql`
-    WITH pinned AS MATERIALIZED (${pinned}),
+    WITH pinned AS MATERIALIZED (${pinnedRowsSql(search)}),
     head AS MATERIALIZED (
       SELECT i.id, row_number() OVER () AS seq,
              CASE WHEN row_number() OVER () <= ${SCORE_CAP} THEN (${search.score})::float8 END AS score

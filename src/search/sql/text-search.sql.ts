@@ -5,10 +5,12 @@ import { TextQuery } from '../search-query';
 import { PLAIN_SHAPE } from '../word-statistics';
 import { PlacePins, pinsSql } from './place-pins.sql';
 import { headTailPageSql, isUnfiltered, rankedPageSql, sortedPageSql, TextSearch } from './page-strategies.sql';
+import { rankedListPageSql } from './ranked-list-page.sql';
 
 // Full-text match on the generated tsvector (GIN index imagery_address_tsv_idx), or an address
 // that is the query as a location code (btree imagery_address_code_idx), or a record of a place the
-// query names (pins); code matches and the named places' records rank first.
+// query names (pins); code matches and the named places' records rank first. A common word without
+// filters takes its head from the ranked word lists (see rankedListChoice).
 export function fullTextSql(
   query: TextQuery,
   window: PageWindow,
@@ -52,12 +54,13 @@ export function fullTextSql(
       ? null
       : Prisma.sql`SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = ${query.code} LIMIT ${SCORE_CAP}`;
   const pinRows = pinned?.rows ?? null;
-  return headTailPageSql(window, {
+  const headTail = {
     ...search,
     found: tsv,
     pinned: codes && pinRows ? Prisma.sql`(${codes}) UNION ALL (${pinRows})` : (codes ?? pinRows),
     broad: shape.broad,
-  });
+  };
+  return shape.lists ? rankedListPageSql(window, headTail, shape.lists) : headTailPageSql(window, headTail);
 }
 
 // Trigram word similarity for misspellings (GIN index imagery_address_norm_trgm_idx). Only the

@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import { GenerateSql, SqlSubject } from '../../database/generate-sql';
+import { PrismaService } from '../../database/prisma.service';
+import { RANKED_LIST_MIN_DOCS, RANKED_LIST_SIZE } from '../../search/search-limits';
+
+export interface RankedListsRefresh {
+  /** Lists built from the whole catalogue (new common words, lists short after deletions, or all). */
+  rebuilt: number;
+  /** Lists that merged records changed since the last refresh. */
+  merged: number;
+}
+
+// Keeps the ranked word lists (the best records of every common word, in search order; see the
+// ranked_word_lists migration for the rules, all in lis_refresh_word_ranks) up to date after the
+// catalogue changed: imports and re-links call refresh() when they end. Deletions and changed
+// addresses leave the lists at once (triggers); records written since the last refresh are merged.
+@SqlSubject((db) => new RankedWordListsRepository(db.prisma))
+@Injectable()
+export class RankedWordListsRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  // On a bulk connection: a first build takes seconds per million records, past the API's statement
+  // timeout (measured in docs/benchmarks.md).
+  @GenerateSql({ answers: [[{ rebuilt: 0, merged: 0 }]] })
+  async refresh(): Promise<RankedListsRefresh> {
+    const client = await this.prisma.openBulkConnection('lis-ranked-lists');
+    try {
+      const { rows } = await client.query<RankedListsRefresh>(
+        'SELECT rebuilt, merged FROM lis_refresh_word_ranks($1, $2)',
+        [RANKED_LIST_MIN_DOCS, RANKED_LIST_SIZE],
+      );
+      return rows[0];
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }
+}
