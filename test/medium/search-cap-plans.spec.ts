@@ -166,7 +166,7 @@ describe('search query plans: caps', () => {
     try {
       const repo = new SearchRepository(service);
       const shape = shapeTextQuery(query, await repo.vocabulary(), COUNT_CAP);
-      expect(shape).toEqual({ splitPrefix: true, broad: false });
+      expect(shape).toEqual({ splitPrefix: true, broad: false, lists: null });
       const text = await plan(SearchRepository.fullTextSql(query, page, undefined, shape));
       expect(text).toContain("Index Cond: (address_tsv @@ '''herrengasse'' & ''40'''::tsquery)");
       expect(text).not.toMatch(/Index Cond: \(address_tsv[^\n]*vaduz/);

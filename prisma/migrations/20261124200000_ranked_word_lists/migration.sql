@@ -1,8 +1,9 @@
 -- Ranked word lists: for every word in many addresses, its best records in the order a search for
 -- that word ranks them, so a one-word search (what people have typed so far) reads the head of its
--- page from a list instead of gathering and scoring every record the word matches. Adds two tables,
--- two functions and two triggers; drops no data. The lists are built by imports (see
--- lis_refresh_word_ranks), not here: an existing catalogue gets them at its next import.
+-- page from a list instead of gathering and scoring every record the word matches. Adds three tables,
+-- four functions and three triggers; drops no data. The lists are built by imports (see
+-- lis_refresh_word_ranks), not here: an existing catalogue gets them at its next import (until then
+-- its searches run as before).
 
 -- One row per (word, record) in a word's list; a list holds the word's best records only.
 CREATE TABLE "imagery_word_ranks" (
@@ -58,6 +59,18 @@ BEGIN
   RETURN NULL;
 END $$;
 
+-- Emptying the catalogue (TRUNCATE, which fires no row triggers) empties the lists, and the word
+-- counts fall to 0 as deleting every record would make them; the next refresh starts from nothing.
+CREATE FUNCTION "lis_unrank_all"() RETURNS trigger
+  LANGUAGE plpgsql AS $$
+BEGIN
+  TRUNCATE "imagery_word_ranks", "imagery_word_lists", "imagery_word_ranks_state";
+  UPDATE "imagery_words" SET "docs" = 0 WHERE "docs" <> 0;
+  RETURN NULL;
+END $$;
+
+CREATE TRIGGER "imagery_word_ranks_on_truncate" AFTER TRUNCATE ON "imagery"
+  FOR EACH STATEMENT EXECUTE FUNCTION "lis_unrank_all"();
 CREATE TRIGGER "imagery_word_ranks_on_delete" AFTER DELETE ON "imagery"
   REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "lis_unrank_deleted"();
 CREATE TRIGGER "imagery_word_ranks_on_update" AFTER UPDATE ON "imagery"

@@ -1,0 +1,179 @@
+import { PrismaClient } from '@prisma/client';
+import { PrismaService } from '../../src/database/prisma.service';
+import { RankedWordListsRepository } from '../../src/imagery/ranked-lists/ranked-word-lists.repository';
+import { buildTextQuery } from '../../src/search/search-query';
+import { RANKED_LIST_MIN_DOCS, RANKED_LIST_SIZE } from '../../src/search/search-limits';
+import { SearchRepository } from '../../src/search/search.repository';
+import { shapeTextQuery } from '../../src/search/word-statistics';
+import { explainAnalyzed } from '../helpers/query-plans';
+import { prismaClient, resetImagery, testConfig } from '../helpers/test-app';
+
+// The ranked word lists (the ranked_word_lists migration) on a real database: what a refresh builds
+// and keeps, what the triggers take out, and the searches that read them. Made-up words, so no place
+// of the gazetteer is named by them.
+describe('ranked word lists', () => {
+  let prisma: PrismaClient;
+  let service: PrismaService;
+  let lists: RankedWordListsRepository;
+  // Each read of the vocabulary by a fresh repository: the real one keeps it for a minute.
+  const search = () => new SearchRepository(service);
+  const ZARVEL = 3_000; // records holding "zarvel": listed
+  const ROWS = 8_000; // all hold "plovna", 4,500 "quell", 6,000 "tormund": listed; 500 hold "birchow": not
+
+  // Addresses of varied length (1 to 4 extra words), so ranking by similarity has something to order.
+  async function seed() {
+    await prisma.$executeRawUnsafe(`
+      INSERT INTO imagery (id, address, captured_at, heading, interactive, image_url, location)
+      SELECT gen_random_uuid(),
+             g || ' ' || CASE WHEN g <= ${ZARVEL} THEN 'Zarvel' WHEN g <= ${ZARVEL} + 500 THEN 'Birchow' ELSE 'Quell' END
+               || repeat(' Tormund', g % 4) || ', Plovna ' || (g % 97),
+             DATE '2015-01-01', 0, true, 'https://img.test/' || g || '.jpg', ST_SetSRID(ST_MakePoint(9.5, 47.1), 4326)
+      FROM generate_series(1, ${ROWS}) g`);
+    await prisma.$executeRawUnsafe('ANALYZE imagery');
+  }
+
+  const listOf = (word: string) =>
+    prisma.$queryRawUnsafe<Array<{ id: string; score: number }>>(
+      `SELECT imagery_id::text AS id, score FROM imagery_word_ranks WHERE word = $1 ORDER BY score DESC, imagery_id`,
+      word,
+    );
+  // Every record holding the word, best first by the score a search for it gives: what a list approximates.
+  const exactTop = (word: string, n: number) =>
+    prisma.$queryRawUnsafe<Array<{ id: string; score: number }>>(
+      `SELECT id::text AS id, lis_word_rank_score(address_norm, $1) AS score FROM imagery
+       WHERE address_tsv @@ to_tsquery('simple', $1) ORDER BY 2 DESC, id LIMIT $2`,
+      word,
+      n,
+    );
+
+  beforeAll(async () => {
+    await resetImagery();
+    prisma = prismaClient();
+    service = new PrismaService(testConfig());
+    lists = new RankedWordListsRepository(service);
+    await seed();
+  }, 120_000);
+
+  afterAll(async () => {
+    await resetImagery();
+    await prisma.$disconnect();
+    await service.onModuleDestroy();
+  });
+
+  it('a first refresh lists every word in at least the threshold of addresses, each with its best records', async () => {
+    expect(await lists.refresh()).toEqual({ rebuilt: 4, merged: 0 });
+    const listed = await prisma.$queryRawUnsafe<Array<{ word: string }>>(
+      'SELECT word FROM imagery_word_lists ORDER BY word',
+    );
+    expect(listed.map((l) => l.word)).toEqual(['plovna', 'quell', 'tormund', 'zarvel']);
+    expect(RANKED_LIST_MIN_DOCS).toBeGreaterThan(500); // so birchow is not listed
+    for (const word of ['zarvel', 'plovna']) {
+      const list = await listOf(word);
+      expect(list).toHaveLength(RANKED_LIST_SIZE);
+      // Built from a shortlist of the shortest addresses: the same scores as scoring them all.
+      expect(list.map((r) => r.score)).toEqual((await exactTop(word, RANKED_LIST_SIZE)).map((r) => r.score));
+    }
+    // Nothing changed since: nothing to do.
+    expect(await lists.refresh()).toEqual({ rebuilt: 0, merged: 0 });
+  });
+
+  it('a common word takes its head from its list: best first, every match once across the pages, an estimated total', async () => {
+    const query = buildTextQuery('Zarvel')!;
+    const repo = search();
+    expect(shapeTextQuery(query, await repo.vocabulary(), 10_000).lists).toEqual({
+      words: ['zarvel'],
+      estimate: ZARVEL,
+      checked: false,
+    });
+    const first = await repo.searchFullText(query, { limit: 10, offset: 0 });
+    expect(first).toMatchObject({ total: ZARVEL, totalExact: false });
+    expect(first.rows.map((r) => r.id)).toEqual((await listOf('zarvel')).slice(0, 10).map((r) => r.id));
+
+    const seen: string[] = [];
+    for (let offset = 0; offset < ZARVEL; offset += 500) {
+      const page = await repo.searchFullText(query, { limit: 500, offset });
+      seen.push(...page.rows.map((r) => r.id));
+    }
+    expect(seen).toHaveLength(ZARVEL);
+    expect(new Set(seen).size).toBe(ZARVEL);
+    const head = (await repo.searchFullText(query, { limit: RANKED_LIST_SIZE, offset: 0 })).rows.map((r) => r.score);
+    expect(head).toEqual([...head].sort((a, b) => b - a));
+
+    // Page one reads the list's index and its own rows: no bitmap of the word's 3,000 matches.
+    const nodes = await explainAnalyzed(
+      prisma,
+      SearchRepository.fullTextSql(query, { limit: 10, offset: 0 }, undefined, {
+        splitPrefix: false,
+        broad: false,
+        lists: { words: ['zarvel'], estimate: ZARVEL, checked: false },
+      }),
+    );
+    expect(nodes.some((n) => n.on === 'imagery_word_ranks_order_idx' && n.executed)).toBe(true);
+    expect(nodes.filter((n) => n.on === 'imagery_address_tsv_idx' && n.executed)).toEqual([]);
+  });
+
+  it('several common words take the head from one list, checked for the others', async () => {
+    const query = buildTextQuery('Zarvel Tormund')!;
+    const shape = shapeTextQuery(query, await search().vocabulary(), 10_000);
+    expect(shape.lists).toMatchObject({ words: ['zarvel'], checked: true });
+    const page = await search().searchFullText(query, { limit: 50, offset: 0 });
+    expect(page.rows).toHaveLength(50);
+    for (const row of page.rows) expect(row.address).toMatch(/Zarvel Tormund/);
+  });
+
+  it('a rare word is ranked as before, from all its matches', async () => {
+    const query = buildTextQuery('Birchow')!;
+    expect(shapeTextQuery(query, await search().vocabulary(), 10_000).lists).toBeNull();
+    expect(await search().searchFullText(query, { limit: 10, offset: 0 })).toMatchObject({
+      total: 500,
+      totalExact: true,
+    });
+  });
+
+  it('a record written since the last refresh is found at once and ranked after the next one', async () => {
+    await prisma.$executeRawUnsafe(`
+      INSERT INTO imagery (id, address, captured_at, heading, interactive, image_url, location)
+      VALUES ('00000000-0000-4000-8000-00000000a001', 'Zarvel', DATE '2020-01-01', 0, true, 'https://img.test/z.jpg',
+              ST_SetSRID(ST_MakePoint(9.5, 47.1), 4326))`);
+    const best = '00000000-0000-4000-8000-00000000a001';
+    const query = buildTextQuery('Zarvel')!;
+    const all = await search().searchFullText(query, { limit: 1_000, offset: ZARVEL - 999 }); // the last page
+    expect(all.rows.map((r) => r.id)).toContain(best);
+
+    expect(await lists.refresh()).toEqual({ rebuilt: 0, merged: 1 });
+    const list = await listOf('zarvel');
+    expect(list).toHaveLength(RANKED_LIST_SIZE);
+    expect(list[0]).toEqual({ id: best, score: 4 }); // similarity 1, the address is the word, starts with it, holds it
+    expect((await search().searchFullText(query, { limit: 1, offset: 0 })).rows[0].id).toBe(best);
+  });
+
+  it('a deleted record, or one whose address changed, leaves the lists at once', async () => {
+    const [top, second] = await listOf('zarvel');
+    await prisma.$executeRawUnsafe(`DELETE FROM imagery WHERE id = $1::uuid`, top.id);
+    await prisma.$executeRawUnsafe(`UPDATE imagery SET address = 'Elsewhere 1' WHERE id = $1::uuid`, second.id);
+    const ids = (await listOf('zarvel')).map((r) => r.id);
+    expect(ids).not.toContain(top.id);
+    expect(ids).not.toContain(second.id);
+    expect(ids).toHaveLength(RANKED_LIST_SIZE - 2);
+    // A short list is rebuilt by the next refresh.
+    expect((await lists.refresh()).rebuilt).toBeGreaterThanOrEqual(1);
+    expect(await listOf('zarvel')).toHaveLength(RANKED_LIST_SIZE);
+  });
+
+  it('a word that falls below half the threshold loses its list; emptying the catalogue empties them all', async () => {
+    await prisma.$executeRawUnsafe(
+      `DELETE FROM imagery WHERE address_tsv @@ to_tsquery('simple', 'zarvel') AND id IN (
+         SELECT id FROM imagery WHERE address_tsv @@ to_tsquery('simple', 'zarvel') ORDER BY id LIMIT $1)`,
+      ZARVEL - RANKED_LIST_MIN_DOCS / 2 + 1,
+    );
+    await lists.refresh();
+    expect(await listOf('zarvel')).toEqual([]);
+    expect(shapeTextQuery(buildTextQuery('Zarvel')!, await search().vocabulary(), 10_000).lists).toBeNull();
+
+    await resetImagery();
+    const [{ n }] = await prisma.$queryRawUnsafe<Array<{ n: number }>>(
+      'SELECT (SELECT count(*) FROM imagery_word_ranks) + (SELECT count(*) FROM imagery_word_lists)::int AS n',
+    );
+    expect(Number(n)).toBe(0);
+  });
+});
