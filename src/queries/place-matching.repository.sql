@@ -8,21 +8,24 @@
 --   $5 = 200
 --   $6 = 200
   WITH named AS MATERIALIZED (
-    SELECT p.id, p.kind, p.name, p.label, p.alt_names AS "altNames", p.importance,
-ST_X(p.location) AS lon, ST_Y(p.location) AS lat FROM places p
+    SELECT p.id, p.importance FROM places p
     WHERE p.search_tsv @@ to_tsquery('simple', $1) AND true AND p.kind <> 'address' AND p.kind IN ('locality', 'postcode', 'street', 'address', 'poi')
     LIMIT $2
+  ),
+  kept AS MATERIALIZED (
+    SELECT f.id FROM (
+      SELECT * FROM named
+      UNION ALL
+      SELECT * FROM (SELECT p.id, p.importance FROM places p WHERE p.search_tsv @@ to_tsquery('simple', $3) AND true AND p.kind = 'address' LIMIT $4) a
+      WHERE (SELECT count(*) FROM named) < $5
+    ) f
+    ORDER BY f.importance DESC, f.id
+    LIMIT $6
   )
-  SELECT f.id, f.kind, f.name, f.label, f."altNames", f.importance, f.lon, f.lat, NULL::float8 AS similarity
-  FROM (
-    SELECT * FROM named
-    UNION ALL
-    SELECT * FROM (SELECT p.id, p.kind, p.name, p.label, p.alt_names AS "altNames", p.importance,
-ST_X(p.location) AS lon, ST_Y(p.location) AS lat FROM places p WHERE p.search_tsv @@ to_tsquery('simple', $3) AND true AND p.kind = 'address' LIMIT $4) a
-    WHERE (SELECT count(*) FROM named) < $5
-  ) f
-  ORDER BY f.importance DESC, f.id
-  LIMIT $6
+  SELECT c.*, NULL::float8 AS similarity
+  FROM kept k CROSS JOIN LATERAL (SELECT p.id, p.kind, p.name, p.label, p.alt_names AS "altNames", p.importance,
+ST_X(p.location) AS lon, ST_Y(p.location) AS lat FROM places p WHERE p.id = k.id LIMIT 1) c
+  ORDER BY c.importance DESC, c.id
 ;
 
 -- PlaceMatchingRepository.candidates: in a region
@@ -35,21 +38,24 @@ ST_X(p.location) AS lon, ST_Y(p.location) AS lat FROM places p WHERE p.search_ts
 --   $7 = 200
 --   $8 = 200
   WITH named AS MATERIALIZED (
-    SELECT p.id, p.kind, p.name, p.label, p.alt_names AS "altNames", p.importance,
-ST_X(p.location) AS lon, ST_Y(p.location) AS lat FROM places p
+    SELECT p.id, p.importance FROM places p
     WHERE p.search_tsv @@ to_tsquery('simple', $1) AND p.region_code = $2 AND p.kind <> 'address' AND p.kind IN ('locality', 'postcode', 'street', 'address', 'poi')
     LIMIT $3
+  ),
+  kept AS MATERIALIZED (
+    SELECT f.id FROM (
+      SELECT * FROM named
+      UNION ALL
+      SELECT * FROM (SELECT p.id, p.importance FROM places p WHERE p.search_tsv @@ to_tsquery('simple', $4) AND p.region_code = $5 AND p.kind = 'address' LIMIT $6) a
+      WHERE (SELECT count(*) FROM named) < $7
+    ) f
+    ORDER BY f.importance DESC, f.id
+    LIMIT $8
   )
-  SELECT f.id, f.kind, f.name, f.label, f."altNames", f.importance, f.lon, f.lat, NULL::float8 AS similarity
-  FROM (
-    SELECT * FROM named
-    UNION ALL
-    SELECT * FROM (SELECT p.id, p.kind, p.name, p.label, p.alt_names AS "altNames", p.importance,
-ST_X(p.location) AS lon, ST_Y(p.location) AS lat FROM places p WHERE p.search_tsv @@ to_tsquery('simple', $4) AND p.region_code = $5 AND p.kind = 'address' LIMIT $6) a
-    WHERE (SELECT count(*) FROM named) < $7
-  ) f
-  ORDER BY f.importance DESC, f.id
-  LIMIT $8
+  SELECT c.*, NULL::float8 AS similarity
+  FROM kept k CROSS JOIN LATERAL (SELECT p.id, p.kind, p.name, p.label, p.alt_names AS "altNames", p.importance,
+ST_X(p.location) AS lon, ST_Y(p.location) AS lat FROM places p WHERE p.id = k.id LIMIT 1) c
+  ORDER BY c.importance DESC, c.id
 ;
 
 -- PlaceMatchingRepository.similar

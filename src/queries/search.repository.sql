@@ -529,9 +529,9 @@ i.place_id AS "placeId", i.locality_id AS "localityId", (similarity(i.address_no
 --   $13 = 1000
 --   $14 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
 --   $15 = ["'springfield'","'herrengasse' & '35'"]
---   $16 = 1000
---   $17 = 1000
---   $18 = 1000
+--   $16 = 200
+--   $17 = 200
+--   $18 = 200
 --   $19 = 1000
 --   $20 = "Springfield IL"
 --   $21 = "springfieldil"
@@ -690,9 +690,9 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
 --   $40 = 1000
 --   $41 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
 --   $42 = ["'springfield'","'herrengasse' & '35'"]
---   $43 = 1000
---   $44 = 1000
---   $45 = 1000
+--   $43 = 200
+--   $44 = 200
+--   $45 = 200
 --   $46 = 9.5209
 --   $47 = 47.1391
 --   $48 = 50
@@ -701,7 +701,7 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
 --   $51 = 9.5209
 --   $52 = 47.1391
 --   $53 = 45
---   $54 = 1000
+--   $54 = 200
 --   $55 = 1000
 --   $56 = "Herrengasse 35 Vaduz"
 --   $57 = "herrengasse35vaduz"

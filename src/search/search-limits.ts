@@ -4,6 +4,10 @@ export const COUNT_CAP = 10_000;
 // Text searches rank the first this many matches found by score (and at most this many records of
 // the places a query names); further matches follow in table order.
 export const SCORE_CAP = 1_000;
+// Records of the places a query names ranked first, at most (and, when the query names an address,
+// as many records facing it). The rest of their records follow in the text ranking. Measured at 1M
+// records: scoring 1,000 pinned records took 8-11 ms of a 20 ms search for a common name.
+export const PINNED_RECORDS_CAP = 200;
 // Vocabulary words fetched per misspelt query word (nearest by trigram distance).
 export const WORD_CANDIDATES = 20;
 

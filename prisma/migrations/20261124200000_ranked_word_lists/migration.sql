@@ -59,13 +59,12 @@ BEGIN
   RETURN NULL;
 END $$;
 
--- Emptying the catalogue (TRUNCATE, which fires no row triggers) empties the lists, and the word
--- counts fall to 0 as deleting every record would make them; the next refresh starts from nothing.
+-- Emptying the catalogue (TRUNCATE, which fires no row triggers) empties the lists, as it empties
+-- the vocabulary (imagery_words_on_truncate); the next refresh starts from nothing.
 CREATE FUNCTION "lis_unrank_all"() RETURNS trigger
   LANGUAGE plpgsql AS $$
 BEGIN
   TRUNCATE "imagery_word_ranks", "imagery_word_lists", "imagery_word_ranks_state";
-  UPDATE "imagery_words" SET "docs" = 0 WHERE "docs" <> 0;
   RETURN NULL;
 END $$;
 

@@ -21,29 +21,36 @@ function regionCondition(region: string | null): Prisma.Sql {
 }
 
 // Places whose label or other names hold every word of the query (the last as a prefix).
-// The columns are read in the capped scan itself, which visits each row anyway (to test its kind and
-// region): joining places again by id made the planner hash-join a sequential scan of the whole table
-// when a common word ("street") finds thousands (see test/medium/place-search-plans.spec.ts).
-// Addresses (most of a gazetteer, and the least important kind) are read only when fewer than
-// PLACE_CANDIDATES places of the other kinds match: a prefix like "Jeff" then reads the few hundred
-// streets and towns from the partial index places_search_tsv_named_idx instead of 5,000 rows.
+// The capped scans read only what ranking by importance needs (id, importance); the columns are
+// read for the PLACE_CANDIDATES kept, by primary key: a common word ("street") finds thousands, and
+// reading their other names (up to 2,000 characters each) took 40% of the statement (measured,
+// docs/benchmarks.md). The LIMIT 1 keeps that lookup a per-row index probe: joined as a plain join,
+// the planner once hash-joined a sequential scan of the whole table (see
+// test/medium/place-search-plans.spec.ts). Addresses (most of a gazetteer, and the least important
+// kind) are read only when fewer than PLACE_CANDIDATES places of the other kinds match: a prefix like
+// "Jeff" then reads the few hundred streets and towns from the partial index
+// places_search_tsv_named_idx instead of 5,000 rows.
 export function placeCandidatesSql(query: TextQuery, region: string | null): Prisma.Sql {
   const matches = Prisma.sql`p.search_tsv @@ to_tsquery('simple', ${query.tsquery}) AND ${regionCondition(region)}`;
   return Prisma.sql`
     WITH named AS MATERIALIZED (
-      SELECT ${PLACE_COLUMNS} FROM places p
+      SELECT p.id, p.importance FROM places p
       WHERE ${matches} AND p.kind <> 'address' AND ${PINNABLE}
       LIMIT ${PLACE_FOUND_CAP}
+    ),
+    kept AS MATERIALIZED (
+      SELECT f.id FROM (
+        SELECT * FROM named
+        UNION ALL
+        SELECT * FROM (SELECT p.id, p.importance FROM places p WHERE ${matches} AND p.kind = 'address' LIMIT ${PLACE_FOUND_CAP}) a
+        WHERE (SELECT count(*) FROM named) < ${PLACE_CANDIDATES}
+      ) f
+      ORDER BY f.importance DESC, f.id
+      LIMIT ${PLACE_CANDIDATES}
     )
-    SELECT f.id, f.kind, f.name, f.label, f."altNames", f.importance, f.lon, f.lat, NULL::float8 AS similarity
-    FROM (
-      SELECT * FROM named
-      UNION ALL
-      SELECT * FROM (SELECT ${PLACE_COLUMNS} FROM places p WHERE ${matches} AND p.kind = 'address' LIMIT ${PLACE_FOUND_CAP}) a
-      WHERE (SELECT count(*) FROM named) < ${PLACE_CANDIDATES}
-    ) f
-    ORDER BY f.importance DESC, f.id
-    LIMIT ${PLACE_CANDIDATES}`;
+    SELECT c.*, NULL::float8 AS similarity
+    FROM kept k CROSS JOIN LATERAL (SELECT ${PLACE_COLUMNS} FROM places p WHERE p.id = k.id LIMIT 1) c
+    ORDER BY c.importance DESC, c.id`;
 }
 
 // Misspelt names: trigram similarity of the name to the whole query (GIN index places_name_norm_trgm_idx).

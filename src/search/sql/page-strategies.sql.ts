@@ -118,7 +118,8 @@ export interface HeadTailSearch extends TextSearch {
   found: Prisma.Sql;
   /**
    * Rows ranked before the head whatever their position, or null: a statement listing (id, code_match)
-   * of the code matches and of the records of the places the query names (SCORE_CAP at most).
+   * of the code matches (SCORE_CAP at most) and of the records of the places the query names
+   * (PINNED_RECORDS_CAP at most).
    */
   pinned: Prisma.Sql | null;
   /** Statistics show far more matches than the cap: then they are not counted. */

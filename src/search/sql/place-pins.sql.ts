@@ -1,5 +1,5 @@
 import { Prisma } from '@prisma/client';
-import { SCORE_CAP } from '../search-limits';
+import { PINNED_RECORDS_CAP } from '../search-limits';
 import { geography } from './spatial.sql';
 
 /**
@@ -78,19 +78,19 @@ export function pinsSql(pins: PlacePins): { isPinned: Prisma.Sql; score: Prisma.
   };
 }
 
-// The records of the named places, best place first, SCORE_CAP at most: per place an index probe
-// that stops at the cap.
+// The records of the named places, best place first, PINNED_RECORDS_CAP at most: per place an index
+// probe that stops at the cap.
 function pinnedRowsSql(pins: PlacePins): Prisma.Sql {
   return Prisma.sql`
     SELECT r.id, false AS code_match FROM (
       SELECT x.id FROM unnest(${pins.ids}::uuid[], ${pins.names}::text[]) WITH ORDINALITY AS p(id, name, n)
       CROSS JOIN LATERAL (
-        (SELECT i.id FROM imagery i WHERE i.place_id = p.id LIMIT ${SCORE_CAP})
+        (SELECT i.id FROM imagery i WHERE i.place_id = p.id LIMIT ${PINNED_RECORDS_CAP})
         UNION ALL
-        (SELECT i.id FROM imagery i WHERE i.locality_id = p.id AND ${ofLocalitySql(Prisma.sql`p.name`)} LIMIT ${SCORE_CAP})
+        (SELECT i.id FROM imagery i WHERE i.locality_id = p.id AND ${ofLocalitySql(Prisma.sql`p.name`)} LIMIT ${PINNED_RECORDS_CAP})
       ) x
       ORDER BY p.n
-      LIMIT ${SCORE_CAP}
+      LIMIT ${PINNED_RECORDS_CAP}
     ) r
-    ${pins.view ? Prisma.sql`UNION ALL (SELECT i.id, false AS code_match FROM imagery i WHERE ${viewedSql(pins.view)} LIMIT ${SCORE_CAP})` : Prisma.empty}`;
+    ${pins.view ? Prisma.sql`UNION ALL (SELECT i.id, false AS code_match FROM imagery i WHERE ${viewedSql(pins.view)} LIMIT ${PINNED_RECORDS_CAP})` : Prisma.empty}`;
 }
