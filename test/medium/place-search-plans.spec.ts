@@ -59,7 +59,9 @@ describe('place search query plans: named places', () => {
     for (const q of ['Street', 'K']) {
       const sql = PlaceMatchingRepository.placeCandidatesSql(buildTextQuery(q)!, null);
       const text = await plan(sql);
-      expect(text.match(/ on places p(_\d+)?\b/g)).toHaveLength(2); // other kinds, then addresses (aliased p_1)
+      // Other kinds, then addresses (aliased p_1), then the columns of the 200 kept, by primary key.
+      expect(text.match(/ on places p(_\d+)?\b/g)).toHaveLength(3);
+      expect(text).toMatch(/Index Scan using places_pkey on places p\b/);
       expect(text).toMatch(
         new RegExp(
           `Limit .*rows=${PLACE_FOUND_CAP} [\\s\\S]*(Seq Scan on places|Bitmap Index Scan on places_search_tsv(_named)?_idx)`,
