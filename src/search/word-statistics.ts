@@ -1,4 +1,4 @@
-import { RANKED_LIST_MIN_DOCS, RANKED_LIST_SIZE } from './search-limits';
+import { RANKED_LIST_SIZE } from './search-limits';
 import { TextQuery } from './search-query';
 import { inVocabularyShape, Vocabulary } from './vocabulary';
 
@@ -27,6 +27,12 @@ export const PLAIN_SHAPE: TextQueryShape = { splitPrefix: false, broad: false, l
 const MAX_LISTS = 16;
 // Records of the lists expected to match every word of a query of several words, at least.
 const MIN_LISTED_HEAD = 200;
+// A group's listed words hold at least 1 / MIN_LISTED_SHARE of its addresses (the rest are rarer
+// words, found after the head).
+const MIN_LISTED_SHARE = 3;
+// Matches (estimated) from which a search takes its head from the lists: below, gathering and
+// scoring them all costs a few milliseconds and ranks every one.
+const LISTED_SEARCH_MIN_MATCHES = 2_000;
 
 // A single word the vocabulary shows in this many times the cap is not counted: the counts are
 // exact as the triggers keep them, the margin covers deletions since the vocabulary was read.
@@ -83,10 +89,10 @@ export function shapeTextQuery(query: TextQuery, vocabulary: Vocabulary, countCa
 }
 
 // The head of a query with many matches comes from ranked lists (see rankedListPageSql) when one of
-// its groups (a word with its spellings; the last one a prefix) has lists holding at least half of
-// that group's addresses: the group with the fewest addresses, its MAX_LISTS commonest listed words.
-// One group: when it is in at least RANKED_LIST_MIN_DOCS addresses. Several (all known to the
-// vocabulary): when their estimated matches (as if independent) are that many and at least
+// its groups (a word with its spellings; the last one a prefix) has lists holding at least a third
+// of that group's addresses: the group with the fewest addresses, its MAX_LISTS commonest listed
+// words. One group: when it is in at least LISTED_SEARCH_MIN_MATCHES addresses. Several (all known
+// to the vocabulary): when their estimated matches (as if independent) are that many and at least
 // MIN_LISTED_HEAD of the lists' records are expected to hold the other words too (those are
 // checked). Records that are in no list still match, after the head (they are not ranked).
 function rankedListChoice(query: TextQuery, counts: GroupCounts[], vocabulary: Vocabulary): RankedListChoice | null {
@@ -94,7 +100,7 @@ function rankedListChoice(query: TextQuery, counts: GroupCounts[], vocabulary: V
   const several = counts.length > 1;
   if (several && !counts.every((c) => c.complete)) return null;
   const estimate = several ? counts.reduce((n, c) => n * Math.min(c.upper / rows, 1), rows) : counts[0].upper;
-  if (estimate < RANKED_LIST_MIN_DOCS) return null;
+  if (estimate < LISTED_SEARCH_MIN_MATCHES) return null;
   let best: { words: Map<string, number>; upper: number } | null = null;
   query.groups.forEach((group, i) => {
     const isLast = i === query.groups.length - 1;
@@ -103,7 +109,7 @@ function rankedListChoice(query: TextQuery, counts: GroupCounts[], vocabulary: V
     for (const w of isLast ? spellings : group) if (vocabulary.isListed(w)) listed.set(w, vocabulary.docsOf(w) ?? 0);
     const covered = [...listed.values()].reduce((n, d) => n + d, 0);
     const { upper } = counts[i];
-    if (listed.size > 0 && covered * 2 >= upper && (best === null || upper < best.upper))
+    if (listed.size > 0 && covered * MIN_LISTED_SHARE >= upper && (best === null || upper < best.upper))
       best = { words: listed, upper };
   });
   if (best === null) return null;

@@ -113,11 +113,12 @@ BEGIN
   SELECT count(*) FILTER (WHERE since IS NULL OR i."updated_at" >= since), count(*)
   INTO changed, total FROM "imagery" i;
 
-  -- Common words without a full list (new, or short after deletions), or every common word.
+  -- Common words without a full list (new, or short after deletions; a word in fewer addresses than
+-- list_size has them all), or every common word.
   SELECT coalesce(array_agg(v."word" ORDER BY v."word"), '{}') INTO rebuild
   FROM "imagery_words" v
   LEFT JOIN (SELECT r."word", count(*) AS n FROM "imagery_word_ranks" r GROUP BY r."word") r ON r."word" = v."word"
-  WHERE v."docs" >= min_docs AND (changed * 10 >= total OR coalesce(r.n, 0) < list_size);
+  WHERE v."docs" >= min_docs AND (changed * 10 >= total OR coalesce(r.n, 0) < least(list_size, v."docs"));
 
   DELETE FROM "imagery_word_ranks" r WHERE r."word" = ANY (rebuild);
   INSERT INTO "imagery_word_ranks" ("word", "score", "imagery_id")
