@@ -3,6 +3,7 @@
 -- SearchRepository.searchFullText: relevance, no filters (head and tail) [1/2]
 SELECT coalesce(array_agg(v.word), '{}') AS words, coalesce(array_agg(v.docs), '{}') AS docs,
        coalesce(array_agg(l.word IS NOT NULL), '{}') AS listed,
+       (SELECT coalesce(array_agg(rtrim(p.word, '*')), '{}') FROM imagery_word_lists p WHERE right(p.word, 1) = '*') AS prefixes,
        greatest((SELECT reltuples FROM pg_class WHERE oid = 'imagery'::regclass), max(v.docs), 0)::float8 AS rows
 FROM imagery_words v LEFT JOIN imagery_word_lists l ON l.word = v.word
 WHERE v.docs > 0

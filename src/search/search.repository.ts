@@ -181,12 +181,17 @@ export class SearchRepository {
 
   @NoSql("vocabulary's statement (declared there)")
   private async readVocabulary(): Promise<Vocabulary> {
-    const [row] = await this.prisma.rawQuery<{ words: string[]; docs: number[]; listed: boolean[]; rows: number }>(
-      vocabularySql(),
-    );
+    const [row] = await this.prisma.rawQuery<{
+      words: string[];
+      docs: number[];
+      listed: boolean[];
+      prefixes: string[];
+      rows: number;
+    }>(vocabularySql());
     return new Vocabulary(
       row.words.map((w, i) => [w, row.docs[i], row.listed[i]] as const),
       row.rows,
+      row.prefixes,
     );
   }
 

@@ -11,16 +11,25 @@ export class Vocabulary {
   private readonly listed: boolean[];
   private readonly index: Map<string, number>;
 
-  /** `rows`: records in the catalogue (an estimate is enough). */
+  private readonly prefixLists: ReadonlySet<string>;
+
+  /** `rows`: records in the catalogue (an estimate is enough); `listedPrefixes`: prefixes with a ranked list. */
   constructor(
     entries: ReadonlyArray<VocabularyEntry>,
     readonly rows: number,
+    listedPrefixes: Iterable<string> = [],
   ) {
+    this.prefixLists = new Set(listedPrefixes);
     const sorted = [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     this.words = sorted.map(([w]) => w);
     this.docs = sorted.map(([, d]) => d);
     this.listed = sorted.map(([, , l]) => l === true);
     this.index = new Map(this.words.map((w, i) => [w, i]));
+  }
+
+  /** Whether the prefix has a ranked list of its own (see the ranked_word_lists migration). */
+  hasPrefixList(prefix: string): boolean {
+    return this.prefixLists.has(prefix);
   }
 
   /** Whether the word has a ranked list. */

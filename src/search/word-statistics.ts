@@ -1,4 +1,4 @@
-import { RANKED_LIST_SIZE } from './search-limits';
+import { LISTED_SEARCH_MIN_MATCHES, RANKED_LIST_SIZE } from './search-limits';
 import { TextQuery } from './search-query';
 import { inVocabularyShape, Vocabulary } from './vocabulary';
 
@@ -30,9 +30,6 @@ const MIN_LISTED_HEAD = 200;
 // A group's listed words hold at least 1 / MIN_LISTED_SHARE of its addresses (the rest are rarer
 // words, found after the head).
 const MIN_LISTED_SHARE = 3;
-// Matches (estimated) from which a search takes its head from the lists: below, gathering and
-// scoring them all costs a few milliseconds and ranks every one.
-const LISTED_SEARCH_MIN_MATCHES = 2_000;
 
 // A single word the vocabulary shows in this many times the cap is not counted: the counts are
 // exact as the triggers keep them, the margin covers deletions since the vocabulary was read.
@@ -88,7 +85,8 @@ export function shapeTextQuery(query: TextQuery, vocabulary: Vocabulary, countCa
   return { splitPrefix, broad, lists: rankedListChoice(query, counts, vocabulary) };
 }
 
-// The head of a query with many matches comes from ranked lists (see rankedListPageSql) when one of
+// The head of a query with many matches comes from ranked lists (see rankedListPageSql): a one-word
+// query from its prefix's own list when it has one (short prefixes over many words), else when one of
 // its groups (a word with its spellings; the last one a prefix) has lists holding at least a third
 // of that group's addresses: the group with the fewest addresses, its MAX_LISTS commonest listed
 // words. One group: when it is in at least LISTED_SEARCH_MIN_MATCHES addresses. Several (all known
@@ -101,6 +99,10 @@ function rankedListChoice(query: TextQuery, counts: GroupCounts[], vocabulary: V
   if (several && !counts.every((c) => c.complete)) return null;
   const estimate = several ? counts.reduce((n, c) => n * Math.min(c.upper / rows, 1), rows) : counts[0].upper;
   if (estimate < LISTED_SEARCH_MIN_MATCHES) return null;
+  // A prefix with a list of its own: exactly the head a search for it ranks.
+  const typed = query.groups[0][0];
+  if (!several && vocabulary.hasPrefixList(typed) && vocabulary.completions(typed).sum * MIN_LISTED_SHARE >= estimate)
+    return { words: [`${typed}*`], estimate: Math.round(estimate), checked: false };
   let best: { words: Map<string, number>; upper: number } | null = null;
   query.groups.forEach((group, i) => {
     const isLast = i === query.groups.length - 1;

@@ -77,6 +77,21 @@ describe('shapeTextQuery', () => {
       expect(shape('maple', withLists).lists).toEqual({ words: ['maple'], estimate: 17_000, checked: false }); // 9,000 of 17,000
     });
 
+    it("takes a prefix with a list of its own from that list (the search's own ranking)", () => {
+      const prefixed = new Vocabulary(
+        [
+          ['brooklyn', 1_500, true],
+          ['brook', 800, true],
+          ['bronx', 490],
+          ['brownsville', 400],
+        ],
+        1_000_000,
+        ['bro'],
+      );
+      expect(shape('Bro', prefixed).lists).toEqual({ words: ['bro*'], estimate: 3_190, checked: false });
+      expect(shape('Broo', prefixed).lists).toEqual({ words: ['brooklyn', 'brook'], estimate: 2_300, checked: false });
+    });
+
     it('takes several common words from the lists of the rarest, checked for the others', () => {
       expect(shape('united states', withLists).lists).toEqual({ words: ['united'], estimate: 360_000, checked: true }); // a tie: the first
       expect(shape('maple avenue', withLists).lists).toBeNull(); // ~3,000 expected, 180 of maple's list

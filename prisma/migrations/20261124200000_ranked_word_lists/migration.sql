@@ -1,11 +1,13 @@
--- Ranked word lists: for every word in many addresses, its best records in the order a search for
--- that word ranks them, so a one-word search (what people have typed so far) reads the head of its
--- page from a list instead of gathering and scoring every record the word matches. Adds three tables,
--- four functions and three triggers; drops no data. The lists are built by imports (see
+-- Ranked word lists: for every word in many addresses, and every short prefix whose matches spread
+-- over many words, its best records in the order a search for it ranks them, so a one-word search
+-- (what people have typed so far) reads the head of its page from a list instead of gathering and
+-- scoring every record it matches. Adds three tables,
+-- six functions and three triggers; drops no data. The lists are built by imports (see
 -- lis_refresh_word_ranks), not here: an existing catalogue gets them at its next import (until then
 -- its searches run as before).
 
--- One row per (word, record) in a word's list; a list holds the word's best records only.
+-- One row per (term, record) in a term's list; a list holds the term's best records only. A term is
+-- a word, or a prefix followed by '*' ("mar*"; vocabulary words hold letters only).
 CREATE TABLE "imagery_word_ranks" (
   "word" TEXT NOT NULL,
   "score" REAL NOT NULL,
@@ -16,7 +18,7 @@ CREATE UNIQUE INDEX "imagery_word_ranks_order_idx" ON "imagery_word_ranks" ("wor
 -- A record's entries, for the triggers below.
 CREATE INDEX "imagery_word_ranks_imagery_idx" ON "imagery_word_ranks" ("imagery_id");
 
--- The words that have a list, and when it was last rebuilt from the whole catalogue.
+-- The terms that have a list, and when it was last rebuilt from the whole catalogue.
 CREATE TABLE "imagery_word_lists" (
   "word" TEXT NOT NULL PRIMARY KEY,
   "built_at" TIMESTAMPTZ NOT NULL
@@ -28,16 +30,23 @@ CREATE TABLE "imagery_word_ranks_state" (
   "since" TIMESTAMPTZ NOT NULL
 );
 
--- The score a search for the one word `word` gives an address (see fullTextSql in
+-- The score a search for the one word or prefix `term` gives an address (see fullTextSql in
 -- src/search/sql/text-search.sql.ts, the same terms without the location-code bonus): trigram
--- similarity, +2 when the address is the word, +0.5 when it starts with it, +0.5 for holding the
--- word whole (every listed address does).
-CREATE FUNCTION "lis_word_rank_score"(address_norm TEXT, word TEXT) RETURNS REAL
+-- similarity, +2 when the address is the word, +0.5 when it starts with it, +0.5 for holding it as a
+-- whole word (every address in a word's list does).
+CREATE FUNCTION "lis_rank_score"(address_norm TEXT, address_tsv TSVECTOR, term TEXT) RETURNS REAL
   LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT (similarity(address_norm, word)
-    + CASE WHEN address_norm = word THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(address_norm, word) THEN 0.5 ELSE 0 END
-    + 0.5)::real
+  SELECT (similarity(address_norm, rtrim(term, '*'))
+    + CASE WHEN address_norm = rtrim(term, '*') THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(address_norm, rtrim(term, '*')) THEN 0.5 ELSE 0 END
+    + CASE WHEN right(term, 1) <> '*' OR address_tsv @@ to_tsquery('simple', quote_literal(rtrim(term, '*')))
+        THEN 0.5 ELSE 0 END)::real
+$$;
+
+-- What a term matches: the word, or every word the prefix starts.
+CREATE FUNCTION "lis_term_tsquery"(term TEXT) RETURNS TSQUERY
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT to_tsquery('simple', quote_literal(rtrim(term, '*')) || CASE WHEN right(term, 1) = '*' THEN ':*' ELSE '' END)
 $$;
 
 -- Every entry is true: a deleted record leaves its lists, a record whose address changed leaves
@@ -79,15 +88,18 @@ CREATE TRIGGER "imagery_word_ranks_on_update" AFTER UPDATE ON "imagery"
 -- rebuilds every list); imports call it when they end. The next refresh starts from the start of the
 -- oldest transaction running now: a record written by one of them is stamped (updated_at = now())
 -- no earlier than that, and one committed before is seen by this one.
--- Words in at least min_docs addresses get a list of their best list_size records; a list goes when
--- its word falls below half that (so a word near the line is not rebuilt at every import). A list is
--- built from the word's list_size * 3 shortest addresses (and those starting with the word), scored
--- exactly: similarity is the share of the address's trigrams that are the word's, so the shortest
--- addresses hold the best. Other lists merge the changed records that hold their word and keep their
--- best list_size. When a tenth of the catalogue or more changed, every list is rebuilt instead:
--- merging would score as many records with no shortlist. Refreshes run one at a time.
+-- Terms with lists: words in at least min_docs addresses (a word's list goes when it falls below
+-- half that, so a word near the line is not rebuilt at every import), and prefixes of 3 to 5 letters
+-- in at least prefix_min addresses whose commonest word holds less than a third of them (the
+-- others are served by their words' lists). A list holds the term's best list_size records. A term
+-- in up to list_size * 5 addresses is built by scoring them all; a commoner one from its
+-- list_size * 3 shortest addresses (and those starting with it), scored exactly: similarity is about
+-- the share of the address's trigrams that are the term's, so the shortest addresses hold nearly all
+-- the best (not all: an address repeating a word is long for its trigrams). Other lists merge the changed records that match their term and
+-- keep their best list_size. When a tenth of the catalogue or more changed, every list is rebuilt
+-- instead: merging would score as many records with no shortlist. Refreshes run one at a time.
 -- Returns the lists rebuilt and the lists that merged records.
-CREATE FUNCTION "lis_refresh_word_ranks"(min_docs INTEGER, list_size INTEGER)
+CREATE FUNCTION "lis_refresh_word_ranks"(min_docs INTEGER, prefix_min INTEGER, list_size INTEGER)
   RETURNS TABLE (rebuilt INTEGER, merged INTEGER)
   LANGUAGE plpgsql AS $$
 DECLARE
@@ -103,9 +115,24 @@ BEGIN
   SELECT true, least(now(), min(a."xact_start")) FROM pg_stat_activity a WHERE a."datname" = current_database()
   ON CONFLICT ("id") DO UPDATE SET "since" = EXCLUDED."since";
 
+  -- The terms that should have a list (listed), and those whose list may stay (kept).
+  CREATE TEMP TABLE IF NOT EXISTS lis_rank_terms (term TEXT PRIMARY KEY, matches BIGINT NOT NULL, listed BOOLEAN NOT NULL)
+    ON COMMIT DROP;
+  TRUNCATE lis_rank_terms;
+  INSERT INTO lis_rank_terms
+  SELECT v."word", v."docs", v."docs" >= min_docs FROM "imagery_words" v WHERE v."docs" >= min_docs / 2
+  UNION ALL
+  SELECT p.prefix || '*', p.matches, true
+  FROM (
+    SELECT left(v."word", n) AS prefix, sum(v."docs") AS matches, max(v."docs") AS commonest
+    FROM "imagery_words" v, generate_series(3, 5) AS n
+    WHERE length(v."word") >= n AND v."docs" > 0
+    GROUP BY 1
+  ) p
+  WHERE p.matches >= prefix_min AND p.commonest * 3 < p.matches;
+
   WITH gone AS (
-    DELETE FROM "imagery_word_lists" l
-    WHERE NOT EXISTS (SELECT 1 FROM "imagery_words" v WHERE v."word" = l."word" AND v."docs" >= min_docs / 2)
+    DELETE FROM "imagery_word_lists" l WHERE NOT EXISTS (SELECT 1 FROM lis_rank_terms t WHERE t.term = l."word")
     RETURNING l."word"
   )
   DELETE FROM "imagery_word_ranks" r USING gone g WHERE r."word" = g."word";
@@ -113,41 +140,46 @@ BEGIN
   SELECT count(*) FILTER (WHERE since IS NULL OR i."updated_at" >= since), count(*)
   INTO changed, total FROM "imagery" i;
 
-  -- Common words without a full list (new, or short after deletions; a word in fewer addresses than
--- list_size has them all), or every common word.
-  SELECT coalesce(array_agg(v."word" ORDER BY v."word"), '{}') INTO rebuild
-  FROM "imagery_words" v
-  LEFT JOIN (SELECT r."word", count(*) AS n FROM "imagery_word_ranks" r GROUP BY r."word") r ON r."word" = v."word"
-  WHERE v."docs" >= min_docs AND (changed * 10 >= total OR coalesce(r.n, 0) < least(list_size, v."docs"));
+  -- Terms without a full list (new, or short after deletions; a term in fewer addresses than
+  -- list_size has them all), or every term.
+  SELECT coalesce(array_agg(t.term ORDER BY t.term), '{}') INTO rebuild
+  FROM lis_rank_terms t
+  LEFT JOIN (SELECT r."word", count(*) AS n FROM "imagery_word_ranks" r GROUP BY r."word") r ON r."word" = t.term
+  WHERE t.listed AND (changed * 10 >= total OR coalesce(r.n, 0) < least(list_size, t.matches));
 
   DELETE FROM "imagery_word_ranks" r WHERE r."word" = ANY (rebuild);
   INSERT INTO "imagery_word_ranks" ("word", "score", "imagery_id")
-  SELECT w.word, t.score, t.id
-  FROM unnest(rebuild) AS w(word)
+  SELECT w.term, t.score, t.id
+  FROM unnest(rebuild) AS w(term)
+  JOIN lis_rank_terms m ON m.term = w.term
   CROSS JOIN LATERAL (
-    SELECT c."id", lis_word_rank_score(c."address_norm", w.word) AS score
+    SELECT c."id", lis_rank_score(c."address_norm", c."address_tsv", w.term) AS score
     FROM (
-      SELECT i."id", i."address_norm"
+      SELECT i."id", i."address_norm", i."address_tsv"
       FROM "imagery" i
-      WHERE i."address_tsv" @@ to_tsquery('simple', quote_literal(w.word))
-      ORDER BY starts_with(i."address_norm", w.word) DESC, length(i."address_norm"), i."id"
-      LIMIT list_size * 3
+      WHERE i."address_tsv" @@ lis_term_tsquery(w.term)
+      ORDER BY starts_with(i."address_norm", rtrim(w.term, '*')) DESC, length(i."address_norm"), i."id"
+      LIMIT CASE WHEN m.matches > list_size * 5 THEN list_size * 3 END
     ) c
     ORDER BY 2 DESC, 1
     LIMIT list_size
   ) t;
   INSERT INTO "imagery_word_lists" AS l ("word", "built_at")
-  SELECT w.word, now() FROM unnest(rebuild) AS w(word)
+  SELECT w.term, now() FROM unnest(rebuild) AS w(term)
   ON CONFLICT ("word") DO UPDATE SET "built_at" = EXCLUDED."built_at";
 
   IF changed > 0 AND changed * 10 < total THEN
     WITH added AS (
       INSERT INTO "imagery_word_ranks" ("word", "score", "imagery_id")
-      SELECT w.word, lis_word_rank_score(i."address_norm", w.word), i."id"
+      SELECT k.term, lis_rank_score(i."address_norm", i."address_tsv", k.term), i."id"
       FROM "imagery" i
-      CROSS JOIN unnest(tsvector_to_array(i."address_tsv")) AS w(word)
-      JOIN "imagery_word_lists" l ON l."word" = w.word
-      WHERE i."updated_at" >= since AND NOT (w.word = ANY (rebuild))
+      CROSS JOIN LATERAL (
+        SELECT DISTINCT x.term
+        FROM unnest(tsvector_to_array(i."address_tsv")) AS w(word),
+             LATERAL (SELECT w.word UNION ALL SELECT left(w.word, n) || '*' FROM generate_series(3, least(5, length(w.word))) AS n) x(term)
+      ) k
+      JOIN "imagery_word_lists" l ON l."word" = k.term
+      WHERE i."updated_at" >= since AND NOT (k.term = ANY (rebuild))
       ON CONFLICT DO NOTHING
       RETURNING "word"
     )

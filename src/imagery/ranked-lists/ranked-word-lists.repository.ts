@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { GenerateSql, SqlSubject } from '../../database/generate-sql';
 import { PrismaService } from '../../database/prisma.service';
-import { RANKED_LIST_MIN_DOCS, RANKED_LIST_SIZE } from '../../search/search-limits';
+import { LISTED_SEARCH_MIN_MATCHES, RANKED_LIST_MIN_DOCS, RANKED_LIST_SIZE } from '../../search/search-limits';
 
 export interface RankedListsRefresh {
   /** Lists built from the whole catalogue (new common words, lists short after deletions, or all). */
@@ -10,10 +10,11 @@ export interface RankedListsRefresh {
   merged: number;
 }
 
-// Keeps the ranked word lists (the best records of every common word, in search order; see the
-// ranked_word_lists migration for the rules, all in lis_refresh_word_ranks) up to date after the
-// catalogue changed: imports and re-links call refresh() when they end. Deletions and changed
-// addresses leave the lists at once (triggers); records written since the last refresh are merged.
+// Keeps the ranked word lists (the best records of every common word and of short prefixes spread
+// over many words, in search order; see the ranked_word_lists migration for the rules, all in
+// lis_refresh_word_ranks) up to date after the catalogue changed: imports and re-links call refresh()
+// when they end. Deletions and changed addresses leave the lists at once (triggers); records written
+// since the last refresh are merged.
 @SqlSubject((db) => new RankedWordListsRepository(db.prisma))
 @Injectable()
 export class RankedWordListsRepository {
@@ -26,8 +27,8 @@ export class RankedWordListsRepository {
     const client = await this.prisma.openBulkConnection('lis-ranked-lists');
     try {
       const { rows } = await client.query<RankedListsRefresh>(
-        'SELECT rebuilt, merged FROM lis_refresh_word_ranks($1, $2)',
-        [RANKED_LIST_MIN_DOCS, RANKED_LIST_SIZE],
+        'SELECT rebuilt, merged FROM lis_refresh_word_ranks($1, $2, $3)',
+        [RANKED_LIST_MIN_DOCS, LISTED_SEARCH_MIN_MATCHES, RANKED_LIST_SIZE],
       );
       return rows[0];
     } finally {

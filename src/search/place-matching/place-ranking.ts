@@ -45,29 +45,42 @@ export function nameFit(query: TextQuery, place: PlaceCandidate): number | null 
 // The words of names (a name, or a place's other names, one string), tokenized once: ranking reads
 // every other name of up to 200 places per search (a city has dozens, in many scripts), which took
 // 7 ms of a prefix search (measured), and as-you-type searches meet the same places again and again.
-// Bounded: the oldest entry goes first (5,000 places' names: a few MB at most).
-class NameWordsCache {
+// Bounded by the characters of the names it holds (the oldest go first): a cache bounded by places
+// alone grew the server by ~50 MB in the bench, cities' other names being long.
+export class NameWordsCache {
   private readonly entries = new Map<string, string[][]>();
+  private chars = 0;
 
   constructor(
-    private readonly maxEntries: number,
+    private readonly maxChars: number,
     /** The string holds several names (ALT_NAME_SEPARATOR); else one. */
     private readonly several: boolean,
   ) {}
+
+  /** Characters of the names held. */
+  get heldChars(): number {
+    return this.chars;
+  }
 
   of(names: string): string[][] {
     let words = this.entries.get(names);
     if (words === undefined) {
       words = this.several ? names.split(ALT_NAME_SEPARATOR.trim()).map((n) => tokenize(n)) : [tokenize(names)];
-      if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+      if (names.length > this.maxChars) return words;
+      for (const oldest of this.entries.keys()) {
+        if (this.chars + names.length <= this.maxChars) break;
+        this.entries.delete(oldest);
+        this.chars -= oldest.length;
+      }
       this.entries.set(names, words);
+      this.chars += names.length;
     }
     return words;
   }
 }
 
-const nameWords = new NameWordsCache(5_000, false);
-const altNameWords = new NameWordsCache(5_000, true);
+const nameWords = new NameWordsCache(200_000, false);
+const altNameWords = new NameWordsCache(2_000_000, true);
 
 function coverage(query: TextQuery, words: readonly string[]): 'exact' | 'prefix' | null {
   if (words.length === 0) return null;

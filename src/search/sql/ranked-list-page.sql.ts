@@ -10,7 +10,7 @@ import { HeadTailSearch, notPinned, pinnedRowsSql, ROW_COLUMNS } from './page-st
 // follows in table order (the GIN bitmap's), as in headTailPageSql. A page within the head reads list
 // entries and its own rows only, however many records the word matches; the total is the
 // vocabulary's estimate, never counted. The lists' scores are the scores a search for each word gives
-// (lis_word_rank_score), shown as the head rows' scores.
+// (lis_rank_score), shown as the head rows' scores.
 export function rankedListPageSql(window: PageWindow, search: HeadTailSearch, lists: RankedListChoice): Prisma.Sql {
   const { limit, offset } = window;
   return Prisma.sql`

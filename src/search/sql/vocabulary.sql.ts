@@ -2,12 +2,13 @@ import { Prisma } from '@prisma/client';
 import { WORD_CANDIDATES } from '../search-limits';
 
 // The vocabulary with each word's count of addresses (words no address holds any more left out) and
-// whether it has a ranked list, and the catalogue's size: the planner's estimate, or the commonest word's count if larger (a
+// whether it has a ranked list, the prefixes with ranked lists of their own, and the catalogue's size: the planner's estimate, or the commonest word's count if larger (a
 // table never analysed estimates nothing).
 export function vocabularySql(): Prisma.Sql {
   return Prisma.sql`
     SELECT coalesce(array_agg(v.word), '{}') AS words, coalesce(array_agg(v.docs), '{}') AS docs,
            coalesce(array_agg(l.word IS NOT NULL), '{}') AS listed,
+           (SELECT coalesce(array_agg(rtrim(p.word, '*')), '{}') FROM imagery_word_lists p WHERE right(p.word, 1) = '*') AS prefixes,
            greatest((SELECT reltuples FROM pg_class WHERE oid = 'imagery'::regclass), max(v.docs), 0)::float8 AS rows
     FROM imagery_words v LEFT JOIN imagery_word_lists l ON l.word = v.word
     WHERE v.docs > 0`;
