@@ -1,4 +1,12 @@
-import { ComposeProject, dockerAvailability, freePort, readEnvFile, REPO_ROOT, runOk } from './docker-harness';
+import {
+  ComposeProject,
+  dockerAvailability,
+  freePort,
+  readEnvFile,
+  REPO_ROOT,
+  REQUEST_TIMEOUT_MS,
+  runOk,
+} from './docker-harness';
 
 // `docker compose up` on a fresh clone, as a new user runs it: no .env, no configuration. The base images
 // are the offline stand-ins (built once per machine, kept between runs) unless real ones are present.
@@ -15,6 +23,7 @@ async function search(
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': key },
     body: JSON.stringify({ query, limit: 2 }),
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
   });
   return { status: response.status, body: await response.json(), servedBy: response.headers.get('x-served-by') };
 }
@@ -109,7 +118,9 @@ describeWithDocker('docker compose up on a fresh clone', () => {
         // Ready through the balancer, with the replica in use (it is copied from db first).
         const deadline = Date.now() + 240_000;
         for (;;) {
-          const ready: any = await fetch(`${lb}/health/ready`).then(
+          const ready: any = await fetch(`${lb}/health/ready`, {
+            signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+          }).then(
             (r) => r.json(),
             () => undefined,
           );
@@ -170,7 +181,9 @@ describeWithDocker('docker compose up on a fresh clone', () => {
       expect(results.length).toBeGreaterThan(20);
       expect(results.filter((r) => r.status !== 200)).toEqual([]);
       expect(results.at(-1)!.servedBy).toBe('api-1');
-      const ready: any = await fetch(`${lb}/health/ready`).then((r) => r.json());
+      const ready: any = await fetch(`${lb}/health/ready`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }).then(
+        (r) => r.json(),
+      );
       expect(ready.details.replicas).toMatchObject({
         inUse: [],
         skipped: [{ name: 'replica-1', where: 'db-replica:5432/lis' }],

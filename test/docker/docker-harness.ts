@@ -160,11 +160,16 @@ export class ComposeProject {
     return (await this.run(['logs', '--no-color', service], 60_000)).stdout;
   }
 
-  // Ready = the API's own readiness check answers 200 through the published port.
+  // Ready = the API's own readiness check answers 200 through the published port. Each attempt has
+  // its own timeout: a request made while the container starts can be accepted by Docker's port
+  // proxy and never answered, and without one the whole test hung (seen twice, 8 and 15 minutes,
+  // with the API healthy and idle).
   async waitUntilReady(timeoutMs = 240_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      const status = await fetch(`${this.baseUrl}/health/ready`).then(
+      const status = await fetch(`${this.baseUrl}/health/ready`, {
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      }).then(
         (r) => r.status,
         () => 0,
       );
@@ -180,6 +185,9 @@ export class ComposeProject {
     await run('docker', ['rmi', '--no-prune', this.image], { timeoutMs: 60_000 });
   }
 }
+
+/** Every request of the docker tests gives up after this long (then retries or fails, never hangs). */
+export const REQUEST_TIMEOUT_MS = 10_000;
 
 /** KEY=VALUE lines of an env file (comments and blank lines skipped), as compose reads them. */
 export function readEnvFile(path: string): Record<string, string> {
