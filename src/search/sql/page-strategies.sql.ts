@@ -135,7 +135,6 @@ export interface HeadTailSearch extends TextSearch {
 // up to the cap is skipped for a broad query (see shapeTextQuery), whose count would reach it anyway.
 export function headTailPageSql(window: PageWindow, search: HeadTailSearch): Prisma.Sql {
   const found = Prisma.sql`${search.found} ${notPinned(search)}`;
-  const { limit, offset } = window;
   return Prisma.sql`
     WITH pinned AS MATERIALIZED (${pinnedRowsSql(search)}),
     head AS MATERIALIZED (
@@ -160,20 +159,34 @@ export function headTailPageSql(window: PageWindow, search: HeadTailSearch): Pri
       SELECT r.id, r.score, row_number() OVER (ORDER BY r.score DESC, r.id) AS pos
       FROM (SELECT id, score FROM head WHERE seq <= ${SCORE_CAP} UNION ALL SELECT id, score FROM pinned) r
     ),
-    page AS MATERIALIZED (
+    ${pageCteSql(window, Prisma.sql`SELECT i.id FROM imagery i WHERE (SELECT head FROM sizes) > ${SCORE_CAP} AND ${found} OFFSET ${SCORE_CAP}`)}
+    SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", p.*
+    FROM counted t
+    ${pageRowsSql(search)}`;
+}
+
+// The head-and-tail strategies' page (CTE `page`: id, score, pos): the rows of `ranked` (id, score,
+// pos) in the window, then the tail's ids (a statement in table order) after the ranked ones, each
+// counted from `counted.ranked`. An OFFSET/LIMIT above the tail, so a page within the head never
+// runs it.
+export function pageCteSql(window: PageWindow, tail: Prisma.Sql): Prisma.Sql {
+  const { limit, offset } = window;
+  return Prisma.sql`page AS MATERIALIZED (
       SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > ${offset} AND r.pos <= ${offset + limit}
       UNION ALL
       SELECT t.id, NULL, (SELECT ranked FROM counted) + t.n
       FROM (
         SELECT x.id, row_number() OVER () AS n
-        FROM (SELECT i.id FROM imagery i WHERE (SELECT head FROM sizes) > ${SCORE_CAP} AND ${found} OFFSET ${SCORE_CAP}) x
+        FROM (${tail}) x
         OFFSET greatest(0, ${offset} - (SELECT ranked FROM counted))
         LIMIT greatest(0, ${offset + limit} - greatest(${offset}, (SELECT ranked FROM counted)))
       ) t
-    )
-    SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", p.*
-    FROM counted t
-    LEFT JOIN LATERAL (
+    )`;
+}
+
+// The page's full rows, in page order (the tail's rows scored here, for `include: score`).
+export function pageRowsSql(search: TextSearch): Prisma.Sql {
+  return Prisma.sql`LEFT JOIN LATERAL (
       SELECT ${ROW_COLUMNS}, coalesce(pg.score, (${search.score})::float8) AS score, NULL::float8 AS distance, pg.pos
       FROM page pg JOIN imagery i ON i.id = pg.id
     ) p ON true

@@ -1,7 +1,7 @@
 import { Prisma } from '@prisma/client';
 import { PageWindow, SCORE_CAP } from '../search-limits';
 import { RankedListChoice } from '../word-statistics';
-import { HeadTailSearch, notPinned, pinnedRowsSql, ROW_COLUMNS } from './page-strategies.sql';
+import { HeadTailSearch, notPinned, pageCteSql, pageRowsSql, pinnedRowsSql } from './page-strategies.sql';
 
 // Relevance without filters for a query with many matches (see rankedListChoice): the head is the
 // best SCORE_CAP records of the words' ranked lists (imagery_word_ranks, read from its index; a record
@@ -12,7 +12,6 @@ import { HeadTailSearch, notPinned, pinnedRowsSql, ROW_COLUMNS } from './page-st
 // vocabulary's estimate, never counted. The lists' scores are the scores a search for each word gives
 // (lis_rank_score), shown as the head rows' scores.
 export function rankedListPageSql(window: PageWindow, search: HeadTailSearch, lists: RankedListChoice): Prisma.Sql {
-  const { limit, offset } = window;
   return Prisma.sql`
     WITH pinned AS MATERIALIZED (${pinnedRowsSql(search)}),
     listed AS (
@@ -37,22 +36,8 @@ export function rankedListPageSql(window: PageWindow, search: HeadTailSearch, li
       SELECT n.ranked, greatest(n.ranked, n.pinned + ${Math.min(lists.estimate, search.cap + 1)}) AS total
       FROM (SELECT (SELECT count(*) FROM ranked)::int AS ranked, (SELECT count(*) FROM pinned)::int AS pinned) n
     ),
-    page AS MATERIALIZED (
-      SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > ${offset} AND r.pos <= ${offset + limit}
-      UNION ALL
-      SELECT t.id, NULL, (SELECT ranked FROM counted) + t.n
-      FROM (
-        SELECT x.id, row_number() OVER () AS n
-        FROM (SELECT i.id FROM imagery i WHERE ${search.found} AND i.id NOT IN (SELECT id FROM ranked)) x
-        OFFSET greatest(0, ${offset} - (SELECT ranked FROM counted))
-        LIMIT greatest(0, ${offset + limit} - greatest(${offset}, (SELECT ranked FROM counted)))
-      ) t
-    )
+    ${pageCteSql(window, Prisma.sql`SELECT i.id FROM imagery i WHERE ${search.found} AND i.id NOT IN (SELECT id FROM ranked)`)}
     SELECT t.total, (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS "codeMatched", true AS estimated, p.*
     FROM counted t
-    LEFT JOIN LATERAL (
-      SELECT ${ROW_COLUMNS}, coalesce(pg.score, (${search.score})::float8) AS score, NULL::float8 AS distance, pg.pos
-      FROM page pg JOIN imagery i ON i.id = pg.id
-    ) p ON true
-    ORDER BY p.pos`;
+    ${pageRowsSql(search)}`;
 }
