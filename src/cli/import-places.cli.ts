@@ -7,6 +7,7 @@ import {
   batchOptions,
   fileAndFormat,
   IMPORT_OPTIONS,
+  listsNotRefreshedNote,
   parseOptions,
   runImport,
   SOURCE_NAME,
@@ -71,6 +72,7 @@ void runCli(async (ctx) => {
     console.error('re-linking imagery to places…');
     const linked = await ctx.get(ImageryPlaceLinker).relinkAfterPlaceImport();
     console.log(`imagery re-linked: ${linked.relinked} changed, ${linked.unchanged} unchanged`);
+    if (linked.listsNotRefreshed) console.error(listsNotRefreshedNote(linked.listsNotRefreshed));
   }
   return exitCode;
 });

@@ -67,6 +67,11 @@ export interface ImportHooks {
   signal: AbortSignal;
 }
 
+// What an import says when it could not bring the ranked word lists up to date (its data is stored).
+export function listsNotRefreshedNote(reason: string): string {
+  return `ranked word lists not brought up to date (${reason}): searches still find every record; the next import catches up`;
+}
+
 // Runs an import with progress on stderr, Ctrl-C handling and the rejection report, prints what
 // happened and the summary, and says the exit code: 130/143 interrupted, 1 unreadable input or more
 // rejections than --max-rejects, else 0. `notes`: lines of the importer's own (after the rejections).

@@ -11,6 +11,7 @@ import {
   batchOptions,
   fileAndFormat,
   IMPORT_OPTIONS,
+  listsNotRefreshedNote,
   integerOption,
   parseOptions,
   runImport,
@@ -78,7 +79,10 @@ void runCli(async (ctx) => {
         maxRejects,
         ...hooks,
       }),
-    notes: (s) => (s.deletionSkipped ? [`--delete-missing: nothing deleted because ${s.deletionSkipped}`] : []),
+    notes: (s) => [
+      ...(s.deletionSkipped ? [`--delete-missing: nothing deleted because ${s.deletionSkipped}`] : []),
+      ...(s.listsNotRefreshed ? [listsNotRefreshedNote(s.listsNotRefreshed)] : []),
+    ],
   });
   return exitCode;
 });

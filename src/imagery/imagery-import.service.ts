@@ -34,6 +34,8 @@ export interface ImportSummary extends BulkImportSummary<ImportRejection> {
   deleted: number;
   /** Why --delete-missing deleted nothing, when it was asked for and did not run. */
   deletionSkipped?: string;
+  /** Why the ranked word lists were not brought up to date at the end (searches stay correct). */
+  listsNotRefreshed?: string;
 }
 
 export interface ImportOptions extends BulkImportOptions<ImportRejection, ImportSummary> {
@@ -112,7 +114,8 @@ export class ImageryImportService {
       await session.close();
     }
     // After the session's lock is gone; even for an interrupted run, whose batches are committed.
-    if (!summary.dryRun && summary.inserted + summary.updated + summary.deleted > 0) await this.rankedLists.refresh();
+    if (!summary.dryRun && summary.inserted + summary.updated + summary.deleted > 0)
+      summary.listsNotRefreshed = await this.rankedLists.refreshOrWhyNot();
     return tally.done();
   }
 }

@@ -198,6 +198,16 @@ describe('ranked word lists', () => {
     expect(await listOf('zarvel')).toHaveLength(RANKED_LIST_SIZE);
   });
 
+  it('a refresh that cannot run says why instead of failing the import that called it', async () => {
+    const unreachable = new PrismaService(testConfig({ databaseUrl: 'postgresql://postgres@127.0.0.1:1/none' }));
+    try {
+      expect(await new RankedWordListsRepository(unreachable).refreshOrWhyNot()).toMatch(/ECONNREFUSED/);
+    } finally {
+      await unreachable.onModuleDestroy();
+    }
+    expect(await lists.refreshOrWhyNot()).toBeUndefined();
+  });
+
   it('a word that falls below half the threshold loses its list; emptying the catalogue empties them all', async () => {
     await prisma.$executeRawUnsafe(
       `DELETE FROM imagery WHERE address_tsv @@ to_tsquery('simple', 'zarvel') AND id IN (

@@ -24,9 +24,11 @@ class FakeRepository {
   failOnBatch?: number;
   inFlight = 0;
   maxInFlight = 0;
-  async refresh() {
+  /** Set: the ranked-list refresh fails with this message. */
+  refreshFails?: string;
+  async refreshOrWhyNot() {
     this.refreshCalls++;
-    return { rebuilt: 0, merged: 0 };
+    return this.refreshFails;
   }
   async openImportSession(options: ImportSessionOptions) {
     this.options = options;
@@ -104,6 +106,12 @@ describe('ImageryImportService', () => {
     await same.result();
     expect(same.repo.analyzeCalls).toBe(0);
     expect(same.repo.refreshCalls).toBe(0);
+  });
+
+  it('reports a failed ranked-list refresh and still returns the import it finished', async () => {
+    const run1 = run(features(3));
+    run1.repo.refreshFails = 'connection refused';
+    expect(await run1.result()).toMatchObject({ inserted: 3, listsNotRefreshed: 'connection refused' });
   });
 
   it('validates flat (CSV) records with the same rules', async () => {

@@ -7,6 +7,8 @@ export interface RelinkCounts {
   relinked: number;
   /** Records looked at and left as they were. */
   unchanged: number;
+  /** Why the ranked word lists were not brought up to date at the end (searches stay correct). */
+  listsNotRefreshed?: string;
 }
 
 export interface RelinkOptions {
@@ -60,7 +62,10 @@ export class ImageryPlaceLinker {
       }
     }
     // Recovered addresses that changed leave the lists of their old words (trigger); back in the new ones.
-    if (counts.relinked > 0) await this.rankedLists.refresh();
+    if (counts.relinked > 0) {
+      const why = await this.rankedLists.refreshOrWhyNot();
+      if (why !== undefined) counts.listsNotRefreshed = why;
+    }
     return counts;
   }
 }

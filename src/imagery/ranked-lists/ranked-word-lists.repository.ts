@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { GenerateSql, SqlSubject } from '../../database/generate-sql';
+import { GenerateSql, NoSql, SqlSubject } from '../../database/generate-sql';
 import { PrismaService } from '../../database/prisma.service';
 import { LISTED_SEARCH_MIN_MATCHES, RANKED_LIST_MIN_DOCS, RANKED_LIST_SIZE } from '../../search/search-limits';
 
@@ -33,6 +33,20 @@ export class RankedWordListsRepository {
       return rows[0];
     } finally {
       await client.end().catch(() => undefined);
+    }
+  }
+
+  // For the writers that call refresh when they end: the lists are a ranking aid and every search
+  // stays correct without them (a record missing from a list still matches, after the head), so a
+  // failed refresh must not turn a finished import into a failed one. Returns why it failed, for the
+  // writer to report; the next refresh catches up on everything written since the last one.
+  @NoSql('runs refresh (declared there)')
+  async refreshOrWhyNot(): Promise<string | undefined> {
+    try {
+      await this.refresh();
+      return undefined;
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
     }
   }
 }
