@@ -78,11 +78,18 @@ export function shapeTextQuery(query: TextQuery, vocabulary: Vocabulary, countCa
   if (counts.length === 1) {
     broad = last.lower >= SINGLE_WORD_MARGIN * (countCap + 1);
   } else {
-    const rows = Math.max(vocabulary.rows, 1);
-    const estimate = counts.reduce((n, c) => n * Math.min(c.upper / rows, 1), rows);
-    broad = counts.every((c) => c.complete) && estimate >= SEVERAL_WORDS_MARGIN * (countCap + 1);
+    broad =
+      counts.every((c) => c.complete) &&
+      independentEstimate(counts, vocabulary) >= SEVERAL_WORDS_MARGIN * (countCap + 1);
   }
   return { splitPrefix, broad, lists: rankedListChoice(query, counts, vocabulary) };
+}
+
+// Matches of several groups, as if their words were independent (they often are not: "united" and
+// "states" go together, "san" and "jose" too).
+function independentEstimate(counts: GroupCounts[], vocabulary: Vocabulary): number {
+  const rows = Math.max(vocabulary.rows, 1);
+  return counts.reduce((n, c) => n * Math.min(c.upper / rows, 1), rows);
 }
 
 // The head of a query with many matches comes from ranked lists (see rankedListPageSql): a one-word
@@ -94,10 +101,9 @@ export function shapeTextQuery(query: TextQuery, vocabulary: Vocabulary, countCa
 // MIN_LISTED_HEAD of the lists' records are expected to hold the other words too (those are
 // checked). Records that are in no list still match, after the head (they are not ranked).
 function rankedListChoice(query: TextQuery, counts: GroupCounts[], vocabulary: Vocabulary): RankedListChoice | null {
-  const rows = Math.max(vocabulary.rows, 1);
   const several = counts.length > 1;
   if (several && !counts.every((c) => c.complete)) return null;
-  const estimate = several ? counts.reduce((n, c) => n * Math.min(c.upper / rows, 1), rows) : counts[0].upper;
+  const estimate = several ? independentEstimate(counts, vocabulary) : counts[0].upper;
   if (estimate < LISTED_SEARCH_MIN_MATCHES) return null;
   // A prefix with a list of its own: exactly the head a search for it ranks.
   const typed = query.groups[0][0];
