@@ -45,9 +45,9 @@ export function nameFit(query: TextQuery, place: PlaceCandidate): number | null 
 // The words of names (a name, or a place's other names, one string), tokenized once: ranking reads
 // every other name of up to 200 places per search (a city has dozens, in many scripts), which took
 // 7 ms of a prefix search (measured), and as-you-type searches meet the same places again and again.
-// Bounded by the characters of the names it holds (the oldest go first): a cache bounded by places
-// alone grew the server by ~50 MB in the bench, cities' other names being long; 2 million characters
-// cost 28 MB of RSS (bench, 16 connections), so it holds 400,000.
+// Bounded by the characters of the names it holds, the oldest going first (cities' other names are
+// long): 2 million characters cost 28 MB of RSS under the bench's place classes at 16 connections,
+// 400,000 about 16 MB.
 export class NameWordsCache {
   private readonly entries = new Map<string, string[][]>();
   private chars = 0;
