@@ -1,4 +1,4 @@
-import { LISTED_SEARCH_MIN_MATCHES, RANKED_LIST_SIZE } from './search-limits';
+import { RANKED_LIST_SIZE, SCORE_CAP } from './search-limits';
 import { TextQuery } from './search-query';
 import { inVocabularyShape, Vocabulary } from './vocabulary';
 
@@ -96,15 +96,15 @@ function independentEstimate(counts: GroupCounts[], vocabulary: Vocabulary): num
 // query from its prefix's own list when it has one (short prefixes over many words), else when one of
 // its groups (a word with its spellings; the last one a prefix) has lists holding at least a third
 // of that group's addresses: the group with the fewest addresses, its MAX_LISTS commonest listed
-// words. One group: when it is in at least LISTED_SEARCH_MIN_MATCHES addresses. Several (all known
-// to the vocabulary): when their estimated matches (as if independent) are that many and at least
+// words. One group: when it is in more than SCORE_CAP addresses. Several (all known to the
+// vocabulary): when their estimated matches (as if independent) are that many and at least
 // MIN_LISTED_HEAD of the lists' records are expected to hold the other words too (those are
 // checked). Records that are in no list still match, after the head (they are not ranked).
 function rankedListChoice(query: TextQuery, counts: GroupCounts[], vocabulary: Vocabulary): RankedListChoice | null {
   const several = counts.length > 1;
   if (several && !counts.every((c) => c.complete)) return null;
   const estimate = several ? independentEstimate(counts, vocabulary) : counts[0].upper;
-  if (estimate < LISTED_SEARCH_MIN_MATCHES) return null;
+  if (estimate <= SCORE_CAP) return null;
   // A prefix with a list of its own: exactly the head a search for it ranks.
   const typed = query.groups[0][0];
   if (!several && vocabulary.hasPrefixList(typed) && vocabulary.completions(typed).sum * MIN_LISTED_SHARE >= estimate)

@@ -47,7 +47,18 @@ describe('shapeTextQuery', () => {
   });
 
   describe('ranked lists', () => {
-    const listed = new Set(['street', 'jefferson', 'maple', 'brookhaven', 'brooklyn', 'avenue', 'united', 'states']);
+    const listed = new Set([
+      'street',
+      'jefferson',
+      'maple',
+      'brookhaven',
+      'brooklyn',
+      'avenue',
+      'united',
+      'states',
+      'valley',
+      'ridge',
+    ]);
     const withLists = new Vocabulary(
       Object.entries({
         street: 340_000,
@@ -62,6 +73,7 @@ describe('shapeTextQuery', () => {
         united: 600_000,
         states: 600_000,
         valley: 1_900,
+        ridge: 950,
       }).map(([w, d]) => [w, d, listed.has(w)] as const),
       1_000_000,
     );
@@ -75,6 +87,8 @@ describe('shapeTextQuery', () => {
         checked: false,
       });
       expect(shape('maple', withLists).lists).toEqual({ words: ['maple'], estimate: 17_000, checked: false }); // 9,000 of 17,000
+      // More matches than the head ranks: the lists rank the best, not the first found.
+      expect(shape('valley', withLists).lists).toEqual({ words: ['valley'], estimate: 1_900, checked: false });
     });
 
     it("takes a prefix with a list of its own from that list (the search's own ranking)", () => {
@@ -99,7 +113,7 @@ describe('shapeTextQuery', () => {
 
     it('counts as usual when the listed completions hold less than half the matches, or the word is rare', () => {
       expect(shape('mapleton', withLists).lists).toBeNull(); // no list of its own
-      expect(shape('valley', withLists).lists).toBeNull(); // 1,900 addresses: cheap to rank them all
+      expect(shape('ridge', withLists).lists).toBeNull(); // 950 addresses: the head ranks them all
       expect(shape('41 united states', withLists).lists).toBeNull(); // a number: nothing known of it
       expect(shape('street', catalogue).lists).toBeNull(); // no lists built yet
     });

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { GenerateSql, NoSql, SqlSubject } from '../../database/generate-sql';
 import { PrismaService } from '../../database/prisma.service';
-import { LISTED_SEARCH_MIN_MATCHES, RANKED_LIST_MIN_DOCS, RANKED_LIST_SIZE } from '../../search/search-limits';
+import { PREFIX_LIST_MIN_MATCHES, RANKED_LIST_MIN_DOCS, RANKED_LIST_SIZE } from '../../search/search-limits';
 
 export interface RankedListsRefresh {
   /** Lists built from the whole catalogue (new common words, lists short after deletions, or all). */
@@ -28,7 +28,7 @@ export class RankedWordListsRepository {
     try {
       const { rows } = await client.query<RankedListsRefresh>(
         'SELECT rebuilt, merged FROM lis_refresh_word_ranks($1, $2, $3)',
-        [RANKED_LIST_MIN_DOCS, LISTED_SEARCH_MIN_MATCHES, RANKED_LIST_SIZE],
+        [RANKED_LIST_MIN_DOCS, PREFIX_LIST_MIN_MATCHES, RANKED_LIST_SIZE],
       );
       return rows[0];
     } finally {
