@@ -3,24 +3,18 @@
 -- PlaceMatchingRepository.candidates
 --   $1 = "'san' & 'fr':*"
 --   $2 = 5000
---   $3 = "'san' & 'fr':*"
---   $4 = 5000
---   $5 = 200
---   $6 = 200
+--   $3 = 200
   WITH named AS MATERIALIZED (
     SELECT p.id, p.importance FROM places p
-    WHERE p.search_tsv @@ to_tsquery('simple', $1) AND true AND p.kind <> 'address' AND p.kind IN ('locality', 'postcode', 'street', 'address', 'poi')
+    WHERE p.search_tsv @@ to_tsquery('simple', $1) AND true AND (p.kind <> 'address' OR p.name !~ '[0-9]' OR p.alt_names <> '') AND p.kind IN ('locality', 'postcode', 'street', 'address', 'poi')
     LIMIT $2
   ),
   kept AS MATERIALIZED (
     SELECT f.id FROM (
       SELECT * FROM named
-      UNION ALL
-      SELECT * FROM (SELECT p.id, p.importance FROM places p WHERE p.search_tsv @@ to_tsquery('simple', $3) AND true AND p.kind = 'address' LIMIT $4) a
-      WHERE (SELECT count(*) FROM named) < $5
     ) f
     ORDER BY f.importance DESC, f.id
-    LIMIT $6
+    LIMIT $3
   )
   SELECT c.*, NULL::float8 AS similarity
   FROM kept k CROSS JOIN LATERAL (SELECT p.id, p.kind, p.name, p.label, p.alt_names AS "altNames", p.importance,
@@ -32,25 +26,18 @@ ST_X(p.location) AS lon, ST_Y(p.location) AS lat FROM places p WHERE p.id = k.id
 --   $1 = "'springfield':*"
 --   $2 = "US-IL"
 --   $3 = 5000
---   $4 = "'springfield':*"
---   $5 = "US-IL"
---   $6 = 5000
---   $7 = 200
---   $8 = 200
+--   $4 = 200
   WITH named AS MATERIALIZED (
     SELECT p.id, p.importance FROM places p
-    WHERE p.search_tsv @@ to_tsquery('simple', $1) AND p.region_code = $2 AND p.kind <> 'address' AND p.kind IN ('locality', 'postcode', 'street', 'address', 'poi')
+    WHERE p.search_tsv @@ to_tsquery('simple', $1) AND p.region_code = $2 AND (p.kind <> 'address' OR p.name !~ '[0-9]' OR p.alt_names <> '') AND p.kind IN ('locality', 'postcode', 'street', 'address', 'poi')
     LIMIT $3
   ),
   kept AS MATERIALIZED (
     SELECT f.id FROM (
       SELECT * FROM named
-      UNION ALL
-      SELECT * FROM (SELECT p.id, p.importance FROM places p WHERE p.search_tsv @@ to_tsquery('simple', $4) AND p.region_code = $5 AND p.kind = 'address' LIMIT $6) a
-      WHERE (SELECT count(*) FROM named) < $7
     ) f
     ORDER BY f.importance DESC, f.id
-    LIMIT $8
+    LIMIT $4
   )
   SELECT c.*, NULL::float8 AS similarity
   FROM kept k CROSS JOIN LATERAL (SELECT p.id, p.kind, p.name, p.label, p.alt_names AS "altNames", p.importance,

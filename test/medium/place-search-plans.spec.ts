@@ -41,9 +41,11 @@ describe('place search query plans: named places', () => {
     for (const q of ['London', rare, 'San Fr', 'Spr', 'Karolinstrasse 12']) {
       for (const region of [null, london.countryCode, london.regionCode]) {
         const text = await plan(PlaceMatchingRepository.placeCandidatesSql(buildTextQuery(q)!, region));
-        // Places of other kinds from the partial index, addresses (when too few others match) from the whole one.
+        // Places of other kinds from the partial index; addresses named by a house number (when too
+        // few others match) from the whole one, for a query with a digit only.
         expect(text).toMatch(/Bitmap Index Scan on places_search_tsv_named_idx/);
-        expect(text).toMatch(/Bitmap Index Scan on places_search_tsv_idx/);
+        if (/\d/.test(q)) expect(text).toMatch(/Bitmap Index Scan on places_search_tsv_idx/);
+        else expect(text).not.toMatch(/places_search_tsv_idx/);
         noSeqScan(text);
       }
     }
@@ -59,15 +61,15 @@ describe('place search query plans: named places', () => {
     for (const q of ['Street', 'K']) {
       const sql = PlaceMatchingRepository.placeCandidatesSql(buildTextQuery(q)!, null);
       const text = await plan(sql);
-      // Other kinds, then addresses (aliased p_1), then the columns of the 200 kept, by primary key.
-      expect(text.match(/ on places p(_\d+)?\b/g)).toHaveLength(3);
+      // Other kinds (no digit in the query: no addresses), then the columns of the 200 kept, by primary key.
+      expect(text.match(/ on places p(_\d+)?\b/g)).toHaveLength(2);
       expect(text).toMatch(/Index Scan using places_pkey on places p\b/);
       expect(text).toMatch(
         new RegExp(
           `Limit .*rows=${PLACE_FOUND_CAP} [\\s\\S]*(Seq Scan on places|Bitmap Index Scan on places_search_tsv(_named)?_idx)`,
         ),
       );
-      // Thousands of streets and towns match: the addresses are not read at all (one scan of places ran).
+      // Thousands of streets and towns match: one scan of places ran.
       const ran = await executedScans(sql);
       expect(ran.filter((s) => /^(Seq Scan|Bitmap Heap Scan|Index Scan) places$/.test(s))).toHaveLength(1);
     }
@@ -81,6 +83,40 @@ describe('place search query plans: named places', () => {
       PlaceMatchingRepository.placeCandidatesSql(buildTextQuery(address.label)!, null),
     );
     expect(found.map((p) => p.label)).toContain(address.label);
+  });
+
+  it('a query without a digit does not read addresses named by street and number, but finds one with a name of its own', async () => {
+    const [address] = await prisma.$queryRawUnsafe<
+      Array<{ id: string; street: string; locality: string; altNames: string }>
+    >(
+      `SELECT p.id::text, p.street, p.locality, p.alt_names AS "altNames" FROM places p
+       WHERE p.kind = 'address' AND p.street !~ '[0-9]' AND p.locality !~ '[0-9]' ORDER BY p.id LIMIT 1`,
+    );
+    // As imported addresses are (the generated ones carry their country's names).
+    await prisma.$executeRawUnsafe(`UPDATE places SET alt_names = '' WHERE id = $1::uuid`, address.id);
+    await prisma.$executeRawUnsafe(
+      `INSERT INTO places (id, kind, name, housenumber, street, locality, label, location, source, source_id)
+       VALUES ('00000000-0000-4000-8000-00000000c0a1', 'address', 'Rosecottage Farm', '3', $1, $2,
+               'Rosecottage Farm, 3 ' || $1 || ', ' || $2, ST_SetSRID(ST_MakePoint(9.5, 47.1), 4326), 'test', 'rosecottage')`,
+      address.street,
+      address.locality,
+    );
+    try {
+      const candidates = async (q: string) =>
+        (
+          await service.rawQuery<PlaceCandidate>(PlaceMatchingRepository.placeCandidatesSql(buildTextQuery(q)!, null))
+        ).map((p) => p.id);
+      // Its street and town without a number: the numbered address cannot be what the query names.
+      expect(await candidates(`${address.street} ${address.locality}`)).not.toContain(address.id);
+      expect(await candidates('Rosecottage Farm')).toContain('00000000-0000-4000-8000-00000000c0a1');
+    } finally {
+      await prisma.$executeRawUnsafe(`DELETE FROM places WHERE source = 'test'`);
+      await prisma.$executeRawUnsafe(
+        `UPDATE places SET alt_names = $2 WHERE id = $1::uuid`,
+        address.id,
+        address.altNames,
+      );
+    }
   });
 
   it('misspelt place names use the trigram GIN index of the name', async () => {

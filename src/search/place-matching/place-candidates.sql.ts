@@ -15,6 +15,10 @@ const PLACE_COLUMNS = Prisma.sql`p.id, p.kind, p.name, p.label, p.alt_names AS "
 // Kinds whose imagery a query can pin: imagery links to these (place_id, locality_id).
 const PINNABLE = Prisma.sql`p.kind IN ('locality', 'postcode', 'street', 'address', 'poi')`;
 
+// Every place but the addresses named by street and house number: the predicate of the partial index
+// places_search_tsv_named_idx (written as there, so the planner can use it).
+const NAMED_WITHOUT_NUMBER = Prisma.sql`(p.kind <> 'address' OR p.name !~ '[0-9]' OR p.alt_names <> '')`;
+
 function regionCondition(region: string | null): Prisma.Sql {
   if (region === null) return Prisma.sql`true`;
   return region.includes('-') ? Prisma.sql`p.region_code = ${region}` : Prisma.sql`p.country_code = ${region}`;
@@ -27,23 +31,31 @@ function regionCondition(region: string | null): Prisma.Sql {
 // docs/benchmarks.md). The LIMIT 1 keeps that lookup a per-row index probe: joined as a plain join,
 // the planner once hash-joined a sequential scan of the whole table (see
 // test/medium/place-search-plans.spec.ts). Addresses (most of a gazetteer, and the least important
-// kind) are read only when fewer than PLACE_CANDIDATES places of the other kinds match: a prefix like
-// "Jeff" then reads the few hundred streets and towns from the partial index
-// places_search_tsv_named_idx instead of 5,000 rows.
+// kind) whose name holds a digit (street and house number) are read only for a query with a digit
+// (every word of a name must be in the query to name it, see nameFit) and when fewer than
+// PLACE_CANDIDATES places of the other kinds match: "Hill Street" read 1,637 addresses it cannot
+// name (13 of its 18 ms, measured at 1M records), and a prefix like "Jeff" reads the few hundred
+// streets and towns from the partial index places_search_tsv_named_idx instead of 5,000 rows.
 export function placeCandidatesSql(query: TextQuery, region: string | null): Prisma.Sql {
   const matches = Prisma.sql`p.search_tsv @@ to_tsquery('simple', ${query.tsquery}) AND ${regionCondition(region)}`;
+  const numbered = query.groups.some((group) => group.some((word) => /\d/.test(word)));
   return Prisma.sql`
     WITH named AS MATERIALIZED (
       SELECT p.id, p.importance FROM places p
-      WHERE ${matches} AND p.kind <> 'address' AND ${PINNABLE}
+      WHERE ${matches} AND ${NAMED_WITHOUT_NUMBER} AND ${PINNABLE}
       LIMIT ${PLACE_FOUND_CAP}
     ),
     kept AS MATERIALIZED (
       SELECT f.id FROM (
         SELECT * FROM named
-        UNION ALL
-        SELECT * FROM (SELECT p.id, p.importance FROM places p WHERE ${matches} AND p.kind = 'address' LIMIT ${PLACE_FOUND_CAP}) a
-        WHERE (SELECT count(*) FROM named) < ${PLACE_CANDIDATES}
+        ${
+          numbered
+            ? Prisma.sql`UNION ALL
+        SELECT * FROM (SELECT p.id, p.importance FROM places p
+          WHERE ${matches} AND p.kind = 'address' AND NOT ${NAMED_WITHOUT_NUMBER} LIMIT ${PLACE_FOUND_CAP}) a
+        WHERE (SELECT count(*) FROM named) < ${PLACE_CANDIDATES}`
+            : Prisma.empty
+        }
       ) f
       ORDER BY f.importance DESC, f.id
       LIMIT ${PLACE_CANDIDATES}
