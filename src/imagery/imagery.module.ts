@@ -4,6 +4,7 @@ import { ImageryImportService } from './imagery-import.service';
 import { ImageryRepository } from './imagery.repository';
 import { ImageryPlaceLinkRepository } from './place-linking/imagery-place-link.repository';
 import { ImageryPlaceLinker } from './place-linking/imagery-place-linker.service';
+import { PlaceTermListsRepository } from '../search/place-matching/place-term-lists.repository';
 import { RankedWordListsRepository } from './ranked-lists/ranked-word-lists.repository';
 
 @Module({
@@ -14,6 +15,7 @@ import { RankedWordListsRepository } from './ranked-lists/ranked-word-lists.repo
     ImageryPlaceLinkRepository,
     ImageryPlaceLinker,
     RankedWordListsRepository,
+    PlaceTermListsRepository,
   ],
   exports: [ImageryImportService, ImageryExportService, ImageryRepository, ImageryPlaceLinker],
 })

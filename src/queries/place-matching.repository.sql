@@ -6,8 +6,7 @@
 --   $3 = 200
   WITH named AS MATERIALIZED (
     SELECT p.id, p.importance FROM places p
-    WHERE p.search_tsv @@ to_tsquery('simple', $1) AND true AND (p.kind <> 'address' OR p.name !~ '[0-9]' OR p.alt_names <> '') AND p.kind IN ('locality', 'postcode', 'street', 'address', 'poi')
-    LIMIT $2
+    WHERE p.search_tsv @@ to_tsquery('simple', $1) AND true AND (p.kind <> 'address' OR p.name !~ '[0-9]' OR p.alt_names <> '') AND p.kind IN ('locality', 'postcode', 'street', 'address', 'poi') LIMIT $2
   ),
   kept AS MATERIALIZED (
     SELECT f.id FROM (
@@ -29,8 +28,7 @@ ST_X(p.location) AS lon, ST_Y(p.location) AS lat FROM places p WHERE p.id = k.id
 --   $4 = 200
   WITH named AS MATERIALIZED (
     SELECT p.id, p.importance FROM places p
-    WHERE p.search_tsv @@ to_tsquery('simple', $1) AND p.region_code = $2 AND (p.kind <> 'address' OR p.name !~ '[0-9]' OR p.alt_names <> '') AND p.kind IN ('locality', 'postcode', 'street', 'address', 'poi')
-    LIMIT $3
+    WHERE p.search_tsv @@ to_tsquery('simple', $1) AND p.region_code = $2 AND (p.kind <> 'address' OR p.name !~ '[0-9]' OR p.alt_names <> '') AND p.kind IN ('locality', 'postcode', 'street', 'address', 'poi') LIMIT $3
   ),
   kept AS MATERIALIZED (
     SELECT f.id FROM (

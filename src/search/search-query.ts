@@ -143,6 +143,11 @@ export function allWordsTsquery(text: string): string | null {
   return words.length === 0 ? null : words.map(quote).join(' & ');
 }
 
+// Any of these words, whole ('st' | 'str'), as a tsquery.
+export function anyWordTsquery(words: readonly string[]): string {
+  return anyOf(words.map(quote));
+}
+
 // tsquery string literal: quotes doubled and backslashes escaped, so no word can become an operator.
 function quote(word: string): string {
   return `'${word.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;

@@ -62,7 +62,9 @@ describe('place search query plans: named places', () => {
       const sql = PlaceMatchingRepository.placeCandidatesSql(buildTextQuery(q)!, null);
       const text = await plan(sql);
       // Other kinds (no digit in the query: no addresses), then the columns of the 200 kept, by primary key.
-      expect(text.match(/ on places p(_\d+)?\b/g)).toHaveLength(2);
+      // (and, for a word with other spellings such as "st", those from the index too).
+      const spelt = buildTextQuery(q)!.groups[0].length > 1;
+      expect(text.match(/ on places p(_\d+)?\b/g)).toHaveLength(spelt ? 3 : 2);
       expect(text).toMatch(/Index Scan using places_pkey on places p\b/);
       expect(text).toMatch(
         new RegExp(
@@ -71,7 +73,7 @@ describe('place search query plans: named places', () => {
       );
       // Thousands of streets and towns match: one scan of places ran.
       const ran = await executedScans(sql);
-      expect(ran.filter((s) => /^(Seq Scan|Bitmap Heap Scan|Index Scan) places$/.test(s))).toHaveLength(1);
+      expect(ran.filter((s) => /^(Seq Scan|Bitmap Heap Scan|Index Scan) places$/.test(s))).toHaveLength(spelt ? 2 : 1);
     }
   });
 

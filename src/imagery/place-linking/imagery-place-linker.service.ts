@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { PlaceTermListsRepository } from '../../search/place-matching/place-term-lists.repository';
 import { RankedWordListsRepository } from '../ranked-lists/ranked-word-lists.repository';
 import { ImageryPlaceLinkRepository, RELINK_BATCH_SIZE, RelinkScope } from './imagery-place-link.repository';
 
@@ -7,7 +8,7 @@ export interface RelinkCounts {
   relinked: number;
   /** Records looked at and left as they were. */
   unchanged: number;
-  /** Why the ranked word lists were not brought up to date at the end (searches stay correct). */
+  /** Why the ranked word lists or place term lists were not brought up to date at the end (searches stay correct). */
   listsNotRefreshed?: string;
 }
 
@@ -27,6 +28,7 @@ export class ImageryPlaceLinker {
   constructor(
     private readonly repository: ImageryPlaceLinkRepository,
     private readonly rankedLists: RankedWordListsRepository,
+    private readonly placeTerms: PlaceTermListsRepository,
   ) {}
 
   // Links a set of records (an import batch's ids), in statements of at most RELINK_BATCH_SIZE ids.
@@ -48,6 +50,9 @@ export class ImageryPlaceLinker {
   async relinkAfterPlaceImport(options: RelinkOptions = {}): Promise<RelinkCounts> {
     const batchSize = Math.max(1, Math.trunc(options.batchSize ?? RELINK_BATCH_SIZE));
     const counts: RelinkCounts = { relinked: 0, unchanged: 0 };
+    // The places changed: their term lists are built again (seconds per 500,000 places).
+    const placesWhyNot = await this.placeTerms.refreshOrWhyNot();
+    if (placesWhyNot !== undefined) counts.listsNotRefreshed = `place term lists: ${placesWhyNot}`;
     // A record in both sets (recovered and unlinked) is linked by the first pass and, once it has a
     // locality, no longer in the second; without any locality it is examined twice and counted twice.
     for (const scope of ['recovered', 'unlinked'] as RelinkScope[]) {
@@ -64,7 +69,7 @@ export class ImageryPlaceLinker {
     // Recovered addresses that changed leave the lists of their old words (trigger); back in the new ones.
     if (counts.relinked > 0) {
       const why = await this.rankedLists.refreshOrWhyNot();
-      if (why !== undefined) counts.listsNotRefreshed = why;
+      if (why !== undefined) counts.listsNotRefreshed = [counts.listsNotRefreshed, why].filter(Boolean).join('; ');
     }
     return counts;
   }

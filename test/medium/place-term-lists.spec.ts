@@ -1,0 +1,71 @@
+import { PrismaClient } from '@prisma/client';
+import { PlaceMatchingRepository } from '../../src/search/place-matching/place-matching.repository';
+import { PLACE_TERM_MIN_PLACES } from '../../src/search/place-matching/place-candidates.sql';
+import { PlaceTermListsRepository } from '../../src/search/place-matching/place-term-lists.repository';
+import { PlaceCandidate } from '../../src/search/place-matching/place-ranking';
+import { buildTextQuery } from '../../src/search/search-query';
+import { PrismaService } from '../../src/database/prisma.service';
+import { SearchRepository } from '../../src/search/search.repository';
+import { dropPlacePlans, placePlanTools, seedPlacePlans } from '../helpers/place-plans';
+
+// Place term lists (the most important places of every common word start) on 100,000 generated places.
+describe('place term lists', () => {
+  let prisma: PrismaClient;
+  let service: PrismaService;
+  let repo: SearchRepository;
+  const { executedScans } = placePlanTools(() => ({ prisma, service, repo, rare: '', london: {} as never }));
+  const candidates = async (q: string, region: string | null = null) =>
+    (
+      await service.rawQuery<PlaceCandidate>(PlaceMatchingRepository.placeCandidatesSql(buildTextQuery(q)!, region))
+    ).map((p) => `${p.importance} ${p.id}`);
+  // What the index alone finds, every match read (no cap): the order candidates must follow.
+  const byIndex = async (prefix: string) =>
+    (
+      await prisma.$queryRawUnsafe<Array<{ k: string }>>(
+        `SELECT p.importance || ' ' || p.id AS k FROM places p
+         WHERE p.search_tsv @@ to_tsquery('simple', $1) AND p.kind IN ('locality', 'postcode', 'street', 'poi')
+         ORDER BY p.importance DESC, p.id LIMIT 200`,
+        `'${prefix}':*`,
+      )
+    ).map((r) => r.k);
+
+  beforeAll(async () => {
+    ({ prisma, service, repo } = await seedPlacePlans());
+  }, 300_000);
+
+  afterAll(() => dropPlacePlans({ prisma, service }));
+
+  it('lists every word start held by enough places, most important first, and candidates read them', async () => {
+    const built = await new PlaceTermListsRepository(service).refresh();
+    expect(built).toBeGreaterThan(10);
+    // A one-letter start and a whole common word: both listed, both exactly the index's best 200.
+    const [common] = await prisma.$queryRawUnsafe<Array<{ term: string; places: number }>>(
+      `SELECT term, places FROM place_term_lists WHERE length(term) >= 4 ORDER BY places DESC, term LIMIT 1`,
+    );
+    expect(common.places).toBeGreaterThanOrEqual(PLACE_TERM_MIN_PLACES);
+    for (const term of ['s', common.term]) {
+      const expected = await byIndex(term);
+      expect(expected).toHaveLength(200);
+      expect(await candidates(term)).toEqual(expected);
+      // Read from the list; the index is read only for the word's other spellings ("south" for "s"), whole.
+      const query = buildTextQuery(term)!;
+      const ran = await executedScans(PlaceMatchingRepository.placeCandidatesSql(query, null));
+      expect(ran).toContain('Bitmap Index Scan place_term_ranks_order_idx');
+      expect(ran.filter((s) => /places_search_tsv/.test(s))).toHaveLength(query.groups[0].length > 1 ? 1 : 0);
+    }
+  });
+
+  it('a deleted place leaves the candidates at once; without lists the index answers alike', async () => {
+    await new PlaceTermListsRepository(service).refresh();
+    const before = await candidates('s');
+    const [, firstId] = before[0].split(' ');
+    await prisma.$executeRawUnsafe(`DELETE FROM places WHERE id = $1::uuid`, firstId);
+    expect(await candidates('s')).toEqual(before.slice(1));
+    await prisma.$executeRawUnsafe('DELETE FROM place_term_lists');
+    await prisma.$executeRawUnsafe('DELETE FROM place_term_ranks');
+    // The index path reads the first PLACE_FOUND_CAP found only; the most important come first there too.
+    const indexed = await candidates('s');
+    expect(indexed).toHaveLength(200);
+    expect(new Set(indexed).has(before[0])).toBe(false);
+  });
+});
