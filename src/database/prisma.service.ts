@@ -103,6 +103,16 @@ export class PrismaService extends PrismaClient implements OnModuleInit, OnModul
     return client;
   }
 
+  // One long statement on a bulk connection of its own (the lists' builds: past the API's timeout).
+  async bulkQuery<T extends object>(applicationName: string, text: string, values: unknown[]): Promise<T[]> {
+    const client = await this.openBulkConnection(applicationName);
+    try {
+      return (await client.query<T>(text, values)).rows;
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }
+
   /** Every pg pool by name (metrics): primary, readonly, replica-1... */
   allPools(): Array<[string, Pool]> {
     const roles = Object.entries(this.pools).filter((e): e is [string, Pool] => e[1] !== undefined);

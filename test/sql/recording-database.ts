@@ -72,6 +72,8 @@ export class Recorder implements RecordingDatabase {
       rawQuery: async (sql: Prisma.Sql) => this.record(sql.text, sql.values),
       bestEffortQuery: async (sql: Prisma.Sql) => this.record(sql.text, sql.values),
       openBulkConnection: async () => this.client(),
+      // As PrismaService.bulkQuery: a statement on a bulk connection of its own.
+      bulkQuery: async (_name: string, text: string, values: unknown[]) => this.record(text, values),
     }) as unknown as PrismaService;
   }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { GenerateSql, NoSql, SqlSubject } from '../../database/generate-sql';
+import { failureReason } from '../../common/failure-reason';
 import { PrismaService } from '../../database/prisma.service';
 import { PREFIX_LIST_MIN_MATCHES, RANKED_LIST_MIN_DOCS, RANKED_LIST_SIZE } from '../../search/search-limits';
 
@@ -24,16 +25,12 @@ export class RankedWordListsRepository {
   // timeout (measured in docs/benchmarks.md).
   @GenerateSql({ answers: [[{ rebuilt: 0, merged: 0 }]] })
   async refresh(): Promise<RankedListsRefresh> {
-    const client = await this.prisma.openBulkConnection('lis-ranked-lists');
-    try {
-      const { rows } = await client.query<RankedListsRefresh>(
-        'SELECT rebuilt, merged FROM lis_refresh_word_ranks($1, $2, $3)',
-        [RANKED_LIST_MIN_DOCS, PREFIX_LIST_MIN_MATCHES, RANKED_LIST_SIZE],
-      );
-      return rows[0];
-    } finally {
-      await client.end().catch(() => undefined);
-    }
+    const [row] = await this.prisma.bulkQuery<RankedListsRefresh>(
+      'lis-ranked-lists',
+      'SELECT rebuilt, merged FROM lis_refresh_word_ranks($1, $2, $3)',
+      [RANKED_LIST_MIN_DOCS, PREFIX_LIST_MIN_MATCHES, RANKED_LIST_SIZE],
+    );
+    return row;
   }
 
   // For the writers that call refresh when they end: the lists are a ranking aid and every search
@@ -41,12 +38,7 @@ export class RankedWordListsRepository {
   // failed refresh must not turn a finished import into a failed one. Returns why it failed, for the
   // writer to report; the next refresh catches up on everything written since the last one.
   @NoSql('runs refresh (declared there)')
-  async refreshOrWhyNot(): Promise<string | undefined> {
-    try {
-      await this.refresh();
-      return undefined;
-    } catch (error) {
-      return error instanceof Error ? error.message : String(error);
-    }
+  refreshOrWhyNot(): Promise<string | undefined> {
+    return failureReason(() => this.refresh());
   }
 }

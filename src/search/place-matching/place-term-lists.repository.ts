@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { GenerateSql, NoSql, SqlSubject } from '../../database/generate-sql';
+import { failureReason } from '../../common/failure-reason';
 import { PrismaService } from '../../database/prisma.service';
 import { PLACE_CANDIDATES, PLACE_TERM_MIN_PLACES } from './place-candidates.sql';
 
@@ -14,27 +15,18 @@ export class PlaceTermListsRepository {
   // On a bulk connection: 8.8 s for 530,000 places (the 1M bench's), past the API's statement timeout.
   @GenerateSql({ answers: [[{ built: 0 }]] })
   async refresh(): Promise<number> {
-    const client = await this.prisma.openBulkConnection('lis-place-term-lists');
-    try {
-      const { rows } = await client.query<{ built: number }>('SELECT lis_refresh_place_terms($1, $2) AS built', [
-        PLACE_TERM_MIN_PLACES,
-        PLACE_CANDIDATES,
-      ]);
-      return rows[0].built;
-    } finally {
-      await client.end().catch(() => undefined);
-    }
+    const [row] = await this.prisma.bulkQuery<{ built: number }>(
+      'lis-place-term-lists',
+      'SELECT lis_refresh_place_terms($1, $2) AS built',
+      [PLACE_TERM_MIN_PLACES, PLACE_CANDIDATES],
+    );
+    return row.built;
   }
 
   // Searches stay correct without the lists (a term without one is looked up in the index), so a
   // failed build must not fail the import that asked for it: returns why, for the caller to report.
   @NoSql('runs refresh (declared there)')
-  async refreshOrWhyNot(): Promise<string | undefined> {
-    try {
-      await this.refresh();
-      return undefined;
-    } catch (error) {
-      return error instanceof Error ? error.message : String(error);
-    }
+  refreshOrWhyNot(): Promise<string | undefined> {
+    return failureReason(() => this.refresh());
   }
 }
