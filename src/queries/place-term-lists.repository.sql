@@ -3,5 +3,6 @@
 -- PlaceTermListsRepository.refresh
 --   $1 = 1000
 --   $2 = 200
-SELECT lis_refresh_place_terms($1, $2) AS built
+--   $3 = false
+SELECT lis_refresh_place_terms($1, $2, $3) AS built
 ;

@@ -55,8 +55,31 @@ describe('place term lists', () => {
     }
   });
 
+  it('builds again only when places changed since the last build, or when forced', async () => {
+    const lists = new PlaceTermListsRepository(service);
+    const built = await lists.refresh(true);
+    expect(built).toBeGreaterThan(10);
+    const builtAt = async () =>
+      (await prisma.$queryRawUnsafe<Array<{ t: string }>>(`SELECT max(built_at)::text AS t FROM place_term_lists`))[0].t;
+    const first = await builtAt();
+    expect(await lists.refresh()).toBeNull();
+    expect(await builtAt()).toBe(first);
+    // An update (updated_at moves) and a delete (the count changes) each make the next call build.
+    await prisma.$executeRawUnsafe(
+      `UPDATE places SET importance = importance + 0.001, updated_at = now()
+       WHERE id = (SELECT place_id FROM place_term_ranks WHERE term = 's' ORDER BY importance DESC, place_id LIMIT 1)`,
+    );
+    expect(await lists.refresh()).toBe(built);
+    expect(await lists.refresh()).toBeNull();
+    await prisma.$executeRawUnsafe(
+      `DELETE FROM places WHERE id = (SELECT id FROM places WHERE kind = 'address' ORDER BY id LIMIT 1)`,
+    );
+    expect(await lists.refresh()).toBeGreaterThan(10);
+    expect(await builtAt()).not.toBe(first);
+  });
+
   it('a deleted place leaves the candidates at once; without lists the index answers alike', async () => {
-    await new PlaceTermListsRepository(service).refresh();
+    await new PlaceTermListsRepository(service).refresh(true);
     const before = await candidates('s');
     const [, firstId] = before[0].split(' ');
     await prisma.$executeRawUnsafe(`DELETE FROM places WHERE id = $1::uuid`, firstId);

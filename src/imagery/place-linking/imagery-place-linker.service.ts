@@ -50,7 +50,8 @@ export class ImageryPlaceLinker {
   async relinkAfterPlaceImport(options: RelinkOptions = {}): Promise<RelinkCounts> {
     const batchSize = Math.max(1, Math.trunc(options.batchSize ?? RELINK_BATCH_SIZE));
     const counts: RelinkCounts = { relinked: 0, unchanged: 0 };
-    // The places changed: their term lists are built again (seconds per 500,000 places).
+    // Places may have changed: their term lists are built again (seconds per 500,000 places) unless the
+    // database sees the places the last build saw (a re-run that changed nothing costs one scan).
     const placesWhyNot = await this.placeTerms.refreshOrWhyNot();
     if (placesWhyNot !== undefined) counts.listsNotRefreshed = `place term lists: ${placesWhyNot}`;
     // A record in both sets (recovered and unlinked) is linked by the first pass and, once it has a
