@@ -28,6 +28,10 @@ describe('search that knows places', () => {
       recordOf.set(name, f.id);
       features.push(f);
     }
+    // An address named after a place elsewhere: what a misspelling of its street means.
+    const court = feature('7 Springfield Court, 9490 Vaduz', {}, [9.521, 47.141]);
+    recordOf.set('springfield-court', court.id);
+    features.push(court);
     expect((await importFixture(features)).rejected).toBe(0);
     for (const p of LOCALITIES) await linkRecord(recordOf.get(p.key)!, { locality: p.key });
     for (const [name, v] of Object.entries(VIEWS)) {
@@ -60,6 +64,16 @@ describe('search that knows places', () => {
     expect((await keys({ query: 'San Fr' }))[0]).toBe('sf-us');
     expect((await keys({ query: 'Lond' }))[0]).toBe('london-gb');
     expect((await keys({ query: 'Sna Francisco' }))[0]).toBe('sf-us');
+  });
+
+  it('takes the addresses that hold the corrected words over the places most like the misspelling', async () => {
+    // "Springfeld Court" corrects to "Springfield Court", which names no place: the address that holds
+    // both words comes first, not the records of the Springfields (the names most like the query).
+    const got = await search({ query: 'Springfeld Court', include: ['interpretation'] });
+    expect(got.data.map((d) => keyOf(d.id))).toEqual(['springfield-court']);
+    expect(got.interpretation).toEqual({ kind: 'text', normalized: 'springfield court' });
+    // A misspelt place name whose corrected words hold no address still finds the place.
+    expect((await keys({ query: 'Sprngfield' }))[0]).toBe('springfield-mo');
   });
 
   it('lists same-named places apart, and takes their region in any form and order', async () => {
