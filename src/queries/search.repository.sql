@@ -23,27 +23,23 @@ WHERE v.docs > 0
 --   $12 = "Herrengasse 35 Vaduz"
 --   $13 = "'herrengasse' & '35' & 'vaduz'"
 --   $14 = "'herrengasse' & '35' & 'vaduz':*"
---   $15 = 1001
+--   $15 = 10001
 --   $16 = 1000
 --   $17 = false
 --   $18 = 10001
---   $19 = "'herrengasse' & '35' & 'vaduz':*"
---   $20 = 10001
---   $21 = 1000
---   $22 = 1000
---   $23 = 0
---   $24 = 10
---   $25 = 1000
---   $26 = "'herrengasse' & '35' & 'vaduz':*"
---   $27 = 1000
---   $28 = 0
---   $29 = 10
---   $30 = 0
---   $31 = "Herrengasse 35 Vaduz"
---   $32 = "herrengasse35vaduz"
---   $33 = "Herrengasse 35 Vaduz"
---   $34 = "Herrengasse 35 Vaduz"
---   $35 = "'herrengasse' & '35' & 'vaduz'"
+--   $19 = 1000
+--   $20 = 1000
+--   $21 = 0
+--   $22 = 10
+--   $23 = 1000
+--   $24 = 0
+--   $25 = 10
+--   $26 = 0
+--   $27 = "Herrengasse 35 Vaduz"
+--   $28 = "herrengasse35vaduz"
+--   $29 = "Herrengasse 35 Vaduz"
+--   $30 = "Herrengasse 35 Vaduz"
+--   $31 = "'herrengasse' & '35' & 'vaduz'"
   WITH pinned AS MATERIALIZED (SELECT DISTINCT ON (x.id) x.id, x.code_match, (similarity(i.address_norm, lis_normalize($1))
     + CASE WHEN coalesce(i.address_code = $2, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
@@ -66,27 +62,23 @@ WHERE v.docs > 0
            (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS code_matched
   ),
   counted AS MATERIALIZED (
-    SELECT s.pinned + CASE
-        WHEN s.head <= $16 THEN s.head
-        WHEN $17 THEN $18
-        ELSE (SELECT count(*)::int FROM (SELECT 1 FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $19) AND i.id NOT IN (SELECT id FROM pinned) LIMIT $20) c)
-      END AS total,
-      least(s.head, $21) + s.pinned AS ranked
+    SELECT s.pinned + CASE WHEN s.head > $16 AND $17 THEN $18 ELSE s.head END AS total,
+      least(s.head, $19) + s.pinned AS ranked
     FROM sizes s
   ),
   ranked AS MATERIALIZED (
     SELECT r.id, r.score, row_number() OVER (ORDER BY r.score DESC, r.id) AS pos
-    FROM (SELECT id, score FROM head WHERE seq <= $22 UNION ALL SELECT id, score FROM pinned) r
+    FROM (SELECT id, score FROM head WHERE seq <= $20 UNION ALL SELECT id, score FROM pinned) r
   ),
   page AS MATERIALIZED (
-    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $23 AND r.pos <= $24
+    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $21 AND r.pos <= $22
     UNION ALL
     SELECT t.id, NULL, (SELECT ranked FROM counted) + t.n
     FROM (
       SELECT x.id, row_number() OVER () AS n
-      FROM (SELECT i.id FROM imagery i WHERE (SELECT head FROM sizes) > $25 AND i.address_tsv @@ to_tsquery('simple', $26) AND i.id NOT IN (SELECT id FROM pinned) OFFSET $27) x
-      OFFSET greatest(0, $28 - (SELECT ranked FROM counted))
-      LIMIT greatest(0, $29 - greatest($30, (SELECT ranked FROM counted)))
+      FROM (SELECT h.id FROM head h WHERE h.seq > $23 ORDER BY h.seq) x
+      OFFSET greatest(0, $24 - (SELECT ranked FROM counted))
+      LIMIT greatest(0, $25 - greatest($26, (SELECT ranked FROM counted)))
     ) t
   )
   SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", p.*
@@ -94,11 +86,11 @@ WHERE v.docs > 0
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
 i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat,
-i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($31))
-    + CASE WHEN coalesce(i.address_code = $32, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($33) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($34)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $35) THEN 0.5 ELSE 0 END
+i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($27))
+    + CASE WHEN coalesce(i.address_code = $28, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($29) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($30)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $31) THEN 0.5 ELSE 0 END
     )::float8) AS score, NULL::float8 AS distance, pg.pos
     FROM page pg JOIN imagery i ON i.id = pg.id
   ) p ON true
@@ -113,28 +105,22 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
 --   $5 = "'101' & 'valley' & ('avenue' | 'ave' | 'av') & 'united' & 'states'"
 --   $6 = "'101' & 'valley' & ('avenue' | 'ave' | 'av') & 'united'"
 --   $7 = "'101' & 'valley' & ('avenue' | 'ave' | 'av') & 'united' & 'states':*"
---   $8 = 1001
+--   $8 = 10001
 --   $9 = 1000
 --   $10 = false
 --   $11 = 10001
---   $12 = "'101' & 'valley' & ('avenue' | 'ave' | 'av') & 'united'"
---   $13 = "'101' & 'valley' & ('avenue' | 'ave' | 'av') & 'united' & 'states':*"
---   $14 = 10001
---   $15 = 1000
+--   $12 = 1000
+--   $13 = 1000
+--   $14 = 0
+--   $15 = 10
 --   $16 = 1000
 --   $17 = 0
 --   $18 = 10
---   $19 = 1000
---   $20 = "'101' & 'valley' & ('avenue' | 'ave' | 'av') & 'united'"
---   $21 = "'101' & 'valley' & ('avenue' | 'ave' | 'av') & 'united' & 'states':*"
---   $22 = 1000
---   $23 = 0
---   $24 = 10
---   $25 = 0
---   $26 = "101 Valley Avenue, United States"
---   $27 = "101 Valley Avenue, United States"
---   $28 = "101 Valley Avenue, United States"
---   $29 = "'101' & 'valley' & ('avenue' | 'ave' | 'av') & 'united' & 'states'"
+--   $19 = 0
+--   $20 = "101 Valley Avenue, United States"
+--   $21 = "101 Valley Avenue, United States"
+--   $22 = "101 Valley Avenue, United States"
+--   $23 = "'101' & 'valley' & ('avenue' | 'ave' | 'av') & 'united' & 'states'"
   WITH pinned AS MATERIALIZED (SELECT NULL::uuid AS id, false AS code_match, NULL::float8 AS score WHERE false),
   head AS MATERIALIZED (
     SELECT i.id, row_number() OVER () AS seq,
@@ -152,29 +138,23 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
            (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS code_matched
   ),
   counted AS MATERIALIZED (
-    SELECT s.pinned + CASE
-        WHEN s.head <= $9 THEN s.head
-        WHEN $10 THEN $11
-        ELSE (SELECT count(*)::int FROM (SELECT 1 FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $12)
-      AND coalesce(i.address_tsv @@ to_tsquery('simple', $13), false)  LIMIT $14) c)
-      END AS total,
-      least(s.head, $15) + s.pinned AS ranked
+    SELECT s.pinned + CASE WHEN s.head > $9 AND $10 THEN $11 ELSE s.head END AS total,
+      least(s.head, $12) + s.pinned AS ranked
     FROM sizes s
   ),
   ranked AS MATERIALIZED (
     SELECT r.id, r.score, row_number() OVER (ORDER BY r.score DESC, r.id) AS pos
-    FROM (SELECT id, score FROM head WHERE seq <= $16 UNION ALL SELECT id, score FROM pinned) r
+    FROM (SELECT id, score FROM head WHERE seq <= $13 UNION ALL SELECT id, score FROM pinned) r
   ),
   page AS MATERIALIZED (
-    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $17 AND r.pos <= $18
+    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $14 AND r.pos <= $15
     UNION ALL
     SELECT t.id, NULL, (SELECT ranked FROM counted) + t.n
     FROM (
       SELECT x.id, row_number() OVER () AS n
-      FROM (SELECT i.id FROM imagery i WHERE (SELECT head FROM sizes) > $19 AND i.address_tsv @@ to_tsquery('simple', $20)
-      AND coalesce(i.address_tsv @@ to_tsquery('simple', $21), false)  OFFSET $22) x
-      OFFSET greatest(0, $23 - (SELECT ranked FROM counted))
-      LIMIT greatest(0, $24 - greatest($25, (SELECT ranked FROM counted)))
+      FROM (SELECT h.id FROM head h WHERE h.seq > $16 ORDER BY h.seq) x
+      OFFSET greatest(0, $17 - (SELECT ranked FROM counted))
+      LIMIT greatest(0, $18 - greatest($19, (SELECT ranked FROM counted)))
     ) t
   )
   SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", p.*
@@ -182,11 +162,11 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
 i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat,
-i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($26))
+i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($20))
     + CASE WHEN false THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($27) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($28)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $29) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($21) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($22)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $23) THEN 0.5 ELSE 0 END
     )::float8) AS score, NULL::float8 AS distance, pg.pos
     FROM page pg JOIN imagery i ON i.id = pg.id
   ) p ON true
@@ -212,24 +192,77 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
 --   $16 = 1000
 --   $17 = true
 --   $18 = 10001
---   $19 = "('street':* | 'st')"
---   $20 = 10001
---   $21 = 1000
---   $22 = 1000
---   $23 = 0
---   $24 = 10
+--   $19 = 1000
+--   $20 = 1000
+--   $21 = 0
+--   $22 = 10
+--   $23 = 1000
+--   $24 = "('street':* | 'st')"
 --   $25 = 1000
---   $26 = "('street':* | 'st')"
---   $27 = 1000
+--   $26 = 0
+--   $27 = 10
 --   $28 = 0
---   $29 = 10
---   $30 = 0
+--   $29 = "street"
+--   $30 = "street"
 --   $31 = "street"
 --   $32 = "street"
---   $33 = "street"
---   $34 = "street"
---   $35 = "('street' | 'st')"
---   the statement of SearchRepository.searchFullText: relevance, no filters (head and tail) [2/2]
+--   $33 = "('street' | 'st')"
+  WITH pinned AS MATERIALIZED (SELECT DISTINCT ON (x.id) x.id, x.code_match, (similarity(i.address_norm, lis_normalize($1))
+    + CASE WHEN coalesce(i.address_code = $2, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($4)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END
+    )::float8 AS score
+      FROM (SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $6 LIMIT $7) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC),
+  head AS MATERIALIZED (
+    SELECT i.id, row_number() OVER () AS seq,
+           CASE WHEN row_number() OVER () <= $8 THEN (similarity(i.address_norm, lis_normalize($9))
+    + CASE WHEN coalesce(i.address_code = $10, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($11) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($12)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $13) THEN 0.5 ELSE 0 END
+    )::float8 END AS score
+    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $14) AND i.id NOT IN (SELECT id FROM pinned) LIMIT $15
+  ),
+  sizes AS MATERIALIZED (
+    SELECT (SELECT count(*) FROM head)::int AS head, (SELECT count(*) FROM pinned)::int AS pinned,
+           (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS code_matched
+  ),
+  counted AS MATERIALIZED (
+    SELECT s.pinned + CASE WHEN s.head > $16 AND $17 THEN $18 ELSE s.head END AS total,
+      least(s.head, $19) + s.pinned AS ranked
+    FROM sizes s
+  ),
+  ranked AS MATERIALIZED (
+    SELECT r.id, r.score, row_number() OVER (ORDER BY r.score DESC, r.id) AS pos
+    FROM (SELECT id, score FROM head WHERE seq <= $20 UNION ALL SELECT id, score FROM pinned) r
+  ),
+  page AS MATERIALIZED (
+    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $21 AND r.pos <= $22
+    UNION ALL
+    SELECT t.id, NULL, (SELECT ranked FROM counted) + t.n
+    FROM (
+      SELECT x.id, row_number() OVER () AS n
+      FROM (SELECT i.id FROM imagery i WHERE (SELECT head FROM sizes) > $23 AND i.address_tsv @@ to_tsquery('simple', $24) AND i.id NOT IN (SELECT id FROM pinned) OFFSET $25) x
+      OFFSET greatest(0, $26 - (SELECT ranked FROM counted))
+      LIMIT greatest(0, $27 - greatest($28, (SELECT ranked FROM counted)))
+    ) t
+  )
+  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", p.*
+  FROM counted t
+  LEFT JOIN LATERAL (
+    SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
+i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat,
+i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($29))
+    + CASE WHEN coalesce(i.address_code = $30, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($31) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($32)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $33) THEN 0.5 ELSE 0 END
+    )::float8) AS score, NULL::float8 AS distance, pg.pos
+    FROM page pg JOIN imagery i ON i.id = pg.id
+  ) p ON true
+  ORDER BY p.pos
+;
 
 -- SearchRepository.searchFullText: one common word, its head from ranked word lists
 --   $1 = "che"
@@ -395,27 +428,23 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
 --   $12 = "LI-9490"
 --   $13 = "'li' & '9490'"
 --   $14 = "'li' & '9490':*"
---   $15 = 1001
+--   $15 = 10001
 --   $16 = 1000
 --   $17 = false
 --   $18 = 10001
---   $19 = "'li' & '9490':*"
---   $20 = 10001
---   $21 = 1000
---   $22 = 1000
---   $23 = 0
---   $24 = 10
---   $25 = 1000
---   $26 = "'li' & '9490':*"
---   $27 = 1000
---   $28 = 0
---   $29 = 10
---   $30 = 0
---   $31 = "LI-9490"
---   $32 = "li9490"
---   $33 = "LI-9490"
---   $34 = "LI-9490"
---   $35 = "'li' & '9490'"
+--   $19 = 1000
+--   $20 = 1000
+--   $21 = 0
+--   $22 = 10
+--   $23 = 1000
+--   $24 = 0
+--   $25 = 10
+--   $26 = 0
+--   $27 = "LI-9490"
+--   $28 = "li9490"
+--   $29 = "LI-9490"
+--   $30 = "LI-9490"
+--   $31 = "'li' & '9490'"
 --   the statement of SearchRepository.searchFullText: relevance, no filters (head and tail) [2/2]
 
 -- SearchRepository.searchFullText: relevance with a filter (ranked candidates)
@@ -546,33 +575,29 @@ i.place_id AS "placeId", i.locality_id AS "localityId", (similarity(i.address_no
 --   $29 = [40,30]
 --   $30 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
 --   $31 = "'springfield' & 'il':*"
---   $32 = 1001
+--   $32 = 10001
 --   $33 = 1000
 --   $34 = false
 --   $35 = 10001
---   $36 = "'springfield' & 'il':*"
---   $37 = 10001
---   $38 = 1000
---   $39 = 1000
---   $40 = 0
---   $41 = 10
---   $42 = 1000
---   $43 = "'springfield' & 'il':*"
---   $44 = 1000
---   $45 = 0
---   $46 = 10
---   $47 = 0
---   $48 = "Springfield IL"
---   $49 = "springfieldil"
---   $50 = "Springfield IL"
---   $51 = "Springfield IL"
---   $52 = "'springfield' & 'il'"
+--   $36 = 1000
+--   $37 = 1000
+--   $38 = 0
+--   $39 = 10
+--   $40 = 1000
+--   $41 = 0
+--   $42 = 10
+--   $43 = 0
+--   $44 = "Springfield IL"
+--   $45 = "springfieldil"
+--   $46 = "Springfield IL"
+--   $47 = "Springfield IL"
+--   $48 = "'springfield' & 'il'"
+--   $49 = [40,30]
+--   $50 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $51 = ["'springfield'","'herrengasse' & '35'"]
+--   $52 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
 --   $53 = [40,30]
 --   $54 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $55 = ["'springfield'","'herrengasse' & '35'"]
---   $56 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $57 = [40,30]
---   $58 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
   WITH pinned AS MATERIALIZED (SELECT DISTINCT ON (x.id) x.id, x.code_match, (similarity(i.address_norm, lis_normalize($1))
     + CASE WHEN coalesce(i.address_code = $2, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
@@ -608,27 +633,23 @@ i.place_id AS "placeId", i.locality_id AS "localityId", (similarity(i.address_no
            (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS code_matched
   ),
   counted AS MATERIALIZED (
-    SELECT s.pinned + CASE
-        WHEN s.head <= $33 THEN s.head
-        WHEN $34 THEN $35
-        ELSE (SELECT count(*)::int FROM (SELECT 1 FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $36) AND i.id NOT IN (SELECT id FROM pinned) LIMIT $37) c)
-      END AS total,
-      least(s.head, $38) + s.pinned AS ranked
+    SELECT s.pinned + CASE WHEN s.head > $33 AND $34 THEN $35 ELSE s.head END AS total,
+      least(s.head, $36) + s.pinned AS ranked
     FROM sizes s
   ),
   ranked AS MATERIALIZED (
     SELECT r.id, r.score, row_number() OVER (ORDER BY r.score DESC, r.id) AS pos
-    FROM (SELECT id, score FROM head WHERE seq <= $39 UNION ALL SELECT id, score FROM pinned) r
+    FROM (SELECT id, score FROM head WHERE seq <= $37 UNION ALL SELECT id, score FROM pinned) r
   ),
   page AS MATERIALIZED (
-    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $40 AND r.pos <= $41
+    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $38 AND r.pos <= $39
     UNION ALL
     SELECT t.id, NULL, (SELECT ranked FROM counted) + t.n
     FROM (
       SELECT x.id, row_number() OVER () AS n
-      FROM (SELECT i.id FROM imagery i WHERE (SELECT head FROM sizes) > $42 AND i.address_tsv @@ to_tsquery('simple', $43) AND i.id NOT IN (SELECT id FROM pinned) OFFSET $44) x
-      OFFSET greatest(0, $45 - (SELECT ranked FROM counted))
-      LIMIT greatest(0, $46 - greatest($47, (SELECT ranked FROM counted)))
+      FROM (SELECT h.id FROM head h WHERE h.seq > $40 ORDER BY h.seq) x
+      OFFSET greatest(0, $41 - (SELECT ranked FROM counted))
+      LIMIT greatest(0, $42 - greatest($43, (SELECT ranked FROM counted)))
     ) t
   )
   SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", p.*
@@ -636,13 +657,13 @@ i.place_id AS "placeId", i.locality_id AS "localityId", (similarity(i.address_no
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
 i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat,
-i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($48))
-    + CASE WHEN coalesce(i.address_code = $49, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($50) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($51)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $52) THEN 0.5 ELSE 0 END
-    + coalesce(greatest(($53::float8[])[array_position($54::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ to_tsquery('simple', ($55::text[])[array_position($56::uuid[], i.locality_id)])) THEN ($57::float8[])[array_position($58::uuid[], i.locality_id)] END), 0))::float8) AS score, NULL::float8 AS distance, pg.pos
+i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($44))
+    + CASE WHEN coalesce(i.address_code = $45, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($46) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($47)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $48) THEN 0.5 ELSE 0 END
+    + coalesce(greatest(($49::float8[])[array_position($50::uuid[], i.place_id)],
+  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ to_tsquery('simple', ($51::text[])[array_position($52::uuid[], i.locality_id)])) THEN ($53::float8[])[array_position($54::uuid[], i.locality_id)] END), 0))::float8) AS score, NULL::float8 AS distance, pg.pos
     FROM page pg JOIN imagery i ON i.id = pg.id
   ) p ON true
   ORDER BY p.pos
@@ -743,60 +764,56 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
 --   $92 = [40,30]
 --   $93 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
 --   $94 = "'herrengasse' & '35' & 'vaduz':*"
---   $95 = 1001
+--   $95 = 10001
 --   $96 = 1000
 --   $97 = false
 --   $98 = 10001
---   $99 = "'herrengasse' & '35' & 'vaduz':*"
---   $100 = 10001
---   $101 = 1000
---   $102 = 1000
---   $103 = 0
---   $104 = 10
---   $105 = 1000
---   $106 = "'herrengasse' & '35' & 'vaduz':*"
---   $107 = 1000
---   $108 = 0
---   $109 = 10
---   $110 = 0
---   $111 = "Herrengasse 35 Vaduz"
---   $112 = "herrengasse35vaduz"
---   $113 = "Herrengasse 35 Vaduz"
---   $114 = "Herrengasse 35 Vaduz"
---   $115 = "'herrengasse' & '35' & 'vaduz'"
---   $116 = "<generated uuid>"
+--   $99 = 1000
+--   $100 = 1000
+--   $101 = 0
+--   $102 = 10
+--   $103 = 1000
+--   $104 = 0
+--   $105 = 10
+--   $106 = 0
+--   $107 = "Herrengasse 35 Vaduz"
+--   $108 = "herrengasse35vaduz"
+--   $109 = "Herrengasse 35 Vaduz"
+--   $110 = "Herrengasse 35 Vaduz"
+--   $111 = "'herrengasse' & '35' & 'vaduz'"
+--   $112 = "<generated uuid>"
+--   $113 = [40,30]
+--   $114 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $115 = ["'springfield'","'herrengasse' & '35'"]
+--   $116 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
 --   $117 = [40,30]
 --   $118 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $119 = ["'springfield'","'herrengasse' & '35'"]
---   $120 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $121 = [40,30]
---   $122 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $123 = 9.5209
---   $124 = 47.1391
---   $125 = 9.5209
---   $126 = 47.1391
---   $127 = 45
---   $128 = 9.5209
---   $129 = 47.1391
---   $130 = 50
---   $131 = 9.5209
---   $132 = 47.1391
---   $133 = 9.5209
---   $134 = 47.1391
---   $135 = 45
+--   $119 = 9.5209
+--   $120 = 47.1391
+--   $121 = 9.5209
+--   $122 = 47.1391
+--   $123 = 45
+--   $124 = 9.5209
+--   $125 = 47.1391
+--   $126 = 50
+--   $127 = 9.5209
+--   $128 = 47.1391
+--   $129 = 9.5209
+--   $130 = 47.1391
+--   $131 = 45
+--   $132 = [40,30]
+--   $133 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $134 = ["'springfield'","'herrengasse' & '35'"]
+--   $135 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
 --   $136 = [40,30]
 --   $137 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $138 = ["'springfield'","'herrengasse' & '35'"]
---   $139 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $140 = [40,30]
---   $141 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $142 = 40
+--   $138 = 40
+--   $139 = [40,30]
+--   $140 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $141 = ["'springfield'","'herrengasse' & '35'"]
+--   $142 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
 --   $143 = [40,30]
 --   $144 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $145 = ["'springfield'","'herrengasse' & '35'"]
---   $146 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $147 = [40,30]
---   $148 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
   WITH pinned AS MATERIALIZED (SELECT DISTINCT ON (x.id) x.id, x.code_match, (similarity(i.address_norm, lis_normalize($1))
     + CASE WHEN coalesce(i.address_code = $2, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
@@ -842,27 +859,23 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
            (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS code_matched
   ),
   counted AS MATERIALIZED (
-    SELECT s.pinned + CASE
-        WHEN s.head <= $96 THEN s.head
-        WHEN $97 THEN $98
-        ELSE (SELECT count(*)::int FROM (SELECT 1 FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $99) AND i.id NOT IN (SELECT id FROM pinned) LIMIT $100) c)
-      END AS total,
-      least(s.head, $101) + s.pinned AS ranked
+    SELECT s.pinned + CASE WHEN s.head > $96 AND $97 THEN $98 ELSE s.head END AS total,
+      least(s.head, $99) + s.pinned AS ranked
     FROM sizes s
   ),
   ranked AS MATERIALIZED (
     SELECT r.id, r.score, row_number() OVER (ORDER BY r.score DESC, r.id) AS pos
-    FROM (SELECT id, score FROM head WHERE seq <= $102 UNION ALL SELECT id, score FROM pinned) r
+    FROM (SELECT id, score FROM head WHERE seq <= $100 UNION ALL SELECT id, score FROM pinned) r
   ),
   page AS MATERIALIZED (
-    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $103 AND r.pos <= $104
+    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $101 AND r.pos <= $102
     UNION ALL
     SELECT t.id, NULL, (SELECT ranked FROM counted) + t.n
     FROM (
       SELECT x.id, row_number() OVER () AS n
-      FROM (SELECT i.id FROM imagery i WHERE (SELECT head FROM sizes) > $105 AND i.address_tsv @@ to_tsquery('simple', $106) AND i.id NOT IN (SELECT id FROM pinned) OFFSET $107) x
-      OFFSET greatest(0, $108 - (SELECT ranked FROM counted))
-      LIMIT greatest(0, $109 - greatest($110, (SELECT ranked FROM counted)))
+      FROM (SELECT h.id FROM head h WHERE h.seq > $103 ORDER BY h.seq) x
+      OFFSET greatest(0, $104 - (SELECT ranked FROM counted))
+      LIMIT greatest(0, $105 - greatest($106, (SELECT ranked FROM counted)))
     ) t
   )
   SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", p.*
@@ -870,18 +883,18 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
 i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat,
-i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($111))
-    + CASE WHEN coalesce(i.address_code = $112, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($113) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($114)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $115) THEN 0.5 ELSE 0 END
+i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($107))
+    + CASE WHEN coalesce(i.address_code = $108, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($109) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($110)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $111) THEN 0.5 ELSE 0 END
     + coalesce(CASE
-    WHEN i.place_id = $116::uuid THEN greatest(($117::float8[])[array_position($118::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ to_tsquery('simple', ($119::text[])[array_position($120::uuid[], i.locality_id)])) THEN ($121::float8[])[array_position($122::uuid[], i.locality_id)] END) + CASE WHEN (i.interactive OR coalesce(abs((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($123::float8, $124::float8), 4326)::geography))) - 360 * round((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($125::float8, $126::float8), 4326)::geography))) / 360)) <= $127::float8, true)) THEN 2 ELSE 0 END + (i.captured_at - DATE '1970-01-01') / 1000000.0
-    WHEN (ST_DWithin(i.location::geography, ST_SetSRID(ST_MakePoint($128::float8, $129::float8), 4326)::geography, $130::float8) AND (i.interactive OR coalesce(abs((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($131::float8, $132::float8), 4326)::geography))) - 360 * round((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($133::float8, $134::float8), 4326)::geography))) / 360)) <= $135::float8, true))) THEN greatest(greatest(($136::float8[])[array_position($137::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ to_tsquery('simple', ($138::text[])[array_position($139::uuid[], i.locality_id)])) THEN ($140::float8[])[array_position($141::uuid[], i.locality_id)] END), $142::float8 - 3)
-    ELSE greatest(($143::float8[])[array_position($144::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ to_tsquery('simple', ($145::text[])[array_position($146::uuid[], i.locality_id)])) THEN ($147::float8[])[array_position($148::uuid[], i.locality_id)] END) END, 0))::float8) AS score, NULL::float8 AS distance, pg.pos
+    WHEN i.place_id = $112::uuid THEN greatest(($113::float8[])[array_position($114::uuid[], i.place_id)],
+  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ to_tsquery('simple', ($115::text[])[array_position($116::uuid[], i.locality_id)])) THEN ($117::float8[])[array_position($118::uuid[], i.locality_id)] END) + CASE WHEN (i.interactive OR coalesce(abs((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($119::float8, $120::float8), 4326)::geography))) - 360 * round((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($121::float8, $122::float8), 4326)::geography))) / 360)) <= $123::float8, true)) THEN 2 ELSE 0 END + (i.captured_at - DATE '1970-01-01') / 1000000.0
+    WHEN (ST_DWithin(i.location::geography, ST_SetSRID(ST_MakePoint($124::float8, $125::float8), 4326)::geography, $126::float8) AND (i.interactive OR coalesce(abs((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($127::float8, $128::float8), 4326)::geography))) - 360 * round((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($129::float8, $130::float8), 4326)::geography))) / 360)) <= $131::float8, true))) THEN greatest(greatest(($132::float8[])[array_position($133::uuid[], i.place_id)],
+  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ to_tsquery('simple', ($134::text[])[array_position($135::uuid[], i.locality_id)])) THEN ($136::float8[])[array_position($137::uuid[], i.locality_id)] END), $138::float8 - 3)
+    ELSE greatest(($139::float8[])[array_position($140::uuid[], i.place_id)],
+  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ to_tsquery('simple', ($141::text[])[array_position($142::uuid[], i.locality_id)])) THEN ($143::float8[])[array_position($144::uuid[], i.locality_id)] END) END, 0))::float8) AS score, NULL::float8 AS distance, pg.pos
     FROM page pg JOIN imagery i ON i.id = pg.id
   ) p ON true
   ORDER BY p.pos

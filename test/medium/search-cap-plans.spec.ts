@@ -65,6 +65,8 @@ describe('search query plans: caps', () => {
     const nodes = await explainAnalyzed(prisma, SearchRepository.fullTextSql(query, page));
     const scanned = nodes.filter((n) => n.type !== 'Bitmap Index Scan').map((n) => n.rows);
     expect(Math.max(...scanned)).toBe(COUNT_CAP + 1);
+    // One scan reads the matches: the head is ranked from it and counted with it, not read again.
+    expect(nodes.filter((n) => n.on === 'imagery' && n.rows > SCORE_CAP)).toHaveLength(1);
 
     const service = new PrismaService(testConfig());
     const repo = new SearchRepository(service);
