@@ -2,18 +2,31 @@
 
 -- PlaceMatchingRepository.candidates
 --   $1 = "'san' & 'fr':*"
---   $2 = 5000
---   $3 = 200
+--   $2 = ["san","fr"]
+--   $3 = "'san' & 'fr':*"
+--   $4 = 100
+--   $5 = 5000
+--   $6 = 200
   WITH named AS MATERIALIZED (
-    SELECT p.id, p.importance FROM places p
-    WHERE p.search_tsv @@ to_tsquery('simple', $1) AND true AND (p.kind <> 'address' OR p.name !~ '[0-9]' OR p.alt_names <> '') AND p.kind IN ('locality', 'postcode', 'street', 'address', 'poi') LIMIT $2
+    WITH listed AS MATERIALIZED (
+      SELECT r.place_id AS id, r.importance FROM place_term_ranks r
+      CROSS JOIN LATERAL (
+        SELECT FROM places p WHERE p.id = r.place_id
+          AND p.search_tsv @@ to_tsquery('simple', $1) AND (p.kind <> 'address' OR p.name !~ '[0-9]' OR p.alt_names <> '') AND p.kind IN ('locality', 'postcode', 'street', 'address', 'poi') LIMIT 1
+      ) holds
+      WHERE r.term = (SELECT l.term FROM place_term_lists l WHERE l.term = ANY($2::text[]) ORDER BY l.places, l.term LIMIT 1)
+    )
+    SELECT * FROM listed
+    UNION
+    (SELECT p.id, p.importance FROM places p
+    WHERE p.search_tsv @@ to_tsquery('simple', $3) AND true AND (p.kind <> 'address' OR p.name !~ '[0-9]' OR p.alt_names <> '') AND p.kind IN ('locality', 'postcode', 'street', 'address', 'poi') AND (SELECT count(*) FROM listed) < $4 LIMIT $5)
   ),
   kept AS MATERIALIZED (
     SELECT f.id FROM (
       SELECT * FROM named
     ) f
     ORDER BY f.importance DESC, f.id
-    LIMIT $3
+    LIMIT $6
   )
   SELECT c.*, NULL::float8 AS similarity
   FROM kept k CROSS JOIN LATERAL (SELECT p.id, p.kind, p.name, p.label, p.alt_names AS "altNames", p.importance,

@@ -55,6 +55,31 @@ describe('place term lists', () => {
     }
   });
 
+  it('several common words: the most important places holding them all, from the list of the rarest', async () => {
+    await new PlaceTermListsRepository(service).refresh(true);
+    // The two-word country name most places are in ("United States" in real data).
+    const [{ name }] = await prisma.$queryRawUnsafe<Array<{ name: string }>>(
+      `SELECT c.name FROM places c WHERE c.kind = 'country' AND c.name ~ '^[A-Za-z]+ [A-Za-z]+$'
+       ORDER BY (SELECT count(*) FROM places p WHERE p.country_code = c.country_code) DESC, c.name LIMIT 1`,
+    );
+    const query = buildTextQuery(name)!;
+    const all = (
+      await prisma.$queryRawUnsafe<Array<{ k: string }>>(
+        `SELECT p.importance || ' ' || p.id AS k FROM places p
+         WHERE p.search_tsv @@ to_tsquery('simple', $1) AND p.kind IN ('locality', 'postcode', 'street', 'poi')
+         ORDER BY p.importance DESC, p.id`,
+        query.tsquery,
+      )
+    ).map((r) => r.k);
+    const got = await candidates(name);
+    expect({ name, found: all.length, got: got.length }).toEqual({ name, found: all.length, got: expect.any(Number) });
+    expect(got.length).toBeGreaterThanOrEqual(100);
+    expect(got).toEqual(all.slice(0, got.length));
+    const ran = await executedScans(PlaceMatchingRepository.placeCandidatesSql(query, null));
+    expect(ran).toContain('Bitmap Index Scan place_term_ranks_order_idx');
+    expect(ran.filter((s) => /places_search_tsv/.test(s))).toEqual([]);
+  });
+
   it('builds again only when places changed since the last build, or when forced', async () => {
     const lists = new PlaceTermListsRepository(service);
     const built = await lists.refresh(true);

@@ -50,7 +50,7 @@ export function placeCandidatesSql(query: TextQuery, region: string | null): Pri
   const [typed, ...spellings] = query.groups[0];
   const listed = region === null && query.groups.length === 1;
   const named = !listed
-    ? Prisma.sql`${found} LIMIT ${PLACE_FOUND_CAP}`
+    ? severalWordsNamedSql(query, region, found)
     : Prisma.sql`SELECT r.place_id AS id, r.importance FROM place_term_ranks r WHERE r.term = ${typed}
       UNION
       (${found} AND NOT EXISTS (SELECT FROM place_term_lists l WHERE l.term = ${typed}) LIMIT ${PLACE_FOUND_CAP})
@@ -84,6 +84,31 @@ export function placeCandidatesSql(query: TextQuery, region: string | null): Pri
     SELECT c.*, NULL::float8 AS similarity
     FROM kept k CROSS JOIN LATERAL (SELECT ${PLACE_COLUMNS} FROM places p WHERE p.id = k.id LIMIT 1) c
     ORDER BY c.importance DESC, c.id`;
+}
+
+// Several words anywhere: the term list of the word (one spelled one way only) that the fewest
+// places hold, its places that hold every word of the query. A list holds a word's most important
+// places, so those are exactly the most important places of the query too, as many as the list has
+// (a place the list leaves out is less important than all of them); when that is fewer than
+// MIN_LISTED_CANDIDATES, the index adds the first PLACE_FOUND_CAP it finds. "United States" read
+// 5,000 of the 49,145 places holding both words, in table order (14.8 ms at 1M records; 2.4 ms from
+// the list). Each listed place is checked by primary key (LIMIT 1): joined, the planner hash-joined
+// an index scan of every place holding the words.
+const MIN_LISTED_CANDIDATES = PLACE_CANDIDATES / 2;
+function severalWordsNamedSql(query: TextQuery, region: string | null, found: Prisma.Sql): Prisma.Sql {
+  const terms = region === null ? query.groups.filter((g) => g.length === 1).map((g) => g[0]) : [];
+  if (terms.length === 0) return Prisma.sql`${found} LIMIT ${PLACE_FOUND_CAP}`;
+  return Prisma.sql`WITH listed AS MATERIALIZED (
+        SELECT r.place_id AS id, r.importance FROM place_term_ranks r
+        CROSS JOIN LATERAL (
+          SELECT FROM places p WHERE p.id = r.place_id
+            AND p.search_tsv @@ to_tsquery('simple', ${query.tsquery}) AND ${NAMED_WITHOUT_NUMBER} AND ${PINNABLE} LIMIT 1
+        ) holds
+        WHERE r.term = (SELECT l.term FROM place_term_lists l WHERE l.term = ANY(${terms}::text[]) ORDER BY l.places, l.term LIMIT 1)
+      )
+      SELECT * FROM listed
+      UNION
+      (${found} AND (SELECT count(*) FROM listed) < ${MIN_LISTED_CANDIDATES} LIMIT ${PLACE_FOUND_CAP})`;
 }
 
 // Misspelt names: trigram similarity of the name to the whole query (GIN index places_name_norm_trgm_idx).
