@@ -2,7 +2,7 @@
 
 -- RankedWordListsRepository.refresh
 --   $1 = 500
---   $2 = 2000
+--   $2 = 1000
 --   $3 = 1000
 SELECT rebuilt, merged FROM lis_refresh_word_ranks($1, $2, $3)
 ;
