@@ -85,7 +85,8 @@ describe('place term lists', () => {
     const built = await lists.refresh(true);
     expect(built).toBeGreaterThan(10);
     const builtAt = async () =>
-      (await prisma.$queryRawUnsafe<Array<{ t: string }>>(`SELECT max(built_at)::text AS t FROM place_term_lists`))[0].t;
+      (await prisma.$queryRawUnsafe<Array<{ t: string }>>(`SELECT max(built_at)::text AS t FROM place_term_lists`))[0]
+        .t;
     const first = await builtAt();
     expect(await lists.refresh()).toBeNull();
     expect(await builtAt()).toBe(first);
