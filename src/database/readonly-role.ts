@@ -1,13 +1,15 @@
 import { Client } from 'pg';
 
-// What the request path reads: imagery, its word vocabulary and ranked word lists for search, api_keys
-// for key authentication. Nothing else.
+// What the request path reads: imagery, its word vocabulary and ranked word lists for search, places
+// and their term lists for the places a query names, api_keys for key authentication. Nothing else.
 export const READONLY_TABLES = [
   'imagery',
   'imagery_words',
   'imagery_word_lists',
   'imagery_word_ranks',
   'places',
+  'place_term_lists',
+  'place_term_ranks',
   'api_keys',
 ] as const;
 

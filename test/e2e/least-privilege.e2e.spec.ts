@@ -35,6 +35,15 @@ describe('least privilege (DATABASE_READONLY_URL)', () => {
   it('searches and authenticates through the read-only role', async () => {
     const res = await search().expect(200);
     expect(res.body.data[0].address).toBe('Privilege Place 1');
+    // One word, a prefix, a misspelling: each reads other tables (place term lists, the vocabulary).
+    for (const query of ['Privilege', 'Privil', 'Privilgee Place']) {
+      const other = await request(app.getHttpServer()).post('/search').set('x-api-key', key).send({ query });
+      expect({ query, status: other.status, first: other.body.data?.[0]?.address }).toEqual({
+        query,
+        status: 200,
+        first: 'Privilege Place 1',
+      });
+    }
     const prisma = app.get(PrismaService);
     expect(await prisma.rawQuery(Prisma.sql`SELECT current_user::text AS u`)).toEqual([{ u: role }]);
   });

@@ -1,8 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
 import { ensureReadonlyRole } from '../../src/database/readonly-role';
 import { createTestReadonlyRole, dropTestReadonlyRole } from '../helpers/readonly-role';
 
-// Least privilege: the role in DATABASE_READONLY_URL can read imagery and api_keys and nothing else.
+// Least privilege: the role in DATABASE_READONLY_URL can read what the request path reads and nothing else.
 describe('read-only database role', () => {
   let role: string;
   let url: string;
@@ -31,6 +32,23 @@ describe('read-only database role', () => {
     await expect(reader.query("SELECT lis_normalize('Tübingen') AS n")).resolves.toMatchObject({
       rows: [{ n: 'tubingen' }],
     });
+  });
+
+  it('a role made before the place term lists existed reads them after the upgrade migration', async () => {
+    const owner = new Client({ connectionString: process.env.DATABASE_URL });
+    await owner.connect();
+    try {
+      const r = owner.escapeIdentifier(role);
+      await owner.query(`REVOKE SELECT ON place_term_lists, place_term_ranks FROM ${r}`);
+      await denied('SELECT count(*) FROM place_term_ranks');
+      await owner.query(
+        readFileSync('prisma/migrations/20261125110000_readonly_role_place_terms/migration.sql', 'utf8'),
+      );
+      await expect(reader.query('SELECT count(*) FROM place_term_ranks')).resolves.toBeDefined();
+      await expect(reader.query('SELECT count(*) FROM place_term_lists')).resolves.toBeDefined();
+    } finally {
+      await owner.end();
+    }
   });
 
   it('runs in read-only transactions by default', async () => {
