@@ -29,6 +29,41 @@ WHERE t.id = c.id AND (c.own OR c.keep_address)
 -- ImageryImportSession.writeBatch: one record [4/8]
 UPDATE imagery_import_staging_<random> t SET (address, address_origin, place_id, locality_id, region_code, country_code) = (coalesce(l.address, t.address), CASE WHEN l.address IS NULL THEN t.address_origin ELSE l.address_origin END, CASE WHEN l.address IS NULL THEN t.place_id ELSE l.place_id END, l.locality_id, l.region_code, l.country_code)
 FROM (
+WITH r AS MATERIALIZED (SELECT x.id, x.location, x.recover, floor(ST_X(x.location) / 0.01) AS cx, floor(ST_Y(x.location) / 0.01) AS cy FROM (SELECT s.id, ST_SetSRID(ST_MakePoint(s.lon, s.lat), 4326) AS location,
+  (s.address IS NULL OR s.address_origin <> 'own') AS recover
+FROM imagery_import_staging_<random> s
+WHERE NOT s.settled) x),
+cells AS MATERIALIZED (
+  SELECT x.cx, x.cy, ST_SetSRID(ST_MakePoint((x.cx + 0.5) * 0.01, (x.cy + 0.5) * 0.01), 4326) AS centre
+  FROM r x GROUP BY x.cx, x.cy HAVING count(*) > 1
+),
+reach AS MATERIALIZED (
+  SELECT c.cx, c.cy, c.centre, k.farthest + 0.01 * sqrt(2) AS radius
+  FROM cells c
+  CROSS JOIN LATERAL (
+    SELECT max(n.d) AS farthest, count(*) AS found
+    FROM (SELECT p.location <-> c.centre AS d FROM places p WHERE p.kind = 'locality'
+          ORDER BY p.location <-> c.centre LIMIT 3) n
+  ) k
+  WHERE k.found = 3
+),
+candidates AS MATERIALIZED (
+  SELECT e.cx, e.cy, p.id, p.name, p.label, p.locality, p.region_code, p.country_code, p.location
+  FROM reach e
+  JOIN places p ON p.kind = 'locality' AND p.location && ST_Expand(e.centre, e.radius)
+  WHERE (p.location <-> e.centre) <= e.radius
+),
+cell_localities AS MATERIALIZED (
+  SELECT DISTINCT ON (t.id) t.id, t.loc_id, t.name, t.label, t.locality, t.region_code, t.country_code
+  FROM (
+    SELECT x.id, x.location, c.id AS loc_id, c.name, c.label, c.locality, c.region_code, c.country_code,
+           c.location AS loc_location,
+           row_number() OVER (PARTITION BY x.id ORDER BY c.location <-> x.location, c.id) AS k
+    FROM r x JOIN candidates c ON c.cx = x.cx AND c.cy = x.cy
+  ) t
+  WHERE t.k <= 3
+  ORDER BY t.id, ST_DistanceSphere(t.loc_location, t.location), t.loc_id
+)
 SELECT r.id, loc.id AS locality_id, loc.region_code, loc.country_code,
   CASE WHEN NOT r.recover THEN NULL WHEN adr.id IS NOT NULL THEN adr.label WHEN st.id IS NOT NULL THEN CASE
   WHEN loc.id IS NULL
@@ -39,21 +74,24 @@ SELECT r.id, loc.id AS locality_id, loc.region_code, loc.country_code,
 END ELSE loc.label END AS address,
   CASE WHEN NOT r.recover THEN NULL WHEN adr.id IS NOT NULL THEN 'address' WHEN st.id IS NOT NULL THEN 'street' WHEN loc.id IS NOT NULL THEN 'locality' END AS address_origin,
   CASE WHEN r.recover THEN coalesce(adr.id, st.id, loc.id) END AS place_id
-FROM (SELECT s.id, ST_SetSRID(ST_MakePoint(s.lon, s.lat), 4326) AS location,
-  (s.address IS NULL OR s.address_origin <> 'own') AS recover
-FROM imagery_import_staging_<random> s
-WHERE NOT s.settled) r
+FROM r
+LEFT JOIN cell_localities g ON g.id = r.id
 LEFT JOIN LATERAL (
 SELECT c.id, c.name, c.label, c.locality, c.region_code, c.country_code
 FROM (
   SELECT p.id, p.name, p.label, p.locality, p.region_code, p.country_code, p.location
   FROM places p
-  WHERE p.kind = 'locality'
+  WHERE g.id IS NULL AND p.kind = 'locality'
   ORDER BY p.location <-> r.location
   LIMIT 3
 ) c
 ORDER BY ST_DistanceSphere(c.location, r.location), c.id
-LIMIT 1) loc ON true
+LIMIT 1) own ON true
+CROSS JOIN LATERAL (
+  SELECT coalesce(g.loc_id, own.id) AS id, coalesce(g.name, own.name) AS name, coalesce(g.label, own.label) AS label,
+         CASE WHEN g.id IS NULL THEN own.region_code ELSE g.region_code END AS region_code,
+         CASE WHEN g.id IS NULL THEN own.country_code ELSE g.country_code END AS country_code
+) loc
 LEFT JOIN LATERAL (
 SELECT c.id, c.name, c.label, c.locality, c.region_code, c.country_code
 FROM (

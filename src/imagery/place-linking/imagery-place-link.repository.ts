@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Prisma } from '@prisma/client';
 import { GenerateSql, SAMPLE_UUID, SqlSubject } from '../../database/generate-sql';
 import { PrismaService } from '../../database/prisma.service';
+import { cellLocalitiesCtes, cellOf } from './cell-localities.sql';
 
 // A record without an address of its own takes the address of the nearest `address` place, else of the
 // nearest `street` place, within this many metres (on the spheroid); else its locality's label.
@@ -67,14 +68,24 @@ const STREET_ADDRESS = `CASE
 // locality and its region and country). Rows to recover get address, address_origin and place_id
 // from the first of: the nearest address place within 50 m, the nearest street place within 50 m, the
 // locality; all three are NULL when no place is known (an empty gazetteer), and for own addresses.
+// The locality comes from the row's grid cell when it shares one (see cell-localities.sql.ts), else
+// from a lookup of its own.
 export function placeLinksSql(rows: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`
+    WITH r AS MATERIALIZED (SELECT x.id, x.location, x.recover, ${Prisma.raw(cellOf('x.location'))} FROM (${rows}) x),
+    ${Prisma.raw(cellLocalitiesCtes('r', KNN_CANDIDATES))}
     SELECT r.id, loc.id AS locality_id, loc.region_code, loc.country_code,
       CASE WHEN NOT r.recover THEN NULL WHEN adr.id IS NOT NULL THEN adr.label WHEN st.id IS NOT NULL THEN ${Prisma.raw(STREET_ADDRESS)} ELSE loc.label END AS address,
       CASE WHEN NOT r.recover THEN NULL WHEN adr.id IS NOT NULL THEN 'address' WHEN st.id IS NOT NULL THEN 'street' WHEN loc.id IS NOT NULL THEN 'locality' END AS address_origin,
       CASE WHEN r.recover THEN coalesce(adr.id, st.id, loc.id) END AS place_id
-    FROM (${rows}) r
-    LEFT JOIN LATERAL (${Prisma.raw(nearest('locality', false))}) loc ON true
+    FROM r
+    LEFT JOIN cell_localities g ON g.id = r.id
+    LEFT JOIN LATERAL (${Prisma.raw(nearest('locality', false, 'g.id IS NULL'))}) own ON true
+    CROSS JOIN LATERAL (
+      SELECT coalesce(g.loc_id, own.id) AS id, coalesce(g.name, own.name) AS name, coalesce(g.label, own.label) AS label,
+             CASE WHEN g.id IS NULL THEN own.region_code ELSE g.region_code END AS region_code,
+             CASE WHEN g.id IS NULL THEN own.country_code ELSE g.country_code END AS country_code
+    ) loc
     LEFT JOIN LATERAL (${Prisma.raw(nearest('address', true, 'r.recover'))}) adr ON true
     LEFT JOIN LATERAL (${Prisma.raw(nearest('street', true, 'r.recover AND adr.id IS NULL'))}) st ON true`;
 }
