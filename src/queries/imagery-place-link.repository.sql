@@ -62,7 +62,9 @@ FROM (
 ORDER BY ST_DistanceSphere(c.location, r.location), c.id
 LIMIT 1) own ON true
 CROSS JOIN LATERAL (
-  SELECT coalesce(g.loc_id, own.id) AS id, coalesce(g.name, own.name) AS name, coalesce(g.label, own.label) AS label,
+  SELECT CASE WHEN g.id IS NULL THEN own.id ELSE g.loc_id END AS id,
+         CASE WHEN g.id IS NULL THEN own.name ELSE g.name END AS name,
+         CASE WHEN g.id IS NULL THEN own.label ELSE g.label END AS label,
          CASE WHEN g.id IS NULL THEN own.region_code ELSE g.region_code END AS region_code,
          CASE WHEN g.id IS NULL THEN own.country_code ELSE g.country_code END AS country_code
 ) loc
@@ -168,7 +170,9 @@ FROM (
 ORDER BY ST_DistanceSphere(c.location, r.location), c.id
 LIMIT 1) own ON true
 CROSS JOIN LATERAL (
-  SELECT coalesce(g.loc_id, own.id) AS id, coalesce(g.name, own.name) AS name, coalesce(g.label, own.label) AS label,
+  SELECT CASE WHEN g.id IS NULL THEN own.id ELSE g.loc_id END AS id,
+         CASE WHEN g.id IS NULL THEN own.name ELSE g.name END AS name,
+         CASE WHEN g.id IS NULL THEN own.label ELSE g.label END AS label,
          CASE WHEN g.id IS NULL THEN own.region_code ELSE g.region_code END AS region_code,
          CASE WHEN g.id IS NULL THEN own.country_code ELSE g.country_code END AS country_code
 ) loc
@@ -275,7 +279,9 @@ FROM (
 ORDER BY ST_DistanceSphere(c.location, r.location), c.id
 LIMIT 1) own ON true
 CROSS JOIN LATERAL (
-  SELECT coalesce(g.loc_id, own.id) AS id, coalesce(g.name, own.name) AS name, coalesce(g.label, own.label) AS label,
+  SELECT CASE WHEN g.id IS NULL THEN own.id ELSE g.loc_id END AS id,
+         CASE WHEN g.id IS NULL THEN own.name ELSE g.name END AS name,
+         CASE WHEN g.id IS NULL THEN own.label ELSE g.label END AS label,
          CASE WHEN g.id IS NULL THEN own.region_code ELSE g.region_code END AS region_code,
          CASE WHEN g.id IS NULL THEN own.country_code ELSE g.country_code END AS country_code
 ) loc

@@ -72,7 +72,6 @@ describe('place term lists', () => {
       )
     ).map((r) => r.k);
     const got = await candidates(name);
-    expect({ name, found: all.length, got: got.length }).toEqual({ name, found: all.length, got: expect.any(Number) });
     expect(got.length).toBeGreaterThanOrEqual(100);
     expect(got).toEqual(all.slice(0, got.length));
     const ran = await executedScans(PlaceMatchingRepository.placeCandidatesSql(query, null));

@@ -82,7 +82,9 @@ export function placeLinksSql(rows: Prisma.Sql): Prisma.Sql {
     LEFT JOIN cell_localities g ON g.id = r.id
     LEFT JOIN LATERAL (${Prisma.raw(nearest('locality', false, 'g.id IS NULL'))}) own ON true
     CROSS JOIN LATERAL (
-      SELECT coalesce(g.loc_id, own.id) AS id, coalesce(g.name, own.name) AS name, coalesce(g.label, own.label) AS label,
+      SELECT CASE WHEN g.id IS NULL THEN own.id ELSE g.loc_id END AS id,
+             CASE WHEN g.id IS NULL THEN own.name ELSE g.name END AS name,
+             CASE WHEN g.id IS NULL THEN own.label ELSE g.label END AS label,
              CASE WHEN g.id IS NULL THEN own.region_code ELSE g.region_code END AS region_code,
              CASE WHEN g.id IS NULL THEN own.country_code ELSE g.country_code END AS country_code
     ) loc

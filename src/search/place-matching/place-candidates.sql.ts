@@ -45,23 +45,13 @@ export function placeCandidatesSql(query: TextQuery, region: string | null): Pri
   const numbered = query.groups.some((group) => group.some((word) => /\d/.test(word)));
   const found = Prisma.sql`SELECT p.id, p.importance FROM places p
       WHERE ${matches} AND ${NAMED_WITHOUT_NUMBER} AND ${PINNABLE}`;
-  // One word (as a prefix), anywhere: its term list when it has one (else the index), and the places
-  // of its other spellings ("st" for "street") from the index. UNION: a place found twice counts once.
-  const [typed, ...spellings] = query.groups[0];
-  const listed = region === null && query.groups.length === 1;
-  const named = !listed
-    ? severalWordsNamedSql(query, region, found)
-    : Prisma.sql`SELECT r.place_id AS id, r.importance FROM place_term_ranks r WHERE r.term = ${typed}
-      UNION
-      (${found} AND NOT EXISTS (SELECT FROM place_term_lists l WHERE l.term = ${typed}) LIMIT ${PLACE_FOUND_CAP})
-      ${
-        spellings.length === 0
-          ? Prisma.empty
-          : Prisma.sql`UNION
-      (SELECT p.id, p.importance FROM places p
-        WHERE p.search_tsv @@ to_tsquery('simple', ${anyWordTsquery(spellings)}) AND ${NAMED_WITHOUT_NUMBER} AND ${PINNABLE}
-        LIMIT ${PLACE_FOUND_CAP})`
-      }`;
+  // Anywhere (no region): from the place term lists; in a region, the first found.
+  const named =
+    region !== null
+      ? Prisma.sql`${found} LIMIT ${PLACE_FOUND_CAP}`
+      : query.groups.length === 1
+        ? oneWordNamedSql(query, found)
+        : severalWordsNamedSql(query, found);
   return Prisma.sql`
     WITH named AS MATERIALIZED (
       ${named}
@@ -86,6 +76,23 @@ export function placeCandidatesSql(query: TextQuery, region: string | null): Pri
     ORDER BY c.importance DESC, c.id`;
 }
 
+// One word (as a prefix) anywhere: its term list when it has one (else the index), and the places of
+// its other spellings ("st" for "street") from the index. UNION: a place found twice counts once.
+function oneWordNamedSql(query: TextQuery, found: Prisma.Sql): Prisma.Sql {
+  const [typed, ...spellings] = query.groups[0];
+  const others =
+    spellings.length === 0
+      ? Prisma.empty
+      : Prisma.sql`UNION
+      (SELECT p.id, p.importance FROM places p
+        WHERE p.search_tsv @@ to_tsquery('simple', ${anyWordTsquery(spellings)}) AND ${NAMED_WITHOUT_NUMBER} AND ${PINNABLE}
+        LIMIT ${PLACE_FOUND_CAP})`;
+  return Prisma.sql`SELECT r.place_id AS id, r.importance FROM place_term_ranks r WHERE r.term = ${typed}
+      UNION
+      (${found} AND NOT EXISTS (SELECT FROM place_term_lists l WHERE l.term = ${typed}) LIMIT ${PLACE_FOUND_CAP})
+      ${others}`;
+}
+
 // Several words anywhere: the term list of the word (one spelled one way only) that the fewest
 // places hold, its places that hold every word of the query. A list holds a word's most important
 // places, so those are exactly the most important places of the query too, as many as the list has
@@ -95,8 +102,8 @@ export function placeCandidatesSql(query: TextQuery, region: string | null): Pri
 // the list). Each listed place is checked by primary key (LIMIT 1): joined, the planner hash-joined
 // an index scan of every place holding the words.
 const MIN_LISTED_CANDIDATES = PLACE_CANDIDATES / 2;
-function severalWordsNamedSql(query: TextQuery, region: string | null, found: Prisma.Sql): Prisma.Sql {
-  const terms = region === null ? query.groups.filter((g) => g.length === 1).map((g) => g[0]) : [];
+function severalWordsNamedSql(query: TextQuery, found: Prisma.Sql): Prisma.Sql {
+  const terms = query.groups.filter((g) => g.length === 1).map((g) => g[0]);
   if (terms.length === 0) return Prisma.sql`${found} LIMIT ${PLACE_FOUND_CAP}`;
   return Prisma.sql`WITH listed AS MATERIALIZED (
         SELECT r.place_id AS id, r.importance FROM place_term_ranks r
