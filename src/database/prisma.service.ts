@@ -55,7 +55,8 @@ export class PrismaService extends PrismaClient implements OnModuleInit, OnModul
   /** Routes the request path's reads to replicas or readerPool. */
   readonly reads: ReadRouter;
   private readonly preparedStatements: boolean;
-  private readonly sharedSession: boolean;
+  /** The built-in database: every connection shares one session (so bulk work gains nothing from more). */
+  readonly sharedSession: boolean;
   private readonly bestEffortMs: number;
   private readonly logger = new Logger('Database');
   private readonly bulk: { connectionString: string; statementTimeoutMs: number };

@@ -68,11 +68,12 @@ export class ImageryImportService {
     );
     const { summary } = tally;
 
+    const connections = Math.min(Math.max(1, Math.trunc(options.connections ?? DEFAULT_CONNECTIONS)), MAX_CONNECTIONS);
     const session = await this.repository.openImportSession({
       source,
       dryRun: summary.dryRun,
       trackSeen: options.deleteMissing === true,
-      connections: Math.min(Math.max(1, Math.trunc(options.connections ?? DEFAULT_CONNECTIONS)), MAX_CONNECTIONS),
+      connections,
     });
     try {
       const writer = new BatchWriter(
@@ -115,7 +116,7 @@ export class ImageryImportService {
     }
     // After the session's lock is gone; even for an interrupted run, whose batches are committed.
     if (!summary.dryRun && summary.inserted + summary.updated + summary.deleted > 0)
-      summary.listsNotRefreshed = await this.rankedLists.refreshOrWhyNot();
+      summary.listsNotRefreshed = await this.rankedLists.refreshOrWhyNot(connections);
     return tally.done();
   }
 }

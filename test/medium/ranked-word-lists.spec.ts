@@ -2,7 +2,7 @@ import { PrismaClient } from '@prisma/client';
 import { PrismaService } from '../../src/database/prisma.service';
 import { RankedWordListsRepository } from '../../src/imagery/ranked-lists/ranked-word-lists.repository';
 import { buildTextQuery } from '../../src/search/search-query';
-import { RANKED_LIST_MIN_DOCS, RANKED_LIST_SIZE } from '../../src/search/search-limits';
+import { PREFIX_LIST_MIN_MATCHES, RANKED_LIST_MIN_DOCS, RANKED_LIST_SIZE } from '../../src/search/search-limits';
 import { SearchRepository } from '../../src/search/search.repository';
 import { shapeTextQuery } from '../../src/search/word-statistics';
 import { explainAnalyzed } from '../helpers/query-plans';
@@ -196,6 +196,41 @@ describe('ranked word lists', () => {
     // A short list is rebuilt by the next refresh.
     expect((await lists.refresh()).rebuilt).toBeGreaterThanOrEqual(1);
     expect(await listOf('zarvel')).toHaveLength(RANKED_LIST_SIZE);
+  });
+
+  const everyList = () =>
+    prisma.$queryRawUnsafe<Array<{ word: string; id: string; score: number }>>(
+      `SELECT word, imagery_id::text AS id, score FROM imagery_word_ranks ORDER BY word, score DESC, imagery_id`,
+    );
+
+  it('lists built on several connections at once are those one connection builds', async () => {
+    const rebuildAll = async (connections: number) => {
+      // As before a first refresh.
+      await prisma.$executeRawUnsafe('TRUNCATE imagery_word_ranks, imagery_word_lists, imagery_word_ranks_state');
+      return lists.refresh(connections);
+    };
+    const one = await rebuildAll(1);
+    const built = await everyList();
+    expect(new Set(built.map((r) => r.word))).toEqual(
+      new Set(['zarvel', 'plovna', 'tormund', 'quell', 'marlo', 'marvin', 'maris', 'marek', 'mar*']),
+    );
+    expect(await rebuildAll(3)).toEqual(one);
+    expect(await everyList()).toEqual(built);
+  });
+
+  it('a refresh cut off after its builds is finished by the next: the records it did not merge are merged', async () => {
+    const late = '00000000-0000-4000-8000-00000000a002';
+    await prisma.$executeRawUnsafe(`
+      INSERT INTO imagery (id, address, captured_at, heading, interactive, image_url, location)
+      VALUES ('${late}', 'Quell', DATE '2020-01-01', 0, true, 'https://img.test/q.jpg', ST_SetSRID(ST_MakePoint(9.5, 47.1), 4326))`);
+    // What refresh() runs before its merge, then nothing: the process died.
+    await prisma.$queryRawUnsafe(`
+      SELECT lis_build_word_ranks(p.terms, p.matches, ${RANKED_LIST_SIZE})
+      FROM lis_plan_word_ranks(${RANKED_LIST_MIN_DOCS}, ${PREFIX_LIST_MIN_MATCHES}, ${RANKED_LIST_SIZE}) p`);
+    expect((await listOf('quell')).map((r) => r.id)).not.toContain(late);
+
+    expect(await lists.refresh()).toEqual({ rebuilt: 0, merged: 1 });
+    expect((await listOf('quell'))[0].id).toBe(late);
   });
 
   it('a refresh that cannot run says why instead of failing the import that called it', async () => {
