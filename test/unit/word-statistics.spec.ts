@@ -137,7 +137,8 @@ describe('shapeTextQuery', () => {
 
 describe('unknownWords', () => {
   const catalogue = vocabulary(1_000, { maple: 10, avenue: 20, springfield: 5, saint: 3 });
-  const unknown = (q: string) => unknownWords(buildTextQuery(q)!, catalogue);
+  const unknowns = (v: typeof catalogue, q: string) => unknownWords(buildTextQuery(q)!, v);
+  const unknown = (q: string) => unknowns(catalogue, q);
 
   it('names the words no address holds', () => {
     expect(unknown('Maple Avenue, Sprongfield')).toEqual(['sprongfield']);
@@ -155,5 +156,11 @@ describe('unknownWords', () => {
   it('says nothing of words the vocabulary would not hold (numbers, short words)', () => {
     expect(unknown('41 Maple Avenue')).toEqual([]);
     expect(unknown('ab Maple')).toEqual([]);
+    expect(unknown('Maple 9a4')).toEqual([]);
+  });
+
+  it('knows ordinals, the one kind of word with digits it holds', () => {
+    expect(unknown('35th Avenue')).toEqual(['35th']);
+    expect(unknowns(vocabulary(1_000, { '35th': 4, avenue: 20 }), '35th Avenue')).toEqual([]);
   });
 });
