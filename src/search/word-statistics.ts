@@ -78,8 +78,11 @@ const SPLIT_PREFIX_RATIO = 5;
 export function shapeTextQuery(query: TextQuery, vocabulary: Vocabulary, countCap: number): TextQueryShape {
   const counts = query.groups.map((g, i) => groupCounts(g, i === query.groups.length - 1, vocabulary));
   const last = counts[counts.length - 1];
-  const others = counts.slice(0, -1);
-  const splitPrefix = others.length > 0 && last.upper > SPLIT_PREFIX_RATIO * Math.min(...others.map((c) => c.upper));
+  // Only words the vocabulary counts narrow the lookup knowingly: a short word or a number ("az",
+  // "st", "12") counts 0 but may be in thousands of addresses (`Az Zawpyah`: the split read 6,870
+  // records of "az" to find 7; 12 ms).
+  const known = counts.slice(0, -1).filter((c) => c.complete);
+  const splitPrefix = known.length > 0 && last.upper > SPLIT_PREFIX_RATIO * Math.min(...known.map((c) => c.upper));
   let broad: boolean;
   if (counts.length === 1) {
     broad = last.lower >= SINGLE_WORD_MARGIN * (countCap + 1);

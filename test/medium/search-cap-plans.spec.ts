@@ -162,15 +162,20 @@ describe('search query plans: caps', () => {
     }
   });
   it('several words, the last one common: the index looks up the others and the last filters', async () => {
-    // "Vaduz" is in a tenth of the addresses; "Herrengasse 40" narrows far more.
-    const query = buildTextQuery('Herrengasse 40 Vaduz')!;
+    // "Vaduz" is in a tenth of the addresses; "Quellenhof 40" narrows far more (a street of 60).
+    await prisma.$executeRawUnsafe(`
+      INSERT INTO imagery (id, address, captured_at, heading, interactive, image_url, location)
+      SELECT gen_random_uuid(), 'Quellenhof ' || g || ', 9490 Vaduz', DATE '2015-01-01', 0, true, 'https://img.test/q.jpg',
+             ST_SetSRID(ST_MakePoint(9.5, 47.1), 4326)
+      FROM generate_series(1, 60) g`);
+    const query = buildTextQuery('Quellenhof 40 Vaduz')!;
     const service = new PrismaService(testConfig());
     try {
       const repo = new SearchRepository(service);
       const shape = shapeTextQuery(query, await repo.vocabulary(), COUNT_CAP);
       expect(shape).toEqual({ splitPrefix: true, broad: false, lists: null });
       const text = await plan(SearchRepository.fullTextSql(query, page, undefined, shape));
-      expect(text).toContain("Index Cond: (address_tsv @@ '''herrengasse'' & ''40'''::tsquery)");
+      expect(text).toContain("Index Cond: (address_tsv @@ '''quellenhof'' & ''40'''::tsquery)");
       expect(text).not.toMatch(/Index Cond: \(address_tsv[^\n]*vaduz/);
       // The same matches either way.
       const split = await repo.searchFullText(query, { limit: 100, offset: 0 });
@@ -184,7 +189,14 @@ describe('search query plans: caps', () => {
           .sort(),
       );
       expect(split.total).toBeGreaterThan(0);
+      // A house number is no count the vocabulary knows: it cannot decide a split alone.
+      expect(shapeTextQuery(buildTextQuery('Herrengasse 40 Vaduz')!, await repo.vocabulary(), COUNT_CAP)).toEqual({
+        splitPrefix: false,
+        broad: false,
+        lists: null,
+      });
     } finally {
+      await prisma.$executeRawUnsafe(`DELETE FROM imagery WHERE address LIKE 'Quellenhof %'`);
       await service.onModuleDestroy();
     }
   });

@@ -31,6 +31,13 @@ describe('shapeTextQuery', () => {
     expect(shape('Valley Street, Bluffs', catalogue).splitPrefix).toBe(false);
   });
 
+  it('splits only on words the vocabulary counts: a short word or a number may be in any number of addresses', () => {
+    expect(shape('St Springf', catalogue).splitPrefix).toBe(false);
+    expect(shape('12 Springf', catalogue).splitPrefix).toBe(false);
+    expect(shape('12 Valley Springf', catalogue).splitPrefix).toBe(false); // springf*: 2 times valley's
+    expect(shape('12 Valley Sta', catalogue).splitPrefix).toBe(true);
+  });
+
   it('keeps a last word only a few times commoner than the rarest other in the index lookup too', () => {
     // jeff*: 13,200 addresses, 3.3 times valley's; sta*: 601,000, 150 times.
     expect(shape('Valley Jeff', catalogue).splitPrefix).toBe(false);
