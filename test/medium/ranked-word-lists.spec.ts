@@ -233,6 +233,29 @@ describe('ranked word lists', () => {
     expect((await listOf('quell'))[0].id).toBe(late);
   });
 
+  it('a list build that fails fails the refresh, which says why; the lists built stay and the next refresh finishes', async () => {
+    await prisma.$executeRawUnsafe(`
+      CREATE FUNCTION test_refuse_quell() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.word = 'quell' THEN RAISE EXCEPTION 'refusing quell'; END IF; RETURN NEW; END $$`);
+    await prisma.$executeRawUnsafe(`
+      CREATE TRIGGER test_refuse_quell BEFORE INSERT ON imagery_word_ranks FOR EACH ROW EXECUTE FUNCTION test_refuse_quell()`);
+    try {
+      await prisma.$executeRawUnsafe('TRUNCATE imagery_word_ranks, imagery_word_lists, imagery_word_ranks_state');
+      expect(await lists.refreshOrWhyNot(2)).toMatch(/refusing quell/);
+      expect(await listOf('quell')).toEqual([]);
+      expect(await listOf('plovna')).toHaveLength(RANKED_LIST_SIZE); // built first: the commonest
+      const [{ n }] = await prisma.$queryRawUnsafe<Array<{ n: number }>>(
+        'SELECT count(*)::int AS n FROM imagery_word_ranks_state',
+      );
+      expect(n).toBe(0); // not recorded as done
+    } finally {
+      await prisma.$executeRawUnsafe('DROP TRIGGER test_refuse_quell ON imagery_word_ranks');
+      await prisma.$executeRawUnsafe('DROP FUNCTION test_refuse_quell()');
+    }
+    await lists.refresh();
+    expect(await listOf('quell')).toHaveLength(RANKED_LIST_SIZE);
+  });
+
   it('a refresh that cannot run says why instead of failing the import that called it', async () => {
     const unreachable = new PrismaService(testConfig({ databaseUrl: 'postgresql://postgres@127.0.0.1:1/none' }));
     try {

@@ -78,16 +78,18 @@ export class RankedWordListsRepository {
       const groups = buildGroups(plan.terms, plan.matches.map(Number));
       const extra = Math.min(count, groups.length) - 1;
       for (let i = 0; i < extra; i++) clients.push(await this.prisma.openBulkConnection('lis-ranked-lists'));
+      // The first failure stops every connection after its current build and is what refresh throws
+      // (the builds that finished stay: each list is complete; the next refresh does the rest).
+      let failure: { error: unknown } | undefined;
       await Promise.all(
         clients.map(async (client) => {
-          for (let group = groups.shift(); group; group = groups.shift())
-            await client.query('SELECT lis_build_word_ranks($1, $2, $3) AS built', [
-              group.terms,
-              group.matches,
-              RANKED_LIST_SIZE,
-            ]);
+          for (let group = groups.shift(); group && !failure; group = groups.shift())
+            await client
+              .query('SELECT lis_build_word_ranks($1, $2, $3) AS built', [group.terms, group.matches, RANKED_LIST_SIZE])
+              .catch((error: unknown) => (failure ??= { error }));
         }),
       );
+      if (failure) throw failure.error;
       const {
         rows: [{ merged }],
       } = await lead.query<{ merged: number }>('SELECT lis_merge_word_ranks($1, $2, $3, $4, $5) AS merged', [
@@ -99,7 +101,8 @@ export class RankedWordListsRepository {
       ]);
       return { rebuilt: plan.terms.length, merged };
     } finally {
-      // Ending the lead connection releases its lock.
+      // Ending the lead connection releases its lock; on the built-in database the session outlives it.
+      await clients[0]?.query('SELECT pg_advisory_unlock(hashtext($1))', [REFRESH_LOCK]).catch(() => undefined);
       await Promise.all(clients.map((c) => c.end().catch(() => undefined)));
     }
   }
