@@ -256,6 +256,22 @@ describe('ranked word lists', () => {
     expect(await listOf('quell')).toHaveLength(RANKED_LIST_SIZE);
   });
 
+  it('a refresh the server allows only one connection builds every list on it', async () => {
+    const refused = new PrismaService(testConfig());
+    const open = refused.openBulkConnection.bind(refused);
+    let opened = 0;
+    refused.openBulkConnection = (name: string) =>
+      ++opened === 1 ? open(name) : Promise.reject(new Error('sorry, too many clients already'));
+    try {
+      await prisma.$executeRawUnsafe('TRUNCATE imagery_word_ranks, imagery_word_lists, imagery_word_ranks_state');
+      expect(await new RankedWordListsRepository(refused).refresh(2)).toEqual({ rebuilt: 9, merged: 0 });
+      expect(opened).toBe(2);
+      expect(await listOf('quell')).toHaveLength(RANKED_LIST_SIZE);
+    } finally {
+      await refused.onModuleDestroy();
+    }
+  });
+
   it('a refresh that cannot run says why instead of failing the import that called it', async () => {
     const unreachable = new PrismaService(testConfig({ databaseUrl: 'postgresql://postgres@127.0.0.1:1/none' }));
     try {

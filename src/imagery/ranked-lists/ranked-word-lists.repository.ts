@@ -76,8 +76,13 @@ export class RankedWordListsRepository {
         RANKED_LIST_SIZE,
       ]);
       const groups = buildGroups(plan.terms, plan.matches.map(Number));
+      // More connections only speed the builds up: one the server refuses (max_connections) is done without.
       const extra = Math.min(count, groups.length) - 1;
-      for (let i = 0; i < extra; i++) clients.push(await this.prisma.openBulkConnection('lis-ranked-lists'));
+      for (let i = 0; i < extra; i++) {
+        const client = await this.prisma.openBulkConnection('lis-ranked-lists').catch(() => null);
+        if (!client) break;
+        clients.push(client);
+      }
       // The first failure stops every connection after its current build and is what refresh throws
       // (the builds that finished stay: each list is complete; the next refresh does the rest).
       let failure: { error: unknown } | undefined;
