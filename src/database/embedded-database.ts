@@ -9,6 +9,7 @@ import * as lockfile from 'proper-lockfile';
 /* eslint-disable @typescript-eslint/no-require-imports */
 const { pg_trgm } = require('@electric-sql/pglite/contrib/pg_trgm') as { pg_trgm: Extension };
 const { unaccent } = require('@electric-sql/pglite/contrib/unaccent') as { unaccent: Extension };
+const { btree_gin } = require('@electric-sql/pglite/contrib/btree_gin') as { btree_gin: Extension };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 // PGlite runs one query at a time; a few connections let requests queue in the socket server
@@ -24,7 +25,7 @@ interface ServerInfo {
 }
 
 // The built-in database used when DATABASE_URL is unset: PGlite (PostgreSQL compiled to WASM) with
-// PostGIS, pg_trgm and unaccent, served on a loopback port so the app uses the same pg driver,
+// PostGIS, pg_trgm, unaccent and btree_gin, served on a loopback port so the app uses the same pg driver,
 // Prisma adapter, SQL and migrations as with a real server.
 export class EmbeddedDatabase {
   private constructor(
@@ -49,7 +50,7 @@ export class EmbeddedDatabase {
       throw e;
     });
     try {
-      const db = await PGlite.create({ dataDir: pgdata, extensions: { postgis, pg_trgm, unaccent } });
+      const db = await PGlite.create({ dataDir: pgdata, extensions: { postgis, pg_trgm, unaccent, btree_gin } });
       // PGlite ignores connection startup options and serves every connection from its one session,
       // so the request pool's settings (createPool in prisma.service.ts) are set here, once.
       await db.exec('SET synchronize_seqscans = off; SET max_parallel_workers_per_gather = 0; SET jit = off');

@@ -604,7 +604,7 @@ i.place_id AS "placeId", i.locality_id AS "localityId", (similarity(i.address_no
     + CASE WHEN starts_with(i.address_norm, lis_normalize($4)) THEN 0.5 ELSE 0 END
     + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END
     + coalesce(greatest(($6::float8[])[array_position($7::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ to_tsquery('simple', ($8::text[])[array_position($9::uuid[], i.locality_id)])) THEN ($10::float8[])[array_position($11::uuid[], i.locality_id)] END), 0))::float8 AS score
+  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($8::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($9::uuid[], i.locality_id)]) THEN ($10::float8[])[array_position($11::uuid[], i.locality_id)] END), 0))::float8 AS score
       FROM ((SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $12 LIMIT $13) UNION ALL (
   SELECT r.id, false AS code_match FROM (
     SELECT x.id FROM unnest($14::uuid[], $15::text[]) WITH ORDINALITY AS p(id, name, n)
@@ -625,7 +625,7 @@ i.place_id AS "placeId", i.locality_id AS "localityId", (similarity(i.address_no
     + CASE WHEN starts_with(i.address_norm, lis_normalize($23)) THEN 0.5 ELSE 0 END
     + CASE WHEN i.address_tsv @@ to_tsquery('simple', $24) THEN 0.5 ELSE 0 END
     + coalesce(greatest(($25::float8[])[array_position($26::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ to_tsquery('simple', ($27::text[])[array_position($28::uuid[], i.locality_id)])) THEN ($29::float8[])[array_position($30::uuid[], i.locality_id)] END), 0))::float8 END AS score
+  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($27::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($28::uuid[], i.locality_id)]) THEN ($29::float8[])[array_position($30::uuid[], i.locality_id)] END), 0))::float8 END AS score
     FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $31) AND i.id NOT IN (SELECT id FROM pinned) LIMIT $32
   ),
   sizes AS MATERIALIZED (
@@ -663,7 +663,7 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
     + CASE WHEN starts_with(i.address_norm, lis_normalize($47)) THEN 0.5 ELSE 0 END
     + CASE WHEN i.address_tsv @@ to_tsquery('simple', $48) THEN 0.5 ELSE 0 END
     + coalesce(greatest(($49::float8[])[array_position($50::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ to_tsquery('simple', ($51::text[])[array_position($52::uuid[], i.locality_id)])) THEN ($53::float8[])[array_position($54::uuid[], i.locality_id)] END), 0))::float8) AS score, NULL::float8 AS distance, pg.pos
+  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($51::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($52::uuid[], i.locality_id)]) THEN ($53::float8[])[array_position($54::uuid[], i.locality_id)] END), 0))::float8) AS score, NULL::float8 AS distance, pg.pos
     FROM page pg JOIN imagery i ON i.id = pg.id
   ) p ON true
   ORDER BY p.pos
@@ -821,11 +821,11 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
     + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END
     + coalesce(CASE
     WHEN i.place_id = $6::uuid THEN greatest(($7::float8[])[array_position($8::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ to_tsquery('simple', ($9::text[])[array_position($10::uuid[], i.locality_id)])) THEN ($11::float8[])[array_position($12::uuid[], i.locality_id)] END) + CASE WHEN (i.interactive OR coalesce(abs((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($13::float8, $14::float8), 4326)::geography))) - 360 * round((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($15::float8, $16::float8), 4326)::geography))) / 360)) <= $17::float8, true)) THEN 2 ELSE 0 END + (i.captured_at - DATE '1970-01-01') / 1000000.0
+  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($9::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($10::uuid[], i.locality_id)]) THEN ($11::float8[])[array_position($12::uuid[], i.locality_id)] END) + CASE WHEN (i.interactive OR coalesce(abs((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($13::float8, $14::float8), 4326)::geography))) - 360 * round((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($15::float8, $16::float8), 4326)::geography))) / 360)) <= $17::float8, true)) THEN 2 ELSE 0 END + (i.captured_at - DATE '1970-01-01') / 1000000.0
     WHEN (ST_DWithin(i.location::geography, ST_SetSRID(ST_MakePoint($18::float8, $19::float8), 4326)::geography, $20::float8) AND (i.interactive OR coalesce(abs((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($21::float8, $22::float8), 4326)::geography))) - 360 * round((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($23::float8, $24::float8), 4326)::geography))) / 360)) <= $25::float8, true))) THEN greatest(greatest(($26::float8[])[array_position($27::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ to_tsquery('simple', ($28::text[])[array_position($29::uuid[], i.locality_id)])) THEN ($30::float8[])[array_position($31::uuid[], i.locality_id)] END), $32::float8 - 3)
+  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($28::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($29::uuid[], i.locality_id)]) THEN ($30::float8[])[array_position($31::uuid[], i.locality_id)] END), $32::float8 - 3)
     ELSE greatest(($33::float8[])[array_position($34::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ to_tsquery('simple', ($35::text[])[array_position($36::uuid[], i.locality_id)])) THEN ($37::float8[])[array_position($38::uuid[], i.locality_id)] END) END, 0))::float8 AS score
+  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($35::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($36::uuid[], i.locality_id)]) THEN ($37::float8[])[array_position($38::uuid[], i.locality_id)] END) END, 0))::float8 AS score
       FROM ((SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $39 LIMIT $40) UNION ALL (
   SELECT r.id, false AS code_match FROM (
     SELECT x.id FROM unnest($41::uuid[], $42::text[]) WITH ORDINALITY AS p(id, name, n)
@@ -847,11 +847,11 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
     + CASE WHEN i.address_tsv @@ to_tsquery('simple', $60) THEN 0.5 ELSE 0 END
     + coalesce(CASE
     WHEN i.place_id = $61::uuid THEN greatest(($62::float8[])[array_position($63::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ to_tsquery('simple', ($64::text[])[array_position($65::uuid[], i.locality_id)])) THEN ($66::float8[])[array_position($67::uuid[], i.locality_id)] END) + CASE WHEN (i.interactive OR coalesce(abs((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($68::float8, $69::float8), 4326)::geography))) - 360 * round((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($70::float8, $71::float8), 4326)::geography))) / 360)) <= $72::float8, true)) THEN 2 ELSE 0 END + (i.captured_at - DATE '1970-01-01') / 1000000.0
+  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($64::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($65::uuid[], i.locality_id)]) THEN ($66::float8[])[array_position($67::uuid[], i.locality_id)] END) + CASE WHEN (i.interactive OR coalesce(abs((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($68::float8, $69::float8), 4326)::geography))) - 360 * round((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($70::float8, $71::float8), 4326)::geography))) / 360)) <= $72::float8, true)) THEN 2 ELSE 0 END + (i.captured_at - DATE '1970-01-01') / 1000000.0
     WHEN (ST_DWithin(i.location::geography, ST_SetSRID(ST_MakePoint($73::float8, $74::float8), 4326)::geography, $75::float8) AND (i.interactive OR coalesce(abs((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($76::float8, $77::float8), 4326)::geography))) - 360 * round((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($78::float8, $79::float8), 4326)::geography))) / 360)) <= $80::float8, true))) THEN greatest(greatest(($81::float8[])[array_position($82::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ to_tsquery('simple', ($83::text[])[array_position($84::uuid[], i.locality_id)])) THEN ($85::float8[])[array_position($86::uuid[], i.locality_id)] END), $87::float8 - 3)
+  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($83::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($84::uuid[], i.locality_id)]) THEN ($85::float8[])[array_position($86::uuid[], i.locality_id)] END), $87::float8 - 3)
     ELSE greatest(($88::float8[])[array_position($89::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ to_tsquery('simple', ($90::text[])[array_position($91::uuid[], i.locality_id)])) THEN ($92::float8[])[array_position($93::uuid[], i.locality_id)] END) END, 0))::float8 END AS score
+  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($90::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($91::uuid[], i.locality_id)]) THEN ($92::float8[])[array_position($93::uuid[], i.locality_id)] END) END, 0))::float8 END AS score
     FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $94) AND i.id NOT IN (SELECT id FROM pinned) LIMIT $95
   ),
   sizes AS MATERIALIZED (
@@ -890,11 +890,11 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
     + CASE WHEN i.address_tsv @@ to_tsquery('simple', $111) THEN 0.5 ELSE 0 END
     + coalesce(CASE
     WHEN i.place_id = $112::uuid THEN greatest(($113::float8[])[array_position($114::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ to_tsquery('simple', ($115::text[])[array_position($116::uuid[], i.locality_id)])) THEN ($117::float8[])[array_position($118::uuid[], i.locality_id)] END) + CASE WHEN (i.interactive OR coalesce(abs((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($119::float8, $120::float8), 4326)::geography))) - 360 * round((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($121::float8, $122::float8), 4326)::geography))) / 360)) <= $123::float8, true)) THEN 2 ELSE 0 END + (i.captured_at - DATE '1970-01-01') / 1000000.0
+  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($115::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($116::uuid[], i.locality_id)]) THEN ($117::float8[])[array_position($118::uuid[], i.locality_id)] END) + CASE WHEN (i.interactive OR coalesce(abs((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($119::float8, $120::float8), 4326)::geography))) - 360 * round((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($121::float8, $122::float8), 4326)::geography))) / 360)) <= $123::float8, true)) THEN 2 ELSE 0 END + (i.captured_at - DATE '1970-01-01') / 1000000.0
     WHEN (ST_DWithin(i.location::geography, ST_SetSRID(ST_MakePoint($124::float8, $125::float8), 4326)::geography, $126::float8) AND (i.interactive OR coalesce(abs((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($127::float8, $128::float8), 4326)::geography))) - 360 * round((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($129::float8, $130::float8), 4326)::geography))) / 360)) <= $131::float8, true))) THEN greatest(greatest(($132::float8[])[array_position($133::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ to_tsquery('simple', ($134::text[])[array_position($135::uuid[], i.locality_id)])) THEN ($136::float8[])[array_position($137::uuid[], i.locality_id)] END), $138::float8 - 3)
+  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($134::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($135::uuid[], i.locality_id)]) THEN ($136::float8[])[array_position($137::uuid[], i.locality_id)] END), $138::float8 - 3)
     ELSE greatest(($139::float8[])[array_position($140::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ to_tsquery('simple', ($141::text[])[array_position($142::uuid[], i.locality_id)])) THEN ($143::float8[])[array_position($144::uuid[], i.locality_id)] END) END, 0))::float8) AS score, NULL::float8 AS distance, pg.pos
+  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($141::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($142::uuid[], i.locality_id)]) THEN ($143::float8[])[array_position($144::uuid[], i.locality_id)] END) END, 0))::float8) AS score, NULL::float8 AS distance, pg.pos
     FROM page pg JOIN imagery i ON i.id = pg.id
   ) p ON true
   ORDER BY p.pos
@@ -954,16 +954,16 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
            NULL::float8 AS distance,
            CASE WHEN row_number() OVER () <= $2 OR (coalesce(i.address_code = $3, false) OR ((i.place_id = ANY($4::uuid[]) OR i.locality_id = ANY($5::uuid[])
   ) AND (greatest(($6::float8[])[array_position($7::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ to_tsquery('simple', ($8::text[])[array_position($9::uuid[], i.locality_id)])) THEN ($10::float8[])[array_position($11::uuid[], i.locality_id)] END)) IS NOT NULL)) THEN (similarity(i.address_norm, lis_normalize($12))
+  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($8::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($9::uuid[], i.locality_id)]) THEN ($10::float8[])[array_position($11::uuid[], i.locality_id)] END)) IS NOT NULL)) THEN (similarity(i.address_norm, lis_normalize($12))
     + CASE WHEN coalesce(i.address_code = $13, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($14) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($15)) THEN 0.5 ELSE 0 END
     + CASE WHEN i.address_tsv @@ to_tsquery('simple', $16) THEN 0.5 ELSE 0 END
     + coalesce(greatest(($17::float8[])[array_position($18::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ to_tsquery('simple', ($19::text[])[array_position($20::uuid[], i.locality_id)])) THEN ($21::float8[])[array_position($22::uuid[], i.locality_id)] END), 0))::float8 END AS score
+  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($19::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($20::uuid[], i.locality_id)]) THEN ($21::float8[])[array_position($22::uuid[], i.locality_id)] END), 0))::float8 END AS score
     FROM imagery i WHERE (i.address_tsv @@ to_tsquery('simple', $23) OR i.address_code = $24 OR ((i.place_id = ANY($25::uuid[]) OR i.locality_id = ANY($26::uuid[])
   ) AND (greatest(($27::float8[])[array_position($28::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ to_tsquery('simple', ($29::text[])[array_position($30::uuid[], i.locality_id)])) THEN ($31::float8[])[array_position($32::uuid[], i.locality_id)] END)) IS NOT NULL)) AND i.region_code = $33 LIMIT $34
+  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($29::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($30::uuid[], i.locality_id)]) THEN ($31::float8[])[array_position($32::uuid[], i.locality_id)] END)) IS NOT NULL)) AND i.region_code = $33 LIMIT $34
   )
   SELECT t.total, t.code_matched AS "codeMatched", p.*
   FROM (SELECT count(*)::int AS total, coalesce(bool_or(code_match), false) AS code_matched FROM found) t
@@ -976,7 +976,7 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(m.score, (simil
     + CASE WHEN starts_with(i.address_norm, lis_normalize($38)) THEN 0.5 ELSE 0 END
     + CASE WHEN i.address_tsv @@ to_tsquery('simple', $39) THEN 0.5 ELSE 0 END
     + coalesce(greatest(($40::float8[])[array_position($41::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ to_tsquery('simple', ($42::text[])[array_position($43::uuid[], i.locality_id)])) THEN ($44::float8[])[array_position($45::uuid[], i.locality_id)] END), 0))::float8) AS score, m.distance, m.seq, m.score AS ranked
+  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($42::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($43::uuid[], i.locality_id)]) THEN ($44::float8[])[array_position($45::uuid[], i.locality_id)] END), 0))::float8) AS score, m.distance, m.seq, m.score AS ranked
     FROM (
       SELECT * FROM found m WHERE m.seq <= $46
       ORDER BY m.score DESC NULLS LAST, CASE WHEN m.score IS NULL THEN m.seq END, m.distance ASC NULLS LAST, m.id
