@@ -51,4 +51,6 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/health/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # SIGTERM drains in-flight requests for up to SHUTDOWN_TIMEOUT_MS (default 10 s), then exits 0.
 STOPSIGNAL SIGTERM
-CMD ["node", "dist/src/main.js"]
+# The heap bound keeps V8 from growing the heap as if the machine's memory were for it (see
+# docs/operations.md#memory); `npm start` passes the same.
+CMD ["node", "--max-old-space-size=1024", "dist/src/main.js"]

@@ -54,7 +54,8 @@ export async function startServer(kind: ServerKind, o: ServerOptions): Promise<R
   if (kind === 'ours') {
     // --title renames the process (its command line too): a `pkill -f dist/src/main.js` meant for a
     // developer's own server elsewhere on the machine does not stop the bench's.
-    args = ['--title=lis-bench-ours', join(ROOT, 'dist', 'src', 'main.js')];
+    // The heap bound `npm start` and the Dockerfile pass (docs/operations.md#memory).
+    args = ['--title=lis-bench-ours', '--max-old-space-size=1024', join(ROOT, 'dist', 'src', 'main.js')];
     Object.assign(env, {
       HOST: '127.0.0.1',
       BOOTSTRAP_API_KEY: o.apiKey,

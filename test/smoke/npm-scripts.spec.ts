@@ -59,9 +59,10 @@ describe('npm scripts on a current build', () => {
       expect(run.output()).not.toMatch(BUILD_LINE);
       expect(seconds).toBeLessThan(RESTART_GOAL_S * loadFactor());
 
-      // The script execs node, so npm's child is the server itself (not a shell that would die alone).
+      // The script execs node, so npm's child is the server itself (not a shell that would die alone),
+      // with the heap bound of docs/operations.md#memory.
       const [server] = childPids(run.child.pid!);
-      expect(commandLine(server)).toMatch(/node .*dist\/src\/main\.js$/);
+      expect(commandLine(server)).toMatch(/node --max-old-space-size=1024 .*dist\/src\/main\.js$/);
 
       const sent = Date.now();
       run.child.kill(signal);
