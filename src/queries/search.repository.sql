@@ -55,7 +55,7 @@ WHERE v.docs > 0
     + CASE WHEN starts_with(i.address_norm, lis_normalize($12)) THEN 0.5 ELSE 0 END
     + CASE WHEN i.address_tsv @@ to_tsquery('simple', $13) THEN 0.5 ELSE 0 END
     )::float8 END AS score
-    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $14) AND i.id NOT IN (SELECT id FROM pinned) LIMIT $15
+    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $14) AND i.id NOT IN (SELECT id FROM pinned)  LIMIT $15
   ),
   sizes AS MATERIALIZED (
     SELECT (SELECT count(*) FROM head)::int AS head, (SELECT count(*) FROM pinned)::int AS pinned,
@@ -81,7 +81,7 @@ WHERE v.docs > 0
       LIMIT greatest(0, $25 - greatest($26, (SELECT ranked FROM counted)))
     ) t
   )
-  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", p.*
+  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", false AS estimated, p.*
   FROM counted t
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
@@ -131,7 +131,7 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
     + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END
     )::float8 END AS score
     FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $6)
-      AND coalesce(i.address_tsv @@ to_tsquery('simple', $7), false)  LIMIT $8
+      AND coalesce(i.address_tsv @@ to_tsquery('simple', $7), false)   LIMIT $8
   ),
   sizes AS MATERIALIZED (
     SELECT (SELECT count(*) FROM head)::int AS head, (SELECT count(*) FROM pinned)::int AS pinned,
@@ -157,7 +157,7 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
       LIMIT greatest(0, $18 - greatest($19, (SELECT ranked FROM counted)))
     ) t
   )
-  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", p.*
+  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", false AS estimated, p.*
   FROM counted t
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
@@ -188,25 +188,29 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
 --   $12 = "street"
 --   $13 = "('street' | 'st')"
 --   $14 = "('street':* | 'st')"
---   $15 = 1001
---   $16 = 1000
---   $17 = true
+--   $15 = 10
+--   $16 = 1001
+--   $17 = 10
 --   $18 = 10001
 --   $19 = 1000
---   $20 = 1000
---   $21 = 0
---   $22 = 10
+--   $20 = true
+--   $21 = 10001
+--   $22 = 1000
 --   $23 = 1000
---   $24 = "('street':* | 'st')"
---   $25 = 1000
---   $26 = 0
---   $27 = 10
---   $28 = 0
---   $29 = "street"
---   $30 = "street"
---   $31 = "street"
---   $32 = "street"
---   $33 = "('street' | 'st')"
+--   $24 = 0
+--   $25 = 10
+--   $26 = 1000
+--   $27 = "('street':* | 'st')"
+--   $28 = 1000
+--   $29 = 0
+--   $30 = 10
+--   $31 = 0
+--   $32 = 10
+--   $33 = "street"
+--   $34 = "street"
+--   $35 = "street"
+--   $36 = "street"
+--   $37 = "('street' | 'st')"
   WITH pinned AS MATERIALIZED (SELECT DISTINCT ON (x.id) x.id, x.code_match, (similarity(i.address_norm, lis_normalize($1))
     + CASE WHEN coalesce(i.address_code = $2, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
@@ -222,42 +226,42 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
     + CASE WHEN starts_with(i.address_norm, lis_normalize($12)) THEN 0.5 ELSE 0 END
     + CASE WHEN i.address_tsv @@ to_tsquery('simple', $13) THEN 0.5 ELSE 0 END
     )::float8 END AS score
-    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $14) AND i.id NOT IN (SELECT id FROM pinned) LIMIT $15
+    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $14) AND i.id NOT IN (SELECT id FROM pinned) AND NOT (SELECT count(*) FROM pinned) >= $15 LIMIT $16
   ),
   sizes AS MATERIALIZED (
     SELECT (SELECT count(*) FROM head)::int AS head, (SELECT count(*) FROM pinned)::int AS pinned,
            (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS code_matched
   ),
   counted AS MATERIALIZED (
-    SELECT s.pinned + CASE WHEN s.head > $16 AND $17 THEN $18 ELSE s.head END AS total,
-      least(s.head, $19) + s.pinned AS ranked
+    SELECT CASE WHEN (SELECT count(*) FROM pinned) >= $17 THEN s.pinned + $18 ELSE s.pinned + CASE WHEN s.head > $19 AND $20 THEN $21 ELSE s.head END END AS total,
+      least(s.head, $22) + s.pinned AS ranked
     FROM sizes s
   ),
   ranked AS MATERIALIZED (
     SELECT r.id, r.score, row_number() OVER (ORDER BY r.score DESC, r.id) AS pos
-    FROM (SELECT id, score FROM head WHERE seq <= $20 UNION ALL SELECT id, score FROM pinned) r
+    FROM (SELECT id, score FROM head WHERE seq <= $23 UNION ALL SELECT id, score FROM pinned) r
   ),
   page AS MATERIALIZED (
-    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $21 AND r.pos <= $22
+    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $24 AND r.pos <= $25
     UNION ALL
     SELECT t.id, NULL, (SELECT ranked FROM counted) + t.n
     FROM (
       SELECT x.id, row_number() OVER () AS n
-      FROM (SELECT i.id FROM imagery i WHERE (SELECT head FROM sizes) > $23 AND i.address_tsv @@ to_tsquery('simple', $24) AND i.id NOT IN (SELECT id FROM pinned) OFFSET $25) x
-      OFFSET greatest(0, $26 - (SELECT ranked FROM counted))
-      LIMIT greatest(0, $27 - greatest($28, (SELECT ranked FROM counted)))
+      FROM (SELECT i.id FROM imagery i WHERE (SELECT head FROM sizes) > $26 AND i.address_tsv @@ to_tsquery('simple', $27) AND i.id NOT IN (SELECT id FROM pinned) OFFSET $28) x
+      OFFSET greatest(0, $29 - (SELECT ranked FROM counted))
+      LIMIT greatest(0, $30 - greatest($31, (SELECT ranked FROM counted)))
     ) t
   )
-  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", p.*
+  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", (SELECT count(*) FROM pinned) >= $32 AS estimated, p.*
   FROM counted t
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
 i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat,
-i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($29))
-    + CASE WHEN coalesce(i.address_code = $30, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($31) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($32)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $33) THEN 0.5 ELSE 0 END
+i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($33))
+    + CASE WHEN coalesce(i.address_code = $34, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($35) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($36)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $37) THEN 0.5 ELSE 0 END
     )::float8) AS score, NULL::float8 AS distance, pg.pos
     FROM page pg JOIN imagery i ON i.id = pg.id
   ) p ON true
@@ -626,7 +630,7 @@ i.place_id AS "placeId", i.locality_id AS "localityId", (similarity(i.address_no
     + CASE WHEN i.address_tsv @@ to_tsquery('simple', $24) THEN 0.5 ELSE 0 END
     + coalesce(greatest(($25::float8[])[array_position($26::uuid[], i.place_id)],
   CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($27::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($28::uuid[], i.locality_id)]) THEN ($29::float8[])[array_position($30::uuid[], i.locality_id)] END), 0))::float8 END AS score
-    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $31) AND i.id NOT IN (SELECT id FROM pinned) LIMIT $32
+    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $31) AND i.id NOT IN (SELECT id FROM pinned)  LIMIT $32
   ),
   sizes AS MATERIALIZED (
     SELECT (SELECT count(*) FROM head)::int AS head, (SELECT count(*) FROM pinned)::int AS pinned,
@@ -652,7 +656,7 @@ i.place_id AS "placeId", i.locality_id AS "localityId", (similarity(i.address_no
       LIMIT greatest(0, $42 - greatest($43, (SELECT ranked FROM counted)))
     ) t
   )
-  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", p.*
+  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", false AS estimated, p.*
   FROM counted t
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
@@ -664,6 +668,136 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
     + CASE WHEN i.address_tsv @@ to_tsquery('simple', $48) THEN 0.5 ELSE 0 END
     + coalesce(greatest(($49::float8[])[array_position($50::uuid[], i.place_id)],
   CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($51::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($52::uuid[], i.locality_id)]) THEN ($53::float8[])[array_position($54::uuid[], i.locality_id)] END), 0))::float8) AS score, NULL::float8 AS distance, pg.pos
+    FROM page pg JOIN imagery i ON i.id = pg.id
+  ) p ON true
+  ORDER BY p.pos
+;
+
+-- SearchRepository.searchFullText: the query names places, its matches estimated (the head is read only past the pinned rows)
+--   $1 = "New Mi"
+--   $2 = "newmi"
+--   $3 = "New Mi"
+--   $4 = "New Mi"
+--   $5 = "'new' & 'mi'"
+--   $6 = [40,30]
+--   $7 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $8 = ["'springfield'","'herrengasse' & '35'"]
+--   $9 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $10 = [40,30]
+--   $11 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $12 = "newmi"
+--   $13 = 1000
+--   $14 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $15 = ["'springfield'","'herrengasse' & '35'"]
+--   $16 = 200
+--   $17 = 200
+--   $18 = 200
+--   $19 = 1000
+--   $20 = "New Mi"
+--   $21 = "newmi"
+--   $22 = "New Mi"
+--   $23 = "New Mi"
+--   $24 = "'new' & 'mi'"
+--   $25 = [40,30]
+--   $26 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $27 = ["'springfield'","'herrengasse' & '35'"]
+--   $28 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $29 = [40,30]
+--   $30 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $31 = "'new' & 'mi':*"
+--   $32 = 10
+--   $33 = 10001
+--   $34 = 10
+--   $35 = 320
+--   $36 = 1000
+--   $37 = false
+--   $38 = 10001
+--   $39 = 1000
+--   $40 = 1000
+--   $41 = 0
+--   $42 = 10
+--   $43 = 1000
+--   $44 = 0
+--   $45 = 10
+--   $46 = 0
+--   $47 = 10
+--   $48 = "New Mi"
+--   $49 = "newmi"
+--   $50 = "New Mi"
+--   $51 = "New Mi"
+--   $52 = "'new' & 'mi'"
+--   $53 = [40,30]
+--   $54 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $55 = ["'springfield'","'herrengasse' & '35'"]
+--   $56 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $57 = [40,30]
+--   $58 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+  WITH pinned AS MATERIALIZED (SELECT DISTINCT ON (x.id) x.id, x.code_match, (similarity(i.address_norm, lis_normalize($1))
+    + CASE WHEN coalesce(i.address_code = $2, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($4)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END
+    + coalesce(greatest(($6::float8[])[array_position($7::uuid[], i.place_id)],
+  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($8::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($9::uuid[], i.locality_id)]) THEN ($10::float8[])[array_position($11::uuid[], i.locality_id)] END), 0))::float8 AS score
+      FROM ((SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $12 LIMIT $13) UNION ALL (
+  SELECT r.id, false AS code_match FROM (
+    SELECT x.id FROM unnest($14::uuid[], $15::text[]) WITH ORDINALITY AS p(id, name, n)
+    CROSS JOIN LATERAL (
+      (SELECT i.id FROM imagery i WHERE i.place_id = p.id LIMIT $16)
+      UNION ALL
+      (SELECT i.id FROM imagery i WHERE i.locality_id = p.id AND (i.address_origin <> 'own' OR i.address_tsv @@ to_tsquery('simple', p.name)) LIMIT $17)
+    ) x
+    ORDER BY p.n
+    LIMIT $18
+  ) r
+  )) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC),
+  head AS MATERIALIZED (
+    SELECT i.id, row_number() OVER () AS seq,
+           CASE WHEN row_number() OVER () <= $19 THEN (similarity(i.address_norm, lis_normalize($20))
+    + CASE WHEN coalesce(i.address_code = $21, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($22) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($23)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $24) THEN 0.5 ELSE 0 END
+    + coalesce(greatest(($25::float8[])[array_position($26::uuid[], i.place_id)],
+  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($27::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($28::uuid[], i.locality_id)]) THEN ($29::float8[])[array_position($30::uuid[], i.locality_id)] END), 0))::float8 END AS score
+    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $31) AND i.id NOT IN (SELECT id FROM pinned) AND NOT (SELECT count(*) FROM pinned) >= $32 LIMIT $33
+  ),
+  sizes AS MATERIALIZED (
+    SELECT (SELECT count(*) FROM head)::int AS head, (SELECT count(*) FROM pinned)::int AS pinned,
+           (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS code_matched
+  ),
+  counted AS MATERIALIZED (
+    SELECT CASE WHEN (SELECT count(*) FROM pinned) >= $34 THEN s.pinned + $35 ELSE s.pinned + CASE WHEN s.head > $36 AND $37 THEN $38 ELSE s.head END END AS total,
+      least(s.head, $39) + s.pinned AS ranked
+    FROM sizes s
+  ),
+  ranked AS MATERIALIZED (
+    SELECT r.id, r.score, row_number() OVER (ORDER BY r.score DESC, r.id) AS pos
+    FROM (SELECT id, score FROM head WHERE seq <= $40 UNION ALL SELECT id, score FROM pinned) r
+  ),
+  page AS MATERIALIZED (
+    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $41 AND r.pos <= $42
+    UNION ALL
+    SELECT t.id, NULL, (SELECT ranked FROM counted) + t.n
+    FROM (
+      SELECT x.id, row_number() OVER () AS n
+      FROM (SELECT h.id FROM head h WHERE h.seq > $43 ORDER BY h.seq) x
+      OFFSET greatest(0, $44 - (SELECT ranked FROM counted))
+      LIMIT greatest(0, $45 - greatest($46, (SELECT ranked FROM counted)))
+    ) t
+  )
+  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", (SELECT count(*) FROM pinned) >= $47 AS estimated, p.*
+  FROM counted t
+  LEFT JOIN LATERAL (
+    SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
+i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat,
+i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($48))
+    + CASE WHEN coalesce(i.address_code = $49, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($50) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($51)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $52) THEN 0.5 ELSE 0 END
+    + coalesce(greatest(($53::float8[])[array_position($54::uuid[], i.place_id)],
+  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($55::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($56::uuid[], i.locality_id)]) THEN ($57::float8[])[array_position($58::uuid[], i.locality_id)] END), 0))::float8) AS score, NULL::float8 AS distance, pg.pos
     FROM page pg JOIN imagery i ON i.id = pg.id
   ) p ON true
   ORDER BY p.pos
@@ -852,7 +986,7 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
   CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($83::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($84::uuid[], i.locality_id)]) THEN ($85::float8[])[array_position($86::uuid[], i.locality_id)] END), $87::float8 - 3)
     ELSE greatest(($88::float8[])[array_position($89::uuid[], i.place_id)],
   CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($90::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($91::uuid[], i.locality_id)]) THEN ($92::float8[])[array_position($93::uuid[], i.locality_id)] END) END, 0))::float8 END AS score
-    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $94) AND i.id NOT IN (SELECT id FROM pinned) LIMIT $95
+    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $94) AND i.id NOT IN (SELECT id FROM pinned)  LIMIT $95
   ),
   sizes AS MATERIALIZED (
     SELECT (SELECT count(*) FROM head)::int AS head, (SELECT count(*) FROM pinned)::int AS pinned,
@@ -878,7 +1012,7 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
       LIMIT greatest(0, $105 - greatest($106, (SELECT ranked FROM counted)))
     ) t
   )
-  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", p.*
+  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", false AS estimated, p.*
   FROM counted t
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,

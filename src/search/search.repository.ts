@@ -90,13 +90,18 @@ export class SearchRepository {
           text('101 Valley Avenue, United States'),
           page,
           plan({ query: '101 Valley Avenue, United States' }),
-          { splitPrefix: true, broad: false, lists: null },
+          { splitPrefix: true, broad: false, lists: null, estimate: null },
         ),
     },
     {
       name: 'one word in far more addresses than the cap (broad)',
       sql: () =>
-        fullTextSql(text('street'), page, plan({ query: 'street' }), { splitPrefix: false, broad: true, lists: null }),
+        fullTextSql(text('street'), page, plan({ query: 'street' }), {
+          splitPrefix: false,
+          broad: true,
+          lists: null,
+          estimate: 210_000,
+        }),
     },
     {
       name: 'one common word, its head from ranked word lists',
@@ -105,6 +110,7 @@ export class SearchRepository {
           splitPrefix: false,
           broad: true,
           lists: { words: ['cherry', 'chestnut'], estimate: 24_765, checked: false },
+          estimate: 24_765,
         }),
     },
     {
@@ -114,6 +120,7 @@ export class SearchRepository {
           splitPrefix: false,
           broad: true,
           lists: { words: ['united'], estimate: 419_000, checked: true },
+          estimate: 419_000,
         }),
     },
     {
@@ -131,6 +138,17 @@ export class SearchRepository {
     {
       name: 'the query names places (pins)',
       sql: () => fullTextSql(text('Springfield IL'), page, plan({ query: 'Springfield IL' }), undefined, pins(null)),
+    },
+    {
+      name: 'the query names places, its matches estimated (the head is read only past the pinned rows)',
+      sql: () =>
+        fullTextSql(
+          text('New Mi'),
+          page,
+          plan({ query: 'New Mi' }),
+          { splitPrefix: false, broad: false, lists: null, estimate: 320 },
+          pins(null),
+        ),
     },
     {
       name: 'the query names an address (pins and best view)',

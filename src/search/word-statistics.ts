@@ -19,9 +19,14 @@ export interface TextQueryShape {
   broad: boolean;
   /** Many matches, and a word of the query whose commonest spellings or completions have ranked lists; else null. */
   lists: RankedListChoice | null;
+  /**
+   * Matches estimated from the vocabulary's counts (as if the words were independent), or null when
+   * a word is one the vocabulary does not count (a number, a short word that is not a prefix).
+   */
+  estimate: number | null;
 }
 
-export const PLAIN_SHAPE: TextQueryShape = { splitPrefix: false, broad: false, lists: null };
+export const PLAIN_SHAPE: TextQueryShape = { splitPrefix: false, broad: false, lists: null, estimate: null };
 
 // Lists read for one query at most: the commonest completions' (a 3-letter prefix may have dozens).
 const MAX_LISTS = 16;
@@ -45,6 +50,11 @@ interface GroupCounts {
   lower: number;
   /** Every word of the group has the vocabulary's shape, so the counts are complete. */
   complete: boolean;
+  /**
+   * Complete, or the last group's prefix is letters only: its completions are then every word it
+   * reaches but itself when shorter than the vocabulary's words ("mi"), enough for an estimate.
+   */
+  estimable: boolean;
 }
 
 // A group matches any of its words; the last group's first word is a prefix, which matches every
@@ -53,16 +63,18 @@ function groupCounts(group: string[], isLast: boolean, vocabulary: Vocabulary): 
   let upper = 0;
   let lower = 0;
   let complete = true;
+  let estimable = true;
   group.forEach((word, j) => {
-    const c =
-      isLast && j === 0
-        ? vocabulary.completions(word)
-        : { sum: vocabulary.docsOf(word) ?? 0, max: vocabulary.docsOf(word) ?? 0 };
+    const prefix = isLast && j === 0;
+    const c = prefix
+      ? vocabulary.completions(word)
+      : { sum: vocabulary.docsOf(word) ?? 0, max: vocabulary.docsOf(word) ?? 0 };
     upper += c.sum;
     lower = Math.max(lower, c.max);
     if (!inVocabularyShape(word)) complete = false;
+    if (!inVocabularyShape(word) && !(prefix && /^\p{L}+$/u.test(word))) estimable = false;
   });
-  return { upper, lower, complete };
+  return { upper, lower, complete, estimable };
 }
 
 // Split when the last word, as a prefix, is in SPLIT_PREFIX_RATIO times the addresses of the rarest
@@ -91,7 +103,10 @@ export function shapeTextQuery(query: TextQuery, vocabulary: Vocabulary, countCa
       counts.every((c) => c.complete) &&
       independentEstimate(counts, vocabulary) >= SEVERAL_WORDS_MARGIN * (countCap + 1);
   }
-  return { splitPrefix, broad, lists: rankedListChoice(query, counts, vocabulary) };
+  // Under one match expected, the words are rare (or new since the vocabulary was read): none.
+  const expected = counts.every((c) => c.estimable) ? Math.round(independentEstimate(counts, vocabulary)) : 0;
+  const estimate = expected >= 1 ? expected : null;
+  return { splitPrefix, broad, lists: rankedListChoice(query, counts, vocabulary), estimate };
 }
 
 // Matches of several groups, as if their words were independent (they often are not: "united" and

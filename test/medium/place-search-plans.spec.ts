@@ -4,6 +4,7 @@ import { PlaceMatchingRepository } from '../../src/search/place-matching/place-m
 import { PlaceCandidate } from '../../src/search/place-matching/place-ranking';
 import { buildTextQuery } from '../../src/search/search-query';
 import { SCORE_CAP, SearchRepository } from '../../src/search/search.repository';
+import { PINNED_RECORDS_CAP } from '../../src/search/search-limits';
 import { PrismaService } from '../../src/database/prisma.service';
 import { dropPlacePlans, PLACES, placePlanTools, PlacePlanDb, seedPlacePlans } from '../helpers/place-plans';
 
@@ -15,7 +16,7 @@ describe('place search query plans: named places', () => {
   let repo: SearchRepository;
   let rare: string; // a locality name a few places share
   let london: PlacePlanDb['london']; // the most important London's region
-  const { plan, noSeqScan, named, textSearch, executedScans } = placePlanTools(() => ({
+  const { page, plan, noSeqScan, named, textSearch, executedScans } = placePlanTools(() => ({
     prisma,
     service,
     repo,
@@ -164,17 +165,35 @@ describe('place search query plans: named places', () => {
       expect(text).toMatch(/Bitmap Index Scan on imagery_place_id_idx/);
       expect(text).toMatch(/Bitmap Index Scan on imagery_locality_id_idx/);
       expect(text).toMatch(/Bitmap Index Scan on imagery_address_tsv_idx/);
-      // The first page: the tail (matches past the first SCORE_CAP) is not read at all.
-      const ran = await executedScans(sql);
-      expect(ran).toEqual(
+      // A page past what the pinned records can fill reads the other matches (the head), and not the
+      // tail (matches past the first SCORE_CAP).
+      const past = await executedScans((await textSearch(q, {}, { limit: 10, offset: PINNED_RECORDS_CAP })).sql);
+      expect(past).toEqual(
         expect.arrayContaining([
           'Bitmap Index Scan imagery_place_id_idx',
           'Bitmap Index Scan imagery_locality_id_idx',
           'Bitmap Index Scan imagery_address_tsv_idx',
         ]),
       );
-      expect(ran.filter((s) => s.startsWith('Seq Scan'))).toEqual([]);
+      expect(past.filter((s) => s.startsWith('Seq Scan'))).toEqual([]);
     }
+  });
+
+  it('named places whose records fill the page: the other matches are not read, and their number is estimated', async () => {
+    const { sql, pins } = await textSearch('London');
+    const ran = await executedScans(sql);
+    expect(ran).toEqual(
+      expect.arrayContaining(['Bitmap Index Scan imagery_place_id_idx', 'Bitmap Index Scan imagery_locality_id_idx']),
+    );
+    expect(ran).not.toContain('Bitmap Index Scan imagery_address_tsv_idx');
+    const query = buildTextQuery('London')!;
+    const first = await repo.searchFullText(query, page, undefined, pins);
+    expect(first.rows).toHaveLength(page.limit);
+    expect(first.totalExact).toBe(false);
+    // Past the pinned records the matches are read and counted; the pinned ones keep their places.
+    const all = await repo.searchFullText(query, { limit: PINNED_RECORDS_CAP + 10, offset: 0 }, undefined, pins);
+    expect(all.totalExact).toBe(true);
+    expect(first.rows.map((r) => r.id)).toEqual(all.rows.slice(0, page.limit).map((r) => r.id));
   });
 
   it('named places, a page past the ranked matches: head, pins and tail by index', async () => {

@@ -123,6 +123,7 @@ describe('ranked word lists', () => {
         splitPrefix: false,
         broad: false,
         lists: { words: ['zarvel'], estimate: ZARVEL, checked: false },
+        estimate: ZARVEL,
       }),
     );
     expect(nodes.some((n) => n.on === 'imagery_word_ranks_order_idx' && n.executed)).toBe(true);

@@ -173,7 +173,7 @@ describe('search query plans: caps', () => {
     try {
       const repo = new SearchRepository(service);
       const shape = shapeTextQuery(query, await repo.vocabulary(), COUNT_CAP);
-      expect(shape).toEqual({ splitPrefix: true, broad: false, lists: null });
+      expect(shape).toEqual({ splitPrefix: true, broad: false, lists: null, estimate: null });
       const text = await plan(SearchRepository.fullTextSql(query, page, undefined, shape));
       expect(text).toContain("Index Cond: (address_tsv @@ '''quellenhof'' & ''40'''::tsquery)");
       expect(text).not.toMatch(/Index Cond: \(address_tsv[^\n]*vaduz/);

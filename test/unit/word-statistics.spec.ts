@@ -31,6 +31,21 @@ describe('shapeTextQuery', () => {
     expect(shape('Valley Street, Bluffs', catalogue).splitPrefix).toBe(false);
   });
 
+  it('estimates the matches of words it counts, and of a last prefix of letters however short', () => {
+    expect(shape('Springfield', catalogue).estimate).toBe(8_000);
+    expect(shape('Brook', catalogue).estimate).toBe(11_000); // brookhaven + brooklyn
+    expect(shape('Jefferson Valley', catalogue).estimate).toBe(52); // 13,000 x 4,000 / 1,000,000
+    expect(shape('Maple Spr', catalogue).estimate).toBe(72); // spr*: springfield
+  });
+
+  it('estimates nothing for a number, a short whole word or words expected in no address', () => {
+    expect(shape('12 Valley', catalogue).estimate).toBeNull();
+    expect(shape('Valley Avenue', catalogue).estimate).toBeNull(); // its other spelling 'av'
+    expect(shape('St Springfield', catalogue).estimate).toBeNull();
+    expect(shape('Zzyzx', catalogue).estimate).toBeNull();
+    expect(shape('Valley Brooklyn Springfield', catalogue).estimate).toBeNull(); // 0.16 expected
+  });
+
   it('splits only on words the vocabulary counts: a short word or a number may be in any number of addresses', () => {
     expect(shape('St Springf', catalogue).splitPrefix).toBe(false);
     expect(shape('12 Springf', catalogue).splitPrefix).toBe(false);
@@ -137,8 +152,14 @@ describe('shapeTextQuery', () => {
       splitPrefix: false,
       broad: false,
       lists: null,
+      estimate: null,
     });
-    expect(shape('street', EMPTY_VOCABULARY)).toEqual({ splitPrefix: false, broad: false, lists: null });
+    expect(shape('street', EMPTY_VOCABULARY)).toEqual({
+      splitPrefix: false,
+      broad: false,
+      lists: null,
+      estimate: null,
+    });
   });
 });
 

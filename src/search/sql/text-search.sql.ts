@@ -59,6 +59,7 @@ export function fullTextSql(
     found: tsv,
     pinned: codes && pinRows ? Prisma.sql`(${codes}) UNION ALL (${pinRows})` : (codes ?? pinRows),
     broad: shape.broad,
+    estimate: shape.estimate,
   };
   return shape.lists ? rankedListPageSql(window, headTail, shape.lists) : headTailPageSql(window, headTail);
 }
