@@ -44,8 +44,7 @@ WHERE v.docs > 0
     + CASE WHEN coalesce(i.address_code = $2, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($4)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END
-    )::float8 AS score
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END)::float8 AS score
       FROM (SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $6 LIMIT $7) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC),
   head AS MATERIALIZED (
     SELECT i.id, row_number() OVER () AS seq,
@@ -53,8 +52,7 @@ WHERE v.docs > 0
     + CASE WHEN coalesce(i.address_code = $10, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($11) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($12)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $13) THEN 0.5 ELSE 0 END
-    )::float8 END AS score
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $13) THEN 0.5 ELSE 0 END)::float8 END AS score
     FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $14) AND i.id NOT IN (SELECT id FROM pinned)  LIMIT $15
   ),
   sizes AS MATERIALIZED (
@@ -90,8 +88,7 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
     + CASE WHEN coalesce(i.address_code = $28, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($29) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($30)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $31) THEN 0.5 ELSE 0 END
-    )::float8) AS score, NULL::float8 AS distance, pg.pos
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $31) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
     FROM page pg JOIN imagery i ON i.id = pg.id
   ) p ON true
   ORDER BY p.pos
@@ -128,8 +125,7 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
     + CASE WHEN false THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($4)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END
-    )::float8 END AS score
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END)::float8 END AS score
     FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $6)
       AND coalesce(i.address_tsv @@ to_tsquery('simple', $7), false)   LIMIT $8
   ),
@@ -166,8 +162,7 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
     + CASE WHEN false THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($21) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($22)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $23) THEN 0.5 ELSE 0 END
-    )::float8) AS score, NULL::float8 AS distance, pg.pos
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $23) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
     FROM page pg JOIN imagery i ON i.id = pg.id
   ) p ON true
   ORDER BY p.pos
@@ -215,8 +210,7 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
     + CASE WHEN coalesce(i.address_code = $2, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($4)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END
-    )::float8 AS score
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END)::float8 AS score
       FROM (SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $6 LIMIT $7) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC),
   head AS MATERIALIZED (
     SELECT i.id, row_number() OVER () AS seq,
@@ -224,8 +218,7 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
     + CASE WHEN coalesce(i.address_code = $10, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($11) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($12)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $13) THEN 0.5 ELSE 0 END
-    )::float8 END AS score
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $13) THEN 0.5 ELSE 0 END)::float8 END AS score
     FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $14) AND i.id NOT IN (SELECT id FROM pinned) AND NOT (SELECT count(*) FROM pinned) >= $15 LIMIT $16
   ),
   sizes AS MATERIALIZED (
@@ -261,8 +254,7 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
     + CASE WHEN coalesce(i.address_code = $34, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($35) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($36)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $37) THEN 0.5 ELSE 0 END
-    )::float8) AS score, NULL::float8 AS distance, pg.pos
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $37) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
     FROM page pg JOIN imagery i ON i.id = pg.id
   ) p ON true
   ORDER BY p.pos
@@ -294,8 +286,7 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
     + CASE WHEN coalesce(i.address_code = $2, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($4)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END
-    )::float8 AS score
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END)::float8 AS score
       FROM (SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $6 LIMIT $7) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC),
   listed AS (
     SELECT r.imagery_id AS id, max(r.score)::float8 AS score
@@ -335,8 +326,7 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
     + CASE WHEN coalesce(i.address_code = $18, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($19) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($20)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $21) THEN 0.5 ELSE 0 END
-    )::float8) AS score, NULL::float8 AS distance, pg.pos
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $21) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
     FROM page pg JOIN imagery i ON i.id = pg.id
   ) p ON true
   ORDER BY p.pos
@@ -369,8 +359,7 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
     + CASE WHEN coalesce(i.address_code = $2, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($4)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END
-    )::float8 AS score
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END)::float8 AS score
       FROM (SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $6 LIMIT $7) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC),
   listed AS (
     SELECT r.imagery_id AS id, max(r.score)::float8 AS score
@@ -410,8 +399,7 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
     + CASE WHEN coalesce(i.address_code = $19, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($20) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($21)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $22) THEN 0.5 ELSE 0 END
-    )::float8) AS score, NULL::float8 AS distance, pg.pos
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $22) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
     FROM page pg JOIN imagery i ON i.id = pg.id
   ) p ON true
   ORDER BY p.pos
@@ -487,8 +475,7 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
     + CASE WHEN coalesce(i.address_code = $7, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($8) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($9)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $10) THEN 0.5 ELSE 0 END
-    )::float8 END AS score
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $10) THEN 0.5 ELSE 0 END)::float8 END AS score
     FROM imagery i WHERE (i.address_tsv @@ to_tsquery('simple', $11) OR i.address_code = $12) AND i.location && ST_MakeEnvelope($13::float8, $14::float8, $15::float8, $16::float8, 4326) AND (i.location::geography <-> ST_SetSRID(ST_MakePoint($17::float8, $18::float8), 4326)::geography) <= $19::float8 LIMIT $20
   )
   SELECT t.total, t.code_matched AS "codeMatched", p.*
@@ -500,8 +487,7 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(m.score, (simil
     + CASE WHEN coalesce(i.address_code = $22, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($23) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($24)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $25) THEN 0.5 ELSE 0 END
-    )::float8) AS score, m.distance, m.seq, m.score AS ranked
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $25) THEN 0.5 ELSE 0 END)::float8) AS score, m.distance, m.seq, m.score AS ranked
     FROM (
       SELECT * FROM found m WHERE m.seq <= $26
       ORDER BY m.score DESC NULLS LAST, CASE WHEN m.score IS NULL THEN m.seq END, m.distance ASC NULLS LAST, m.id
@@ -537,8 +523,7 @@ i.place_id AS "placeId", i.locality_id AS "localityId", (similarity(i.address_no
     + CASE WHEN coalesce(i.address_code = $6, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($7) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($8)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $9) THEN 0.5 ELSE 0 END
-    )::float8 AS score, NULL::float8 AS distance
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $9) THEN 0.5 ELSE 0 END)::float8 AS score, NULL::float8 AS distance
     FROM imagery i
     WHERE (i.address_tsv @@ to_tsquery('simple', $10) OR i.address_code = $11)
     ORDER BY i.captured_at DESC, i.id DESC
@@ -572,42 +557,29 @@ i.place_id AS "placeId", i.locality_id AS "localityId", (similarity(i.address_no
 --   $22 = "Springfield IL"
 --   $23 = "Springfield IL"
 --   $24 = "'springfield' & 'il'"
---   $25 = [40,30]
---   $26 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $27 = ["'springfield'","'herrengasse' & '35'"]
---   $28 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $29 = [40,30]
---   $30 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $31 = "'springfield' & 'il':*"
---   $32 = 10001
---   $33 = 1000
---   $34 = false
---   $35 = 10001
---   $36 = 1000
---   $37 = 1000
---   $38 = 0
---   $39 = 10
---   $40 = 1000
---   $41 = 0
---   $42 = 10
---   $43 = 0
---   $44 = "Springfield IL"
---   $45 = "springfieldil"
---   $46 = "Springfield IL"
---   $47 = "Springfield IL"
---   $48 = "'springfield' & 'il'"
---   $49 = [40,30]
---   $50 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $51 = ["'springfield'","'herrengasse' & '35'"]
---   $52 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $53 = [40,30]
---   $54 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $25 = "'springfield' & 'il':*"
+--   $26 = 10001
+--   $27 = 1000
+--   $28 = false
+--   $29 = 10001
+--   $30 = 1000
+--   $31 = 1000
+--   $32 = 0
+--   $33 = 10
+--   $34 = 1000
+--   $35 = 0
+--   $36 = 10
+--   $37 = 0
+--   $38 = "Springfield IL"
+--   $39 = "springfieldil"
+--   $40 = "Springfield IL"
+--   $41 = "Springfield IL"
+--   $42 = "'springfield' & 'il'"
   WITH pinned AS MATERIALIZED (SELECT DISTINCT ON (x.id) x.id, x.code_match, (similarity(i.address_norm, lis_normalize($1))
     + CASE WHEN coalesce(i.address_code = $2, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($4)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END
-    + coalesce(greatest(($6::float8[])[array_position($7::uuid[], i.place_id)],
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END + coalesce(greatest(($6::float8[])[array_position($7::uuid[], i.place_id)],
   CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($8::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($9::uuid[], i.locality_id)]) THEN ($10::float8[])[array_position($11::uuid[], i.locality_id)] END), 0))::float8 AS score
       FROM ((SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $12 LIMIT $13) UNION ALL (
   SELECT r.id, false AS code_match FROM (
@@ -627,33 +599,31 @@ i.place_id AS "placeId", i.locality_id AS "localityId", (similarity(i.address_no
     + CASE WHEN coalesce(i.address_code = $21, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($22) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($23)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $24) THEN 0.5 ELSE 0 END
-    + coalesce(greatest(($25::float8[])[array_position($26::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($27::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($28::uuid[], i.locality_id)]) THEN ($29::float8[])[array_position($30::uuid[], i.locality_id)] END), 0))::float8 END AS score
-    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $31) AND i.id NOT IN (SELECT id FROM pinned)  LIMIT $32
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $24) THEN 0.5 ELSE 0 END)::float8 END AS score
+    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $25) AND i.id NOT IN (SELECT id FROM pinned)  LIMIT $26
   ),
   sizes AS MATERIALIZED (
     SELECT (SELECT count(*) FROM head)::int AS head, (SELECT count(*) FROM pinned)::int AS pinned,
            (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS code_matched
   ),
   counted AS MATERIALIZED (
-    SELECT s.pinned + CASE WHEN s.head > $33 AND $34 THEN $35 ELSE s.head END AS total,
-      least(s.head, $36) + s.pinned AS ranked
+    SELECT s.pinned + CASE WHEN s.head > $27 AND $28 THEN $29 ELSE s.head END AS total,
+      least(s.head, $30) + s.pinned AS ranked
     FROM sizes s
   ),
   ranked AS MATERIALIZED (
     SELECT r.id, r.score, row_number() OVER (ORDER BY r.score DESC, r.id) AS pos
-    FROM (SELECT id, score FROM head WHERE seq <= $37 UNION ALL SELECT id, score FROM pinned) r
+    FROM (SELECT id, score FROM head WHERE seq <= $31 UNION ALL SELECT id, score FROM pinned) r
   ),
   page AS MATERIALIZED (
-    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $38 AND r.pos <= $39
+    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $32 AND r.pos <= $33
     UNION ALL
     SELECT t.id, NULL, (SELECT ranked FROM counted) + t.n
     FROM (
       SELECT x.id, row_number() OVER () AS n
-      FROM (SELECT h.id FROM head h WHERE h.seq > $40 ORDER BY h.seq) x
-      OFFSET greatest(0, $41 - (SELECT ranked FROM counted))
-      LIMIT greatest(0, $42 - greatest($43, (SELECT ranked FROM counted)))
+      FROM (SELECT h.id FROM head h WHERE h.seq > $34 ORDER BY h.seq) x
+      OFFSET greatest(0, $35 - (SELECT ranked FROM counted))
+      LIMIT greatest(0, $36 - greatest($37, (SELECT ranked FROM counted)))
     ) t
   )
   SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", false AS estimated, p.*
@@ -661,13 +631,11 @@ i.place_id AS "placeId", i.locality_id AS "localityId", (similarity(i.address_no
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
 i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat,
-i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($44))
-    + CASE WHEN coalesce(i.address_code = $45, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($46) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($47)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $48) THEN 0.5 ELSE 0 END
-    + coalesce(greatest(($49::float8[])[array_position($50::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($51::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($52::uuid[], i.locality_id)]) THEN ($53::float8[])[array_position($54::uuid[], i.locality_id)] END), 0))::float8) AS score, NULL::float8 AS distance, pg.pos
+i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($38))
+    + CASE WHEN coalesce(i.address_code = $39, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($40) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($41)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $42) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
     FROM page pg JOIN imagery i ON i.id = pg.id
   ) p ON true
   ORDER BY p.pos
@@ -698,46 +666,33 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
 --   $22 = "New Mi"
 --   $23 = "New Mi"
 --   $24 = "'new' & 'mi'"
---   $25 = [40,30]
---   $26 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $27 = ["'springfield'","'herrengasse' & '35'"]
---   $28 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $29 = [40,30]
---   $30 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $31 = "'new' & 'mi':*"
---   $32 = 10
---   $33 = 10001
---   $34 = 10
---   $35 = 320
---   $36 = 1000
---   $37 = false
---   $38 = 10001
---   $39 = 1000
---   $40 = 1000
---   $41 = 0
---   $42 = 10
---   $43 = 1000
---   $44 = 0
---   $45 = 10
---   $46 = 0
---   $47 = 10
---   $48 = "New Mi"
---   $49 = "newmi"
---   $50 = "New Mi"
---   $51 = "New Mi"
---   $52 = "'new' & 'mi'"
---   $53 = [40,30]
---   $54 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $55 = ["'springfield'","'herrengasse' & '35'"]
---   $56 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $57 = [40,30]
---   $58 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $25 = "'new' & 'mi':*"
+--   $26 = 10
+--   $27 = 10001
+--   $28 = 10
+--   $29 = 320
+--   $30 = 1000
+--   $31 = false
+--   $32 = 10001
+--   $33 = 1000
+--   $34 = 1000
+--   $35 = 0
+--   $36 = 10
+--   $37 = 1000
+--   $38 = 0
+--   $39 = 10
+--   $40 = 0
+--   $41 = 10
+--   $42 = "New Mi"
+--   $43 = "newmi"
+--   $44 = "New Mi"
+--   $45 = "New Mi"
+--   $46 = "'new' & 'mi'"
   WITH pinned AS MATERIALIZED (SELECT DISTINCT ON (x.id) x.id, x.code_match, (similarity(i.address_norm, lis_normalize($1))
     + CASE WHEN coalesce(i.address_code = $2, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($4)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END
-    + coalesce(greatest(($6::float8[])[array_position($7::uuid[], i.place_id)],
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END + coalesce(greatest(($6::float8[])[array_position($7::uuid[], i.place_id)],
   CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($8::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($9::uuid[], i.locality_id)]) THEN ($10::float8[])[array_position($11::uuid[], i.locality_id)] END), 0))::float8 AS score
       FROM ((SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $12 LIMIT $13) UNION ALL (
   SELECT r.id, false AS code_match FROM (
@@ -757,47 +712,43 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
     + CASE WHEN coalesce(i.address_code = $21, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($22) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($23)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $24) THEN 0.5 ELSE 0 END
-    + coalesce(greatest(($25::float8[])[array_position($26::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($27::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($28::uuid[], i.locality_id)]) THEN ($29::float8[])[array_position($30::uuid[], i.locality_id)] END), 0))::float8 END AS score
-    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $31) AND i.id NOT IN (SELECT id FROM pinned) AND NOT (SELECT count(*) FROM pinned) >= $32 LIMIT $33
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $24) THEN 0.5 ELSE 0 END)::float8 END AS score
+    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $25) AND i.id NOT IN (SELECT id FROM pinned) AND NOT (SELECT count(*) FROM pinned) >= $26 LIMIT $27
   ),
   sizes AS MATERIALIZED (
     SELECT (SELECT count(*) FROM head)::int AS head, (SELECT count(*) FROM pinned)::int AS pinned,
            (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS code_matched
   ),
   counted AS MATERIALIZED (
-    SELECT CASE WHEN (SELECT count(*) FROM pinned) >= $34 THEN s.pinned + $35 ELSE s.pinned + CASE WHEN s.head > $36 AND $37 THEN $38 ELSE s.head END END AS total,
-      least(s.head, $39) + s.pinned AS ranked
+    SELECT CASE WHEN (SELECT count(*) FROM pinned) >= $28 THEN s.pinned + $29 ELSE s.pinned + CASE WHEN s.head > $30 AND $31 THEN $32 ELSE s.head END END AS total,
+      least(s.head, $33) + s.pinned AS ranked
     FROM sizes s
   ),
   ranked AS MATERIALIZED (
     SELECT r.id, r.score, row_number() OVER (ORDER BY r.score DESC, r.id) AS pos
-    FROM (SELECT id, score FROM head WHERE seq <= $40 UNION ALL SELECT id, score FROM pinned) r
+    FROM (SELECT id, score FROM head WHERE seq <= $34 UNION ALL SELECT id, score FROM pinned) r
   ),
   page AS MATERIALIZED (
-    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $41 AND r.pos <= $42
+    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $35 AND r.pos <= $36
     UNION ALL
     SELECT t.id, NULL, (SELECT ranked FROM counted) + t.n
     FROM (
       SELECT x.id, row_number() OVER () AS n
-      FROM (SELECT h.id FROM head h WHERE h.seq > $43 ORDER BY h.seq) x
-      OFFSET greatest(0, $44 - (SELECT ranked FROM counted))
-      LIMIT greatest(0, $45 - greatest($46, (SELECT ranked FROM counted)))
+      FROM (SELECT h.id FROM head h WHERE h.seq > $37 ORDER BY h.seq) x
+      OFFSET greatest(0, $38 - (SELECT ranked FROM counted))
+      LIMIT greatest(0, $39 - greatest($40, (SELECT ranked FROM counted)))
     ) t
   )
-  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", (SELECT count(*) FROM pinned) >= $47 AS estimated, p.*
+  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", (SELECT count(*) FROM pinned) >= $41 AS estimated, p.*
   FROM counted t
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
 i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat,
-i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($48))
-    + CASE WHEN coalesce(i.address_code = $49, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($50) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($51)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $52) THEN 0.5 ELSE 0 END
-    + coalesce(greatest(($53::float8[])[array_position($54::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($55::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($56::uuid[], i.locality_id)]) THEN ($57::float8[])[array_position($58::uuid[], i.locality_id)] END), 0))::float8) AS score, NULL::float8 AS distance, pg.pos
+i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($42))
+    + CASE WHEN coalesce(i.address_code = $43, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($44) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($45)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $46) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
     FROM page pg JOIN imagery i ON i.id = pg.id
   ) p ON true
   ORDER BY p.pos
@@ -864,96 +815,29 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
 --   $58 = "Herrengasse 35 Vaduz"
 --   $59 = "Herrengasse 35 Vaduz"
 --   $60 = "'herrengasse' & '35' & 'vaduz'"
---   $61 = "<generated uuid>"
---   $62 = [40,30]
---   $63 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $64 = ["'springfield'","'herrengasse' & '35'"]
---   $65 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $66 = [40,30]
---   $67 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $68 = 9.5209
---   $69 = 47.1391
---   $70 = 9.5209
---   $71 = 47.1391
---   $72 = 45
---   $73 = 9.5209
---   $74 = 47.1391
---   $75 = 50
---   $76 = 9.5209
---   $77 = 47.1391
---   $78 = 9.5209
---   $79 = 47.1391
---   $80 = 45
---   $81 = [40,30]
---   $82 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $83 = ["'springfield'","'herrengasse' & '35'"]
---   $84 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $85 = [40,30]
---   $86 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $87 = 40
---   $88 = [40,30]
---   $89 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $90 = ["'springfield'","'herrengasse' & '35'"]
---   $91 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $92 = [40,30]
---   $93 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $94 = "'herrengasse' & '35' & 'vaduz':*"
---   $95 = 10001
---   $96 = 1000
---   $97 = false
---   $98 = 10001
---   $99 = 1000
---   $100 = 1000
---   $101 = 0
---   $102 = 10
---   $103 = 1000
---   $104 = 0
---   $105 = 10
---   $106 = 0
---   $107 = "Herrengasse 35 Vaduz"
---   $108 = "herrengasse35vaduz"
---   $109 = "Herrengasse 35 Vaduz"
---   $110 = "Herrengasse 35 Vaduz"
---   $111 = "'herrengasse' & '35' & 'vaduz'"
---   $112 = "<generated uuid>"
---   $113 = [40,30]
---   $114 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $115 = ["'springfield'","'herrengasse' & '35'"]
---   $116 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $117 = [40,30]
---   $118 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $119 = 9.5209
---   $120 = 47.1391
---   $121 = 9.5209
---   $122 = 47.1391
---   $123 = 45
---   $124 = 9.5209
---   $125 = 47.1391
---   $126 = 50
---   $127 = 9.5209
---   $128 = 47.1391
---   $129 = 9.5209
---   $130 = 47.1391
---   $131 = 45
---   $132 = [40,30]
---   $133 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $134 = ["'springfield'","'herrengasse' & '35'"]
---   $135 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $136 = [40,30]
---   $137 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $138 = 40
---   $139 = [40,30]
---   $140 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $141 = ["'springfield'","'herrengasse' & '35'"]
---   $142 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $143 = [40,30]
---   $144 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $61 = "'herrengasse' & '35' & 'vaduz':*"
+--   $62 = 10001
+--   $63 = 1000
+--   $64 = false
+--   $65 = 10001
+--   $66 = 1000
+--   $67 = 1000
+--   $68 = 0
+--   $69 = 10
+--   $70 = 1000
+--   $71 = 0
+--   $72 = 10
+--   $73 = 0
+--   $74 = "Herrengasse 35 Vaduz"
+--   $75 = "herrengasse35vaduz"
+--   $76 = "Herrengasse 35 Vaduz"
+--   $77 = "Herrengasse 35 Vaduz"
+--   $78 = "'herrengasse' & '35' & 'vaduz'"
   WITH pinned AS MATERIALIZED (SELECT DISTINCT ON (x.id) x.id, x.code_match, (similarity(i.address_norm, lis_normalize($1))
     + CASE WHEN coalesce(i.address_code = $2, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($4)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END
-    + coalesce(CASE
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END + coalesce(CASE
     WHEN i.place_id = $6::uuid THEN greatest(($7::float8[])[array_position($8::uuid[], i.place_id)],
   CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($9::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($10::uuid[], i.locality_id)]) THEN ($11::float8[])[array_position($12::uuid[], i.locality_id)] END) + CASE WHEN (i.interactive OR coalesce(abs((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($13::float8, $14::float8), 4326)::geography))) - 360 * round((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($15::float8, $16::float8), 4326)::geography))) / 360)) <= $17::float8, true)) THEN 2 ELSE 0 END + (i.captured_at - DATE '1970-01-01') / 1000000.0
     WHEN (ST_DWithin(i.location::geography, ST_SetSRID(ST_MakePoint($18::float8, $19::float8), 4326)::geography, $20::float8) AND (i.interactive OR coalesce(abs((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($21::float8, $22::float8), 4326)::geography))) - 360 * round((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($23::float8, $24::float8), 4326)::geography))) / 360)) <= $25::float8, true))) THEN greatest(greatest(($26::float8[])[array_position($27::uuid[], i.place_id)],
@@ -978,38 +862,31 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
     + CASE WHEN coalesce(i.address_code = $57, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($58) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($59)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $60) THEN 0.5 ELSE 0 END
-    + coalesce(CASE
-    WHEN i.place_id = $61::uuid THEN greatest(($62::float8[])[array_position($63::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($64::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($65::uuid[], i.locality_id)]) THEN ($66::float8[])[array_position($67::uuid[], i.locality_id)] END) + CASE WHEN (i.interactive OR coalesce(abs((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($68::float8, $69::float8), 4326)::geography))) - 360 * round((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($70::float8, $71::float8), 4326)::geography))) / 360)) <= $72::float8, true)) THEN 2 ELSE 0 END + (i.captured_at - DATE '1970-01-01') / 1000000.0
-    WHEN (ST_DWithin(i.location::geography, ST_SetSRID(ST_MakePoint($73::float8, $74::float8), 4326)::geography, $75::float8) AND (i.interactive OR coalesce(abs((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($76::float8, $77::float8), 4326)::geography))) - 360 * round((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($78::float8, $79::float8), 4326)::geography))) / 360)) <= $80::float8, true))) THEN greatest(greatest(($81::float8[])[array_position($82::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($83::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($84::uuid[], i.locality_id)]) THEN ($85::float8[])[array_position($86::uuid[], i.locality_id)] END), $87::float8 - 3)
-    ELSE greatest(($88::float8[])[array_position($89::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($90::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($91::uuid[], i.locality_id)]) THEN ($92::float8[])[array_position($93::uuid[], i.locality_id)] END) END, 0))::float8 END AS score
-    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $94) AND i.id NOT IN (SELECT id FROM pinned)  LIMIT $95
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $60) THEN 0.5 ELSE 0 END)::float8 END AS score
+    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $61) AND i.id NOT IN (SELECT id FROM pinned)  LIMIT $62
   ),
   sizes AS MATERIALIZED (
     SELECT (SELECT count(*) FROM head)::int AS head, (SELECT count(*) FROM pinned)::int AS pinned,
            (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS code_matched
   ),
   counted AS MATERIALIZED (
-    SELECT s.pinned + CASE WHEN s.head > $96 AND $97 THEN $98 ELSE s.head END AS total,
-      least(s.head, $99) + s.pinned AS ranked
+    SELECT s.pinned + CASE WHEN s.head > $63 AND $64 THEN $65 ELSE s.head END AS total,
+      least(s.head, $66) + s.pinned AS ranked
     FROM sizes s
   ),
   ranked AS MATERIALIZED (
     SELECT r.id, r.score, row_number() OVER (ORDER BY r.score DESC, r.id) AS pos
-    FROM (SELECT id, score FROM head WHERE seq <= $100 UNION ALL SELECT id, score FROM pinned) r
+    FROM (SELECT id, score FROM head WHERE seq <= $67 UNION ALL SELECT id, score FROM pinned) r
   ),
   page AS MATERIALIZED (
-    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $101 AND r.pos <= $102
+    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $68 AND r.pos <= $69
     UNION ALL
     SELECT t.id, NULL, (SELECT ranked FROM counted) + t.n
     FROM (
       SELECT x.id, row_number() OVER () AS n
-      FROM (SELECT h.id FROM head h WHERE h.seq > $103 ORDER BY h.seq) x
-      OFFSET greatest(0, $104 - (SELECT ranked FROM counted))
-      LIMIT greatest(0, $105 - greatest($106, (SELECT ranked FROM counted)))
+      FROM (SELECT h.id FROM head h WHERE h.seq > $70 ORDER BY h.seq) x
+      OFFSET greatest(0, $71 - (SELECT ranked FROM counted))
+      LIMIT greatest(0, $72 - greatest($73, (SELECT ranked FROM counted)))
     ) t
   )
   SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", false AS estimated, p.*
@@ -1017,18 +894,11 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
 i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat,
-i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($107))
-    + CASE WHEN coalesce(i.address_code = $108, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($109) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($110)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $111) THEN 0.5 ELSE 0 END
-    + coalesce(CASE
-    WHEN i.place_id = $112::uuid THEN greatest(($113::float8[])[array_position($114::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($115::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($116::uuid[], i.locality_id)]) THEN ($117::float8[])[array_position($118::uuid[], i.locality_id)] END) + CASE WHEN (i.interactive OR coalesce(abs((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($119::float8, $120::float8), 4326)::geography))) - 360 * round((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($121::float8, $122::float8), 4326)::geography))) / 360)) <= $123::float8, true)) THEN 2 ELSE 0 END + (i.captured_at - DATE '1970-01-01') / 1000000.0
-    WHEN (ST_DWithin(i.location::geography, ST_SetSRID(ST_MakePoint($124::float8, $125::float8), 4326)::geography, $126::float8) AND (i.interactive OR coalesce(abs((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($127::float8, $128::float8), 4326)::geography))) - 360 * round((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($129::float8, $130::float8), 4326)::geography))) / 360)) <= $131::float8, true))) THEN greatest(greatest(($132::float8[])[array_position($133::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($134::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($135::uuid[], i.locality_id)]) THEN ($136::float8[])[array_position($137::uuid[], i.locality_id)] END), $138::float8 - 3)
-    ELSE greatest(($139::float8[])[array_position($140::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($141::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($142::uuid[], i.locality_id)]) THEN ($143::float8[])[array_position($144::uuid[], i.locality_id)] END) END, 0))::float8) AS score, NULL::float8 AS distance, pg.pos
+i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($74))
+    + CASE WHEN coalesce(i.address_code = $75, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($76) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($77)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $78) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
     FROM page pg JOIN imagery i ON i.id = pg.id
   ) p ON true
   ORDER BY p.pos
@@ -1092,8 +962,7 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
     + CASE WHEN coalesce(i.address_code = $13, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($14) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($15)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $16) THEN 0.5 ELSE 0 END
-    + coalesce(greatest(($17::float8[])[array_position($18::uuid[], i.place_id)],
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $16) THEN 0.5 ELSE 0 END + coalesce(greatest(($17::float8[])[array_position($18::uuid[], i.place_id)],
   CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($19::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($20::uuid[], i.locality_id)]) THEN ($21::float8[])[array_position($22::uuid[], i.locality_id)] END), 0))::float8 END AS score
     FROM imagery i WHERE (i.address_tsv @@ to_tsquery('simple', $23) OR i.address_code = $24 OR ((i.place_id = ANY($25::uuid[]) OR i.locality_id = ANY($26::uuid[])
   ) AND (greatest(($27::float8[])[array_position($28::uuid[], i.place_id)],
@@ -1108,8 +977,7 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(m.score, (simil
     + CASE WHEN coalesce(i.address_code = $36, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($37) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($38)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $39) THEN 0.5 ELSE 0 END
-    + coalesce(greatest(($40::float8[])[array_position($41::uuid[], i.place_id)],
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $39) THEN 0.5 ELSE 0 END + coalesce(greatest(($40::float8[])[array_position($41::uuid[], i.place_id)],
   CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($42::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($43::uuid[], i.locality_id)]) THEN ($44::float8[])[array_position($45::uuid[], i.locality_id)] END), 0))::float8) AS score, m.distance, m.seq, m.score AS ranked
     FROM (
       SELECT * FROM found m WHERE m.seq <= $46

@@ -190,10 +190,21 @@ describe('place search query plans: named places', () => {
     const first = await repo.searchFullText(query, page, undefined, pins);
     expect(first.rows).toHaveLength(page.limit);
     expect(first.totalExact).toBe(false);
-    // Past the pinned records the matches are read and counted; the pinned ones keep their places.
-    const all = await repo.searchFullText(query, { limit: PINNED_RECORDS_CAP + 10, offset: 0 }, undefined, pins);
+    // Past the pinned records the matches are read and counted; walking pages across that boundary
+    // lists every record once, in the order one long page has. Pinned records score 30 or more.
+    const all = await repo.searchFullText(query, { limit: PINNED_RECORDS_CAP + 30, offset: 0 }, undefined, pins);
+    const pinned = all.rows.filter((r) => r.score >= 30).length;
+    expect(pinned).toBeGreaterThanOrEqual(page.limit);
+    expect(all.rows.length).toBeGreaterThan(pinned);
     expect(all.totalExact).toBe(true);
-    expect(first.rows.map((r) => r.id)).toEqual(all.rows.slice(0, page.limit).map((r) => r.id));
+    const walked: string[] = [];
+    for (let offset = 0; offset < all.rows.length; offset += page.limit) {
+      const p = await repo.searchFullText(query, { limit: page.limit, offset }, undefined, pins);
+      expect(p.totalExact).toBe(offset + page.limit > pinned);
+      walked.push(...p.rows.map((r) => r.id));
+    }
+    expect(walked).toEqual(all.rows.map((r) => r.id));
+    expect(first.rows.map((r) => r.id)).toEqual(walked.slice(0, page.limit));
   });
 
   it('named places, a page past the ranked matches: head, pins and tail by index', async () => {

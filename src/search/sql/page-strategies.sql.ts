@@ -104,7 +104,7 @@ export function rankedPageSql(window: PageWindow, plan: SearchPlan, search: Text
 // The pinned rows (id, code_match, score), scored; the CTE `pinned` of the head-and-tail strategies.
 export function pinnedRowsSql(search: HeadTailSearch): Prisma.Sql {
   return search.pinned
-    ? Prisma.sql`SELECT DISTINCT ON (x.id) x.id, x.code_match, (${search.score})::float8 AS score
+    ? Prisma.sql`SELECT DISTINCT ON (x.id) x.id, x.code_match, (${search.pinnedScore})::float8 AS score
         FROM (${search.pinned}) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC`
     : Prisma.sql`SELECT NULL::uuid AS id, false AS code_match, NULL::float8 AS score WHERE false`;
 }
@@ -114,6 +114,11 @@ export const notPinned = (search: HeadTailSearch, column = Prisma.sql`i.id`) =>
   search.pinned ? Prisma.sql`AND ${column} NOT IN (SELECT id FROM pinned)` : Prisma.empty;
 
 export interface HeadTailSearch extends TextSearch {
+  /**
+   * Relevance of a pinned row (alias i): `score` plus what its named place adds. Every pinned row
+   * ranks above every other match (a place adds 30 or more, a code match 10, text at most 4).
+   */
+  pinnedScore: Prisma.Sql;
   /** The matches that are not code matches (alias i): a tsvector test alone, read in table order. */
   found: Prisma.Sql;
   /**

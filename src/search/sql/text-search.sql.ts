@@ -35,14 +35,14 @@ export function fullTextSql(
     ...(isCode ? [Prisma.sql`i.address_code = ${query.code}`] : []),
     ...(isPinned ? [isPinned] : []),
   ];
-  const search: TextSearch = {
-    match: matches.length === 1 ? tsv : Prisma.sql`(${Prisma.join(matches, ' OR ')})`,
-    score: Prisma.sql`similarity(i.address_norm, ${norm})
+  const textScore = Prisma.sql`similarity(i.address_norm, ${norm})
       + CASE WHEN ${isCode ?? Prisma.sql`false`} THEN 10 ELSE 0 END
       + CASE WHEN i.address_norm = ${norm} THEN 2 ELSE 0 END
       + CASE WHEN starts_with(i.address_norm, ${norm}) THEN 0.5 ELSE 0 END
-      + CASE WHEN i.address_tsv @@ to_tsquery('simple', ${query.tsqueryExact}) THEN 0.5 ELSE 0 END
-      ${pinned ? Prisma.sql`+ ${pinned.score}` : Prisma.empty}`,
+      + CASE WHEN i.address_tsv @@ to_tsquery('simple', ${query.tsqueryExact}) THEN 0.5 ELSE 0 END`;
+  const search: TextSearch = {
+    match: matches.length === 1 ? tsv : Prisma.sql`(${Prisma.join(matches, ' OR ')})`,
+    score: pinned ? Prisma.sql`${textScore} + ${pinned.score}` : textScore,
     codeMatch: isCode ?? Prisma.sql`false`,
     alwaysRanked: isPinned ? Prisma.sql`(${isCode ?? Prisma.sql`false`} OR ${isPinned})` : undefined,
     cap: COUNT_CAP,
@@ -54,8 +54,12 @@ export function fullTextSql(
       ? null
       : Prisma.sql`SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = ${query.code} LIMIT ${SCORE_CAP}`;
   const pinRows = pinned?.rows ?? null;
+  // Without filters the pinned rows rank first, the others by text alone (their place's pin is what
+  // the pinned rows carry), so a page the pinned rows fill is the same page however it is read.
   const headTail = {
     ...search,
+    score: textScore,
+    pinnedScore: search.score,
     found: tsv,
     pinned: codes && pinRows ? Prisma.sql`(${codes}) UNION ALL (${pinRows})` : (codes ?? pinRows),
     broad: shape.broad,
