@@ -194,6 +194,7 @@ describe('search query plans: caps', () => {
         splitPrefix: false,
         broad: false,
         lists: null,
+        estimate: null,
       });
     } finally {
       await prisma.$executeRawUnsafe(`DELETE FROM imagery WHERE address LIKE 'Quellenhof %'`);
