@@ -269,92 +269,20 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
 --   $6 = "che"
 --   $7 = 1000
 --   $8 = ["cherry","chestnut"]
---   $9 = 1000
---   $10 = 10001
---   $11 = 0
---   $12 = 10
---   $13 = "'che':*"
---   $14 = 0
---   $15 = 10
---   $16 = 0
---   $17 = "che"
---   $18 = "che"
---   $19 = "che"
---   $20 = "che"
---   $21 = "'che'"
-  WITH pinned AS MATERIALIZED (SELECT DISTINCT ON (x.id) x.id, x.code_match, (similarity(i.address_norm, lis_normalize($1))
-    + CASE WHEN coalesce(i.address_code = $2, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($4)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END)::float8 AS score
-      FROM (SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $6 LIMIT $7) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC),
-  listed AS (
-    SELECT r.imagery_id AS id, max(r.score)::float8 AS score
-    FROM imagery_word_ranks r
-    WHERE r.word = ANY ($8::text[]) AND r.imagery_id NOT IN (SELECT id FROM pinned)
-    GROUP BY r.imagery_id
-  ),
-  head AS MATERIALIZED (SELECT l.id, l.score FROM listed l
-    ORDER BY score DESC, id
-    LIMIT $9
-  ),
-  ranked AS MATERIALIZED (
-    SELECT r.id, r.score, row_number() OVER (ORDER BY r.score DESC, r.id) AS pos
-    FROM (SELECT id, score FROM head UNION ALL SELECT id, score FROM pinned) r
-  ),
-  counted AS MATERIALIZED (
-    SELECT n.ranked, greatest(n.ranked, n.pinned + $10) AS total
-    FROM (SELECT (SELECT count(*) FROM ranked)::int AS ranked, (SELECT count(*) FROM pinned)::int AS pinned) n
-  ),
-  page AS MATERIALIZED (
-    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $11 AND r.pos <= $12
-    UNION ALL
-    SELECT t.id, NULL, (SELECT ranked FROM counted) + t.n
-    FROM (
-      SELECT x.id, row_number() OVER () AS n
-      FROM (SELECT i.id FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $13) AND i.id NOT IN (SELECT id FROM ranked)) x
-      OFFSET greatest(0, $14 - (SELECT ranked FROM counted))
-      LIMIT greatest(0, $15 - greatest($16, (SELECT ranked FROM counted)))
-    ) t
-  )
-  SELECT t.total, (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS "codeMatched", true AS estimated, p.*
-  FROM counted t
-  LEFT JOIN LATERAL (
-    SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
-i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat,
-i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($17))
-    + CASE WHEN coalesce(i.address_code = $18, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($19) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($20)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $21) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
-    FROM page pg JOIN imagery i ON i.id = pg.id
-  ) p ON true
-  ORDER BY p.pos
-;
-
--- SearchRepository.searchFullText: several common words, the head from the ranked list of one, checked for the others
---   $1 = "United States"
---   $2 = "unitedstates"
---   $3 = "United States"
---   $4 = "United States"
---   $5 = "'united' & 'states'"
---   $6 = "unitedstates"
---   $7 = 1000
---   $8 = ["united"]
---   $9 = "'united' & 'states':*"
+--   $9 = 10
 --   $10 = 1000
 --   $11 = 10001
 --   $12 = 0
 --   $13 = 10
---   $14 = "'united' & 'states':*"
+--   $14 = "'che':*"
 --   $15 = 0
 --   $16 = 10
 --   $17 = 0
---   $18 = "United States"
---   $19 = "unitedstates"
---   $20 = "United States"
---   $21 = "United States"
---   $22 = "'united' & 'states'"
+--   $18 = "che"
+--   $19 = "che"
+--   $20 = "che"
+--   $21 = "che"
+--   $22 = "'che'"
   WITH pinned AS MATERIALIZED (SELECT DISTINCT ON (x.id) x.id, x.code_match, (similarity(i.address_norm, lis_normalize($1))
     + CASE WHEN coalesce(i.address_code = $2, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
@@ -365,9 +293,10 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
     SELECT r.imagery_id AS id, max(r.score)::float8 AS score
     FROM imagery_word_ranks r
     WHERE r.word = ANY ($8::text[]) AND r.imagery_id NOT IN (SELECT id FROM pinned)
+      AND NOT (SELECT count(*) FROM pinned) >= $9
     GROUP BY r.imagery_id
   ),
-  head AS MATERIALIZED (SELECT l.id, l.score FROM listed l JOIN imagery i ON i.id = l.id WHERE i.address_tsv @@ to_tsquery('simple', $9)
+  head AS MATERIALIZED (SELECT l.id, l.score FROM listed l
     ORDER BY score DESC, id
     LIMIT $10
   ),
@@ -400,6 +329,81 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
     + CASE WHEN i.address_norm = lis_normalize($20) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($21)) THEN 0.5 ELSE 0 END
     + CASE WHEN i.address_tsv @@ to_tsquery('simple', $22) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
+    FROM page pg JOIN imagery i ON i.id = pg.id
+  ) p ON true
+  ORDER BY p.pos
+;
+
+-- SearchRepository.searchFullText: several common words, the head from the ranked list of one, checked for the others
+--   $1 = "United States"
+--   $2 = "unitedstates"
+--   $3 = "United States"
+--   $4 = "United States"
+--   $5 = "'united' & 'states'"
+--   $6 = "unitedstates"
+--   $7 = 1000
+--   $8 = ["united"]
+--   $9 = 10
+--   $10 = "'united' & 'states':*"
+--   $11 = 1000
+--   $12 = 10001
+--   $13 = 0
+--   $14 = 10
+--   $15 = "'united' & 'states':*"
+--   $16 = 0
+--   $17 = 10
+--   $18 = 0
+--   $19 = "United States"
+--   $20 = "unitedstates"
+--   $21 = "United States"
+--   $22 = "United States"
+--   $23 = "'united' & 'states'"
+  WITH pinned AS MATERIALIZED (SELECT DISTINCT ON (x.id) x.id, x.code_match, (similarity(i.address_norm, lis_normalize($1))
+    + CASE WHEN coalesce(i.address_code = $2, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($4)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END)::float8 AS score
+      FROM (SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $6 LIMIT $7) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC),
+  listed AS (
+    SELECT r.imagery_id AS id, max(r.score)::float8 AS score
+    FROM imagery_word_ranks r
+    WHERE r.word = ANY ($8::text[]) AND r.imagery_id NOT IN (SELECT id FROM pinned)
+      AND NOT (SELECT count(*) FROM pinned) >= $9
+    GROUP BY r.imagery_id
+  ),
+  head AS MATERIALIZED (SELECT l.id, l.score FROM listed l JOIN imagery i ON i.id = l.id WHERE i.address_tsv @@ to_tsquery('simple', $10)
+    ORDER BY score DESC, id
+    LIMIT $11
+  ),
+  ranked AS MATERIALIZED (
+    SELECT r.id, r.score, row_number() OVER (ORDER BY r.score DESC, r.id) AS pos
+    FROM (SELECT id, score FROM head UNION ALL SELECT id, score FROM pinned) r
+  ),
+  counted AS MATERIALIZED (
+    SELECT n.ranked, greatest(n.ranked, n.pinned + $12) AS total
+    FROM (SELECT (SELECT count(*) FROM ranked)::int AS ranked, (SELECT count(*) FROM pinned)::int AS pinned) n
+  ),
+  page AS MATERIALIZED (
+    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $13 AND r.pos <= $14
+    UNION ALL
+    SELECT t.id, NULL, (SELECT ranked FROM counted) + t.n
+    FROM (
+      SELECT x.id, row_number() OVER () AS n
+      FROM (SELECT i.id FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $15) AND i.id NOT IN (SELECT id FROM ranked)) x
+      OFFSET greatest(0, $16 - (SELECT ranked FROM counted))
+      LIMIT greatest(0, $17 - greatest($18, (SELECT ranked FROM counted)))
+    ) t
+  )
+  SELECT t.total, (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS "codeMatched", true AS estimated, p.*
+  FROM counted t
+  LEFT JOIN LATERAL (
+    SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
+i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat,
+i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($19))
+    + CASE WHEN coalesce(i.address_code = $20, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($21) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($22)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $23) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
     FROM page pg JOIN imagery i ON i.id = pg.id
   ) p ON true
   ORDER BY p.pos

@@ -130,6 +130,41 @@ describe('ranked word lists', () => {
     expect(nodes.filter((n) => n.on === 'imagery_address_tsv_idx' && n.executed)).toEqual([]);
   });
 
+  it('records a named place pins come before the list: a page they fill reads no list, and pages still walk every match once', async () => {
+    const locality = '00000000-0000-4000-8000-00000000a001'; // a place named Zarvel (no places row needed)
+    const PINNED = 30;
+    await prisma.$executeRawUnsafe(
+      `UPDATE imagery SET locality_id = $1::uuid
+       WHERE id IN (SELECT id FROM imagery WHERE address_tsv @@ 'zarvel' ORDER BY id DESC LIMIT ${PINNED})`,
+      locality,
+    );
+    try {
+      const query = buildTextQuery('Zarvel')!;
+      const repo = search();
+      const pins = { ids: [locality], scores: [30], names: ["'zarvel'"], view: null };
+      const shape = shapeTextQuery(query, await repo.vocabulary(), 10_000);
+      const nodes = await explainAnalyzed(
+        prisma,
+        SearchRepository.fullTextSql(query, { limit: 10, offset: 0 }, undefined, shape, pins),
+      );
+      expect(nodes.some((n) => n.on === 'imagery_locality_id_idx' && n.executed)).toBe(true);
+      expect(nodes.filter((n) => n.on === 'imagery_word_ranks_order_idx' && n.executed)).toEqual([]);
+
+      const long = await repo.searchFullText(query, { limit: 100, offset: 0 }, undefined, pins);
+      const walked: string[] = [];
+      for (let offset = 0; offset < 100; offset += 10) {
+        walked.push(
+          ...(await repo.searchFullText(query, { limit: 10, offset }, undefined, pins)).rows.map((r) => r.id),
+        );
+      }
+      expect(walked).toEqual(long.rows.map((r) => r.id));
+      expect(long.rows.slice(0, PINNED).every((r) => r.score >= 30)).toBe(true);
+      expect(long.rows.slice(PINNED).every((r) => r.score < 30)).toBe(true);
+    } finally {
+      await prisma.$executeRawUnsafe('UPDATE imagery SET locality_id = NULL WHERE locality_id = $1::uuid', locality);
+    }
+  });
+
   it('a prefix whose matches spread over many words takes its head from its own list, as a search for it ranks', async () => {
     const query = buildTextQuery('Mar')!;
     const repo = search();

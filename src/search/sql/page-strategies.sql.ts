@@ -109,6 +109,11 @@ export function pinnedRowsSql(search: HeadTailSearch): Prisma.Sql {
     : Prisma.sql`SELECT NULL::uuid AS id, false AS code_match, NULL::float8 AS score WHERE false`;
 }
 
+// Whether the pinned rows fill the page (they rank above every other match), or null without pinned
+// rows: then the matches past them need not be read for the page.
+export const pinsFillSql = (window: PageWindow, search: HeadTailSearch) =>
+  search.pinned ? Prisma.sql`(SELECT count(*) FROM pinned) >= ${window.offset + window.limit}` : null;
+
 // Leaves out the pinned rows, which are ranked on their own (alias i).
 export const notPinned = (search: HeadTailSearch, column = Prisma.sql`i.id`) =>
   search.pinned ? Prisma.sql`AND ${column} NOT IN (SELECT id FROM pinned)` : Prisma.empty;
@@ -157,10 +162,7 @@ export function headTailPageSql(window: PageWindow, search: HeadTailSearch): Pri
   // total is estimated. A named place's records cost little; the other matches of its words can cost
   // most of the statement ("New Mi": 10 of its 13 ms in the GIN index, whose prefix "mi" reaches
   // 35,000 addresses, to rank 557 records after the 200 pinned).
-  const pinsFill =
-    search.pinned && search.estimate != null
-      ? Prisma.sql`(SELECT count(*) FROM pinned) >= ${window.offset + window.limit}`
-      : null;
+  const pinsFill = search.estimate != null ? pinsFillSql(window, search) : null;
   const total = Prisma.sql`s.pinned + CASE WHEN s.head > ${SCORE_CAP} AND ${search.broad} THEN ${search.cap + 1} ELSE s.head END`;
   return Prisma.sql`
     WITH pinned AS MATERIALIZED (${pinnedRowsSql(search)}),
