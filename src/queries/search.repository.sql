@@ -17,66 +17,68 @@ WHERE v.docs > 0
 --   $6 = "herrengasse35vaduz"
 --   $7 = 1000
 --   $8 = 1000
---   $9 = "Herrengasse 35 Vaduz"
---   $10 = "herrengasse35vaduz"
---   $11 = "Herrengasse 35 Vaduz"
+--   $9 = 10
+--   $10 = "Herrengasse 35 Vaduz"
+--   $11 = "herrengasse35vaduz"
 --   $12 = "Herrengasse 35 Vaduz"
---   $13 = "'herrengasse' & '35' & 'vaduz'"
---   $14 = "'herrengasse' & '35' & 'vaduz':*"
---   $15 = 10001
---   $16 = 1000
---   $17 = false
---   $18 = 10001
---   $19 = 1000
+--   $13 = "Herrengasse 35 Vaduz"
+--   $14 = "'herrengasse' & '35' & 'vaduz'"
+--   $15 = "'herrengasse' & '35' & 'vaduz':*"
+--   $16 = 10001
+--   $17 = 1000
+--   $18 = false
+--   $19 = 10001
 --   $20 = 1000
---   $21 = 0
+--   $21 = 1000
 --   $22 = 10
---   $23 = 1000
---   $24 = 0
---   $25 = 10
+--   $23 = 0
+--   $24 = 10
+--   $25 = 1000
 --   $26 = 0
---   $27 = "Herrengasse 35 Vaduz"
---   $28 = "herrengasse35vaduz"
+--   $27 = 10
+--   $28 = 0
 --   $29 = "Herrengasse 35 Vaduz"
---   $30 = "Herrengasse 35 Vaduz"
---   $31 = "'herrengasse' & '35' & 'vaduz'"
+--   $30 = "herrengasse35vaduz"
+--   $31 = "Herrengasse 35 Vaduz"
+--   $32 = "Herrengasse 35 Vaduz"
+--   $33 = "'herrengasse' & '35' & 'vaduz'"
   WITH pinned AS MATERIALIZED (SELECT DISTINCT ON (x.id) x.id, x.code_match, (similarity(i.address_norm, lis_normalize($1))
     + CASE WHEN coalesce(i.address_code = $2, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($4)) THEN 0.5 ELSE 0 END
     + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END)::float8 AS score
-      FROM (SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $6 LIMIT $7) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC),
+      FROM (SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $6  LIMIT $7) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC),
   head AS MATERIALIZED (
     SELECT i.id, row_number() OVER () AS seq,
-           CASE WHEN row_number() OVER () <= $8 THEN (similarity(i.address_norm, lis_normalize($9))
-    + CASE WHEN coalesce(i.address_code = $10, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($11) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($12)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $13) THEN 0.5 ELSE 0 END)::float8 END AS score
-    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $14) AND i.id NOT IN (SELECT id FROM pinned)  LIMIT $15
+           CASE WHEN row_number() OVER () <= $8 AND NOT (SELECT count(*) FROM pinned) >= $9 THEN (similarity(i.address_norm, lis_normalize($10))
+    + CASE WHEN coalesce(i.address_code = $11, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($12) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($13)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $14) THEN 0.5 ELSE 0 END)::float8 END AS score
+    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $15) AND i.id NOT IN (SELECT id FROM pinned)  LIMIT $16
   ),
   sizes AS MATERIALIZED (
     SELECT (SELECT count(*) FROM head)::int AS head, (SELECT count(*) FROM pinned)::int AS pinned,
            (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS code_matched
   ),
   counted AS MATERIALIZED (
-    SELECT s.pinned + CASE WHEN s.head > $16 AND $17 THEN $18 ELSE s.head END AS total,
-      least(s.head, $19) + s.pinned AS ranked
+    SELECT s.pinned + CASE WHEN s.head > $17 AND $18 THEN $19 ELSE s.head END AS total,
+      least(s.head, $20) + s.pinned AS ranked
     FROM sizes s
   ),
   ranked AS MATERIALIZED (
     SELECT r.id, r.score, row_number() OVER (ORDER BY r.score DESC, r.id) AS pos
-    FROM (SELECT id, score FROM head WHERE seq <= $20 UNION ALL SELECT id, score FROM pinned) r
+    FROM (SELECT id, score FROM head WHERE seq <= $21 AND NOT (SELECT count(*) FROM pinned) >= $22 UNION ALL SELECT id, score FROM pinned) r
   ),
   page AS MATERIALIZED (
-    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $21 AND r.pos <= $22
+    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $23 AND r.pos <= $24
     UNION ALL
     SELECT t.id, NULL, (SELECT ranked FROM counted) + t.n
     FROM (
       SELECT x.id, row_number() OVER () AS n
-      FROM (SELECT h.id FROM head h WHERE h.seq > $23 ORDER BY h.seq) x
-      OFFSET greatest(0, $24 - (SELECT ranked FROM counted))
-      LIMIT greatest(0, $25 - greatest($26, (SELECT ranked FROM counted)))
+      FROM (SELECT h.id FROM head h WHERE h.seq > $25 ORDER BY h.seq) x
+      OFFSET greatest(0, $26 - (SELECT ranked FROM counted))
+      LIMIT greatest(0, $27 - greatest($28, (SELECT ranked FROM counted)))
     ) t
   )
   SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", false AS estimated, p.*
@@ -84,11 +86,11 @@ WHERE v.docs > 0
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
 i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat,
-i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($27))
-    + CASE WHEN coalesce(i.address_code = $28, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($29) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($30)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $31) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
+i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($29))
+    + CASE WHEN coalesce(i.address_code = $30, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($31) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($32)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $33) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
     FROM page pg JOIN imagery i ON i.id = pg.id
   ) p ON true
   ORDER BY p.pos
@@ -121,7 +123,7 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
   WITH pinned AS MATERIALIZED (SELECT NULL::uuid AS id, false AS code_match, NULL::float8 AS score WHERE false),
   head AS MATERIALIZED (
     SELECT i.id, row_number() OVER () AS seq,
-           CASE WHEN row_number() OVER () <= $1 THEN (similarity(i.address_norm, lis_normalize($2))
+           CASE WHEN row_number() OVER () <= $1  THEN (similarity(i.address_norm, lis_normalize($2))
     + CASE WHEN false THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($4)) THEN 0.5 ELSE 0 END
@@ -140,7 +142,7 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
   ),
   ranked AS MATERIALIZED (
     SELECT r.id, r.score, row_number() OVER (ORDER BY r.score DESC, r.id) AS pos
-    FROM (SELECT id, score FROM head WHERE seq <= $13 UNION ALL SELECT id, score FROM pinned) r
+    FROM (SELECT id, score FROM head WHERE seq <= $13  UNION ALL SELECT id, score FROM pinned) r
   ),
   page AS MATERIALIZED (
     SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $14 AND r.pos <= $15
@@ -211,10 +213,10 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
     + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($4)) THEN 0.5 ELSE 0 END
     + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END)::float8 AS score
-      FROM (SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $6 LIMIT $7) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC),
+      FROM (SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $6  LIMIT $7) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC),
   head AS MATERIALIZED (
     SELECT i.id, row_number() OVER () AS seq,
-           CASE WHEN row_number() OVER () <= $8 THEN (similarity(i.address_norm, lis_normalize($9))
+           CASE WHEN row_number() OVER () <= $8  THEN (similarity(i.address_norm, lis_normalize($9))
     + CASE WHEN coalesce(i.address_code = $10, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($11) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($12)) THEN 0.5 ELSE 0 END
@@ -232,7 +234,7 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
   ),
   ranked AS MATERIALIZED (
     SELECT r.id, r.score, row_number() OVER (ORDER BY r.score DESC, r.id) AS pos
-    FROM (SELECT id, score FROM head WHERE seq <= $23 UNION ALL SELECT id, score FROM pinned) r
+    FROM (SELECT id, score FROM head WHERE seq <= $23  UNION ALL SELECT id, score FROM pinned) r
   ),
   page AS MATERIALIZED (
     SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $24 AND r.pos <= $25
@@ -288,7 +290,7 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
     + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($4)) THEN 0.5 ELSE 0 END
     + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END)::float8 AS score
-      FROM (SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $6 LIMIT $7) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC),
+      FROM (SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $6  LIMIT $7) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC),
   listed AS (
     SELECT r.imagery_id AS id, max(r.score)::float8 AS score
     FROM imagery_word_ranks r
@@ -363,7 +365,7 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
     + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($4)) THEN 0.5 ELSE 0 END
     + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END)::float8 AS score
-      FROM (SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $6 LIMIT $7) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC),
+      FROM (SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $6  LIMIT $7) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC),
   listed AS (
     SELECT r.imagery_id AS id, max(r.score)::float8 AS score
     FROM imagery_word_ranks r
@@ -418,29 +420,31 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
 --   $6 = "li9490"
 --   $7 = 1000
 --   $8 = 1000
---   $9 = "LI-9490"
---   $10 = "li9490"
---   $11 = "LI-9490"
+--   $9 = 10
+--   $10 = "LI-9490"
+--   $11 = "li9490"
 --   $12 = "LI-9490"
---   $13 = "'li' & '9490'"
---   $14 = "'li' & '9490':*"
---   $15 = 10001
---   $16 = 1000
---   $17 = false
---   $18 = 10001
---   $19 = 1000
+--   $13 = "LI-9490"
+--   $14 = "'li' & '9490'"
+--   $15 = "'li' & '9490':*"
+--   $16 = 10001
+--   $17 = 1000
+--   $18 = false
+--   $19 = 10001
 --   $20 = 1000
---   $21 = 0
+--   $21 = 1000
 --   $22 = 10
---   $23 = 1000
---   $24 = 0
---   $25 = 10
+--   $23 = 0
+--   $24 = 10
+--   $25 = 1000
 --   $26 = 0
---   $27 = "LI-9490"
---   $28 = "li9490"
+--   $27 = 10
+--   $28 = 0
 --   $29 = "LI-9490"
---   $30 = "LI-9490"
---   $31 = "'li' & '9490'"
+--   $30 = "li9490"
+--   $31 = "LI-9490"
+--   $32 = "LI-9490"
+--   $33 = "'li' & '9490'"
 --   the statement of SearchRepository.searchFullText: relevance, no filters (head and tail) [2/2]
 
 -- SearchRepository.searchFullText: relevance with a filter (ranked candidates)
@@ -556,42 +560,44 @@ i.place_id AS "placeId", i.locality_id AS "localityId", (similarity(i.address_no
 --   $17 = 200
 --   $18 = 200
 --   $19 = 1000
---   $20 = "Springfield IL"
---   $21 = "springfieldil"
---   $22 = "Springfield IL"
+--   $20 = 10
+--   $21 = "Springfield IL"
+--   $22 = "springfieldil"
 --   $23 = "Springfield IL"
---   $24 = "'springfield' & 'il'"
---   $25 = "'springfield' & 'il':*"
---   $26 = 10001
---   $27 = 1000
---   $28 = false
---   $29 = 10001
---   $30 = 1000
+--   $24 = "Springfield IL"
+--   $25 = "'springfield' & 'il'"
+--   $26 = "'springfield' & 'il':*"
+--   $27 = 10001
+--   $28 = 1000
+--   $29 = false
+--   $30 = 10001
 --   $31 = 1000
---   $32 = 0
+--   $32 = 1000
 --   $33 = 10
---   $34 = 1000
---   $35 = 0
---   $36 = 10
+--   $34 = 0
+--   $35 = 10
+--   $36 = 1000
 --   $37 = 0
---   $38 = "Springfield IL"
---   $39 = "springfieldil"
+--   $38 = 10
+--   $39 = 0
 --   $40 = "Springfield IL"
---   $41 = "Springfield IL"
---   $42 = "'springfield' & 'il'"
+--   $41 = "springfieldil"
+--   $42 = "Springfield IL"
+--   $43 = "Springfield IL"
+--   $44 = "'springfield' & 'il'"
   WITH pinned AS MATERIALIZED (SELECT DISTINCT ON (x.id) x.id, x.code_match, (similarity(i.address_norm, lis_normalize($1))
     + CASE WHEN coalesce(i.address_code = $2, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($4)) THEN 0.5 ELSE 0 END
     + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END + coalesce(greatest(($6::float8[])[array_position($7::uuid[], i.place_id)],
   CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($8::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($9::uuid[], i.locality_id)]) THEN ($10::float8[])[array_position($11::uuid[], i.locality_id)] END), 0))::float8 AS score
-      FROM ((SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $12 LIMIT $13) UNION ALL (
+      FROM ((SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $12  LIMIT $13) UNION ALL (
   SELECT r.id, false AS code_match FROM (
     SELECT x.id FROM unnest($14::uuid[], $15::text[]) WITH ORDINALITY AS p(id, name, n)
     CROSS JOIN LATERAL (
-      (SELECT i.id FROM imagery i WHERE i.place_id = p.id LIMIT $16)
+      (SELECT i.id FROM imagery i WHERE i.place_id = p.id  LIMIT $16)
       UNION ALL
-      (SELECT i.id FROM imagery i WHERE i.locality_id = p.id AND (i.address_origin <> 'own' OR i.address_tsv @@ to_tsquery('simple', p.name)) LIMIT $17)
+      (SELECT i.id FROM imagery i WHERE i.locality_id = p.id AND (i.address_origin <> 'own' OR i.address_tsv @@ to_tsquery('simple', p.name))  LIMIT $17)
     ) x
     ORDER BY p.n
     LIMIT $18
@@ -599,35 +605,35 @@ i.place_id AS "placeId", i.locality_id AS "localityId", (similarity(i.address_no
   )) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC),
   head AS MATERIALIZED (
     SELECT i.id, row_number() OVER () AS seq,
-           CASE WHEN row_number() OVER () <= $19 THEN (similarity(i.address_norm, lis_normalize($20))
-    + CASE WHEN coalesce(i.address_code = $21, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($22) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($23)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $24) THEN 0.5 ELSE 0 END)::float8 END AS score
-    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $25) AND i.id NOT IN (SELECT id FROM pinned)  LIMIT $26
+           CASE WHEN row_number() OVER () <= $19 AND NOT (SELECT count(*) FROM pinned) >= $20 THEN (similarity(i.address_norm, lis_normalize($21))
+    + CASE WHEN coalesce(i.address_code = $22, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($23) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($24)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $25) THEN 0.5 ELSE 0 END)::float8 END AS score
+    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $26) AND i.id NOT IN (SELECT id FROM pinned)  LIMIT $27
   ),
   sizes AS MATERIALIZED (
     SELECT (SELECT count(*) FROM head)::int AS head, (SELECT count(*) FROM pinned)::int AS pinned,
            (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS code_matched
   ),
   counted AS MATERIALIZED (
-    SELECT s.pinned + CASE WHEN s.head > $27 AND $28 THEN $29 ELSE s.head END AS total,
-      least(s.head, $30) + s.pinned AS ranked
+    SELECT s.pinned + CASE WHEN s.head > $28 AND $29 THEN $30 ELSE s.head END AS total,
+      least(s.head, $31) + s.pinned AS ranked
     FROM sizes s
   ),
   ranked AS MATERIALIZED (
     SELECT r.id, r.score, row_number() OVER (ORDER BY r.score DESC, r.id) AS pos
-    FROM (SELECT id, score FROM head WHERE seq <= $31 UNION ALL SELECT id, score FROM pinned) r
+    FROM (SELECT id, score FROM head WHERE seq <= $32 AND NOT (SELECT count(*) FROM pinned) >= $33 UNION ALL SELECT id, score FROM pinned) r
   ),
   page AS MATERIALIZED (
-    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $32 AND r.pos <= $33
+    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $34 AND r.pos <= $35
     UNION ALL
     SELECT t.id, NULL, (SELECT ranked FROM counted) + t.n
     FROM (
       SELECT x.id, row_number() OVER () AS n
-      FROM (SELECT h.id FROM head h WHERE h.seq > $34 ORDER BY h.seq) x
-      OFFSET greatest(0, $35 - (SELECT ranked FROM counted))
-      LIMIT greatest(0, $36 - greatest($37, (SELECT ranked FROM counted)))
+      FROM (SELECT h.id FROM head h WHERE h.seq > $36 ORDER BY h.seq) x
+      OFFSET greatest(0, $37 - (SELECT ranked FROM counted))
+      LIMIT greatest(0, $38 - greatest($39, (SELECT ranked FROM counted)))
     ) t
   )
   SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", false AS estimated, p.*
@@ -635,11 +641,11 @@ i.place_id AS "placeId", i.locality_id AS "localityId", (similarity(i.address_no
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
 i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat,
-i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($38))
-    + CASE WHEN coalesce(i.address_code = $39, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($40) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($41)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $42) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
+i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($40))
+    + CASE WHEN coalesce(i.address_code = $41, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($42) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($43)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $44) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
     FROM page pg JOIN imagery i ON i.id = pg.id
   ) p ON true
   ORDER BY p.pos
@@ -698,13 +704,13 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
     + CASE WHEN starts_with(i.address_norm, lis_normalize($4)) THEN 0.5 ELSE 0 END
     + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END + coalesce(greatest(($6::float8[])[array_position($7::uuid[], i.place_id)],
   CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($8::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($9::uuid[], i.locality_id)]) THEN ($10::float8[])[array_position($11::uuid[], i.locality_id)] END), 0))::float8 AS score
-      FROM ((SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $12 LIMIT $13) UNION ALL (
+      FROM ((SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $12  LIMIT $13) UNION ALL (
   SELECT r.id, false AS code_match FROM (
     SELECT x.id FROM unnest($14::uuid[], $15::text[]) WITH ORDINALITY AS p(id, name, n)
     CROSS JOIN LATERAL (
-      (SELECT i.id FROM imagery i WHERE i.place_id = p.id LIMIT $16)
+      (SELECT i.id FROM imagery i WHERE i.place_id = p.id  LIMIT $16)
       UNION ALL
-      (SELECT i.id FROM imagery i WHERE i.locality_id = p.id AND (i.address_origin <> 'own' OR i.address_tsv @@ to_tsquery('simple', p.name)) LIMIT $17)
+      (SELECT i.id FROM imagery i WHERE i.locality_id = p.id AND (i.address_origin <> 'own' OR i.address_tsv @@ to_tsquery('simple', p.name))  LIMIT $17)
     ) x
     ORDER BY p.n
     LIMIT $18
@@ -712,7 +718,7 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
   )) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC),
   head AS MATERIALIZED (
     SELECT i.id, row_number() OVER () AS seq,
-           CASE WHEN row_number() OVER () <= $19 THEN (similarity(i.address_norm, lis_normalize($20))
+           CASE WHEN row_number() OVER () <= $19  THEN (similarity(i.address_norm, lis_normalize($20))
     + CASE WHEN coalesce(i.address_code = $21, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($22) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($23)) THEN 0.5 ELSE 0 END
@@ -730,7 +736,7 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
   ),
   ranked AS MATERIALIZED (
     SELECT r.id, r.score, row_number() OVER (ORDER BY r.score DESC, r.id) AS pos
-    FROM (SELECT id, score FROM head WHERE seq <= $34 UNION ALL SELECT id, score FROM pinned) r
+    FROM (SELECT id, score FROM head WHERE seq <= $34  UNION ALL SELECT id, score FROM pinned) r
   ),
   page AS MATERIALIZED (
     SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $35 AND r.pos <= $36
@@ -814,29 +820,31 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
 --   $53 = 45
 --   $54 = 200
 --   $55 = 1000
---   $56 = "Herrengasse 35 Vaduz"
---   $57 = "herrengasse35vaduz"
---   $58 = "Herrengasse 35 Vaduz"
+--   $56 = 10
+--   $57 = "Herrengasse 35 Vaduz"
+--   $58 = "herrengasse35vaduz"
 --   $59 = "Herrengasse 35 Vaduz"
---   $60 = "'herrengasse' & '35' & 'vaduz'"
---   $61 = "'herrengasse' & '35' & 'vaduz':*"
---   $62 = 10001
---   $63 = 1000
---   $64 = false
---   $65 = 10001
---   $66 = 1000
+--   $60 = "Herrengasse 35 Vaduz"
+--   $61 = "'herrengasse' & '35' & 'vaduz'"
+--   $62 = "'herrengasse' & '35' & 'vaduz':*"
+--   $63 = 10001
+--   $64 = 1000
+--   $65 = false
+--   $66 = 10001
 --   $67 = 1000
---   $68 = 0
+--   $68 = 1000
 --   $69 = 10
---   $70 = 1000
---   $71 = 0
---   $72 = 10
+--   $70 = 0
+--   $71 = 10
+--   $72 = 1000
 --   $73 = 0
---   $74 = "Herrengasse 35 Vaduz"
---   $75 = "herrengasse35vaduz"
+--   $74 = 10
+--   $75 = 0
 --   $76 = "Herrengasse 35 Vaduz"
---   $77 = "Herrengasse 35 Vaduz"
---   $78 = "'herrengasse' & '35' & 'vaduz'"
+--   $77 = "herrengasse35vaduz"
+--   $78 = "Herrengasse 35 Vaduz"
+--   $79 = "Herrengasse 35 Vaduz"
+--   $80 = "'herrengasse' & '35' & 'vaduz'"
   WITH pinned AS MATERIALIZED (SELECT DISTINCT ON (x.id) x.id, x.code_match, (similarity(i.address_norm, lis_normalize($1))
     + CASE WHEN coalesce(i.address_code = $2, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
@@ -848,49 +856,49 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
   CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($28::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($29::uuid[], i.locality_id)]) THEN ($30::float8[])[array_position($31::uuid[], i.locality_id)] END), $32::float8 - 3)
     ELSE greatest(($33::float8[])[array_position($34::uuid[], i.place_id)],
   CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($35::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($36::uuid[], i.locality_id)]) THEN ($37::float8[])[array_position($38::uuid[], i.locality_id)] END) END, 0))::float8 AS score
-      FROM ((SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $39 LIMIT $40) UNION ALL (
+      FROM ((SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $39  LIMIT $40) UNION ALL (
   SELECT r.id, false AS code_match FROM (
     SELECT x.id FROM unnest($41::uuid[], $42::text[]) WITH ORDINALITY AS p(id, name, n)
     CROSS JOIN LATERAL (
-      (SELECT i.id FROM imagery i WHERE i.place_id = p.id LIMIT $43)
+      (SELECT i.id FROM imagery i WHERE i.place_id = p.id  LIMIT $43)
       UNION ALL
-      (SELECT i.id FROM imagery i WHERE i.locality_id = p.id AND (i.address_origin <> 'own' OR i.address_tsv @@ to_tsquery('simple', p.name)) LIMIT $44)
+      (SELECT i.id FROM imagery i WHERE i.locality_id = p.id AND (i.address_origin <> 'own' OR i.address_tsv @@ to_tsquery('simple', p.name))  LIMIT $44)
     ) x
     ORDER BY p.n
     LIMIT $45
   ) r
-  UNION ALL (SELECT i.id, false AS code_match FROM imagery i WHERE (ST_DWithin(i.location::geography, ST_SetSRID(ST_MakePoint($46::float8, $47::float8), 4326)::geography, $48::float8) AND (i.interactive OR coalesce(abs((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($49::float8, $50::float8), 4326)::geography))) - 360 * round((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($51::float8, $52::float8), 4326)::geography))) / 360)) <= $53::float8, true))) LIMIT $54))) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC),
+  UNION ALL (SELECT i.id, false AS code_match FROM imagery i WHERE (ST_DWithin(i.location::geography, ST_SetSRID(ST_MakePoint($46::float8, $47::float8), 4326)::geography, $48::float8) AND (i.interactive OR coalesce(abs((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($49::float8, $50::float8), 4326)::geography))) - 360 * round((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($51::float8, $52::float8), 4326)::geography))) / 360)) <= $53::float8, true)))  LIMIT $54))) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC),
   head AS MATERIALIZED (
     SELECT i.id, row_number() OVER () AS seq,
-           CASE WHEN row_number() OVER () <= $55 THEN (similarity(i.address_norm, lis_normalize($56))
-    + CASE WHEN coalesce(i.address_code = $57, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($58) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($59)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $60) THEN 0.5 ELSE 0 END)::float8 END AS score
-    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $61) AND i.id NOT IN (SELECT id FROM pinned)  LIMIT $62
+           CASE WHEN row_number() OVER () <= $55 AND NOT (SELECT count(*) FROM pinned) >= $56 THEN (similarity(i.address_norm, lis_normalize($57))
+    + CASE WHEN coalesce(i.address_code = $58, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($59) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($60)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $61) THEN 0.5 ELSE 0 END)::float8 END AS score
+    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $62) AND i.id NOT IN (SELECT id FROM pinned)  LIMIT $63
   ),
   sizes AS MATERIALIZED (
     SELECT (SELECT count(*) FROM head)::int AS head, (SELECT count(*) FROM pinned)::int AS pinned,
            (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS code_matched
   ),
   counted AS MATERIALIZED (
-    SELECT s.pinned + CASE WHEN s.head > $63 AND $64 THEN $65 ELSE s.head END AS total,
-      least(s.head, $66) + s.pinned AS ranked
+    SELECT s.pinned + CASE WHEN s.head > $64 AND $65 THEN $66 ELSE s.head END AS total,
+      least(s.head, $67) + s.pinned AS ranked
     FROM sizes s
   ),
   ranked AS MATERIALIZED (
     SELECT r.id, r.score, row_number() OVER (ORDER BY r.score DESC, r.id) AS pos
-    FROM (SELECT id, score FROM head WHERE seq <= $67 UNION ALL SELECT id, score FROM pinned) r
+    FROM (SELECT id, score FROM head WHERE seq <= $68 AND NOT (SELECT count(*) FROM pinned) >= $69 UNION ALL SELECT id, score FROM pinned) r
   ),
   page AS MATERIALIZED (
-    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $68 AND r.pos <= $69
+    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $70 AND r.pos <= $71
     UNION ALL
     SELECT t.id, NULL, (SELECT ranked FROM counted) + t.n
     FROM (
       SELECT x.id, row_number() OVER () AS n
-      FROM (SELECT h.id FROM head h WHERE h.seq > $70 ORDER BY h.seq) x
-      OFFSET greatest(0, $71 - (SELECT ranked FROM counted))
-      LIMIT greatest(0, $72 - greatest($73, (SELECT ranked FROM counted)))
+      FROM (SELECT h.id FROM head h WHERE h.seq > $72 ORDER BY h.seq) x
+      OFFSET greatest(0, $73 - (SELECT ranked FROM counted))
+      LIMIT greatest(0, $74 - greatest($75, (SELECT ranked FROM counted)))
     ) t
   )
   SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", false AS estimated, p.*
@@ -898,98 +906,129 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
 i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat,
-i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($74))
-    + CASE WHEN coalesce(i.address_code = $75, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($76) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($77)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $78) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
+i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($76))
+    + CASE WHEN coalesce(i.address_code = $77, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($78) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($79)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $80) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
     FROM page pg JOIN imagery i ON i.id = pg.id
   ) p ON true
   ORDER BY p.pos
 ;
 
--- SearchRepository.searchFullText: places named, with a region filter
---   $1 = "springfield"
---   $2 = 1000
---   $3 = "springfield"
---   $4 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $5 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+-- SearchRepository.searchFullText: places named, with a region filter (read like no filter, within the region)
+--   $1 = "Springfield"
+--   $2 = "springfield"
+--   $3 = "Springfield"
+--   $4 = "Springfield"
+--   $5 = "'springfield'"
 --   $6 = [40,30]
 --   $7 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
 --   $8 = ["'springfield'","'herrengasse' & '35'"]
 --   $9 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
 --   $10 = [40,30]
 --   $11 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $12 = "Springfield"
---   $13 = "springfield"
---   $14 = "Springfield"
---   $15 = "Springfield"
---   $16 = "'springfield'"
---   $17 = [40,30]
---   $18 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $19 = ["'springfield'","'herrengasse' & '35'"]
---   $20 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $21 = [40,30]
---   $22 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $23 = "'springfield':*"
---   $24 = "springfield"
---   $25 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $26 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $27 = [40,30]
---   $28 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $29 = ["'springfield'","'herrengasse' & '35'"]
---   $30 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $31 = [40,30]
---   $32 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $33 = "US-IL"
+--   $12 = "springfield"
+--   $13 = "US-IL"
+--   $14 = 1000
+--   $15 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $16 = ["'springfield'","'herrengasse' & '35'"]
+--   $17 = "US-IL"
+--   $18 = 200
+--   $19 = "US-IL"
+--   $20 = 200
+--   $21 = 200
+--   $22 = 1000
+--   $23 = 10
+--   $24 = "Springfield"
+--   $25 = "springfield"
+--   $26 = "Springfield"
+--   $27 = "Springfield"
+--   $28 = "'springfield'"
+--   $29 = "'springfield':*"
+--   $30 = "US-IL"
+--   $31 = 10001
+--   $32 = 1000
+--   $33 = false
 --   $34 = 10001
---   $35 = "Springfield"
---   $36 = "springfield"
---   $37 = "Springfield"
---   $38 = "Springfield"
---   $39 = "'springfield'"
---   $40 = [40,30]
---   $41 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $42 = ["'springfield'","'herrengasse' & '35'"]
---   $43 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $44 = [40,30]
---   $45 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $46 = 10000
---   $47 = 10
---   $48 = 0
-  WITH found AS MATERIALIZED (
-    SELECT i.id, row_number() OVER () AS seq, coalesce(i.address_code = $1, false) AS code_match,
-           NULL::float8 AS distance,
-           CASE WHEN row_number() OVER () <= $2 OR (coalesce(i.address_code = $3, false) OR ((i.place_id = ANY($4::uuid[]) OR i.locality_id = ANY($5::uuid[])
-  ) AND (greatest(($6::float8[])[array_position($7::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($8::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($9::uuid[], i.locality_id)]) THEN ($10::float8[])[array_position($11::uuid[], i.locality_id)] END)) IS NOT NULL)) THEN (similarity(i.address_norm, lis_normalize($12))
-    + CASE WHEN coalesce(i.address_code = $13, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($14) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($15)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $16) THEN 0.5 ELSE 0 END + coalesce(greatest(($17::float8[])[array_position($18::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($19::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($20::uuid[], i.locality_id)]) THEN ($21::float8[])[array_position($22::uuid[], i.locality_id)] END), 0))::float8 END AS score
-    FROM imagery i WHERE (i.address_tsv @@ to_tsquery('simple', $23) OR i.address_code = $24 OR ((i.place_id = ANY($25::uuid[]) OR i.locality_id = ANY($26::uuid[])
-  ) AND (greatest(($27::float8[])[array_position($28::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($29::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($30::uuid[], i.locality_id)]) THEN ($31::float8[])[array_position($32::uuid[], i.locality_id)] END)) IS NOT NULL)) AND i.region_code = $33 LIMIT $34
+--   $35 = 1000
+--   $36 = 1000
+--   $37 = 10
+--   $38 = 0
+--   $39 = 10
+--   $40 = 1000
+--   $41 = 0
+--   $42 = 10
+--   $43 = 0
+--   $44 = "Springfield"
+--   $45 = "springfield"
+--   $46 = "Springfield"
+--   $47 = "Springfield"
+--   $48 = "'springfield'"
+  WITH pinned AS MATERIALIZED (SELECT DISTINCT ON (x.id) x.id, x.code_match, (similarity(i.address_norm, lis_normalize($1))
+    + CASE WHEN coalesce(i.address_code = $2, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($4)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END + coalesce(greatest(($6::float8[])[array_position($7::uuid[], i.place_id)],
+  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($8::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($9::uuid[], i.locality_id)]) THEN ($10::float8[])[array_position($11::uuid[], i.locality_id)] END), 0))::float8 AS score
+      FROM ((SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $12 AND coalesce(i.region_code = $13, false) LIMIT $14) UNION ALL (
+  SELECT r.id, false AS code_match FROM (
+    SELECT x.id FROM unnest($15::uuid[], $16::text[]) WITH ORDINALITY AS p(id, name, n)
+    CROSS JOIN LATERAL (
+      (SELECT i.id FROM imagery i WHERE i.place_id = p.id AND coalesce(i.region_code = $17, false) LIMIT $18)
+      UNION ALL
+      (SELECT i.id FROM imagery i WHERE i.locality_id = p.id AND (i.address_origin <> 'own' OR i.address_tsv @@ to_tsquery('simple', p.name)) AND coalesce(i.region_code = $19, false) LIMIT $20)
+    ) x
+    ORDER BY p.n
+    LIMIT $21
+  ) r
+  )) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC),
+  head AS MATERIALIZED (
+    SELECT i.id, row_number() OVER () AS seq,
+           CASE WHEN row_number() OVER () <= $22 AND NOT (SELECT count(*) FROM pinned) >= $23 THEN (similarity(i.address_norm, lis_normalize($24))
+    + CASE WHEN coalesce(i.address_code = $25, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($26) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($27)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $28) THEN 0.5 ELSE 0 END)::float8 END AS score
+    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $29) AND i.region_code = $30 AND i.id NOT IN (SELECT id FROM pinned)  LIMIT $31
+  ),
+  sizes AS MATERIALIZED (
+    SELECT (SELECT count(*) FROM head)::int AS head, (SELECT count(*) FROM pinned)::int AS pinned,
+           (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS code_matched
+  ),
+  counted AS MATERIALIZED (
+    SELECT s.pinned + CASE WHEN s.head > $32 AND $33 THEN $34 ELSE s.head END AS total,
+      least(s.head, $35) + s.pinned AS ranked
+    FROM sizes s
+  ),
+  ranked AS MATERIALIZED (
+    SELECT r.id, r.score, row_number() OVER (ORDER BY r.score DESC, r.id) AS pos
+    FROM (SELECT id, score FROM head WHERE seq <= $36 AND NOT (SELECT count(*) FROM pinned) >= $37 UNION ALL SELECT id, score FROM pinned) r
+  ),
+  page AS MATERIALIZED (
+    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $38 AND r.pos <= $39
+    UNION ALL
+    SELECT t.id, NULL, (SELECT ranked FROM counted) + t.n
+    FROM (
+      SELECT x.id, row_number() OVER () AS n
+      FROM (SELECT h.id FROM head h WHERE h.seq > $40 ORDER BY h.seq) x
+      OFFSET greatest(0, $41 - (SELECT ranked FROM counted))
+      LIMIT greatest(0, $42 - greatest($43, (SELECT ranked FROM counted)))
+    ) t
   )
-  SELECT t.total, t.code_matched AS "codeMatched", p.*
-  FROM (SELECT count(*)::int AS total, coalesce(bool_or(code_match), false) AS code_matched FROM found) t
+  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", false AS estimated, p.*
+  FROM counted t
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
 i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat,
-i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(m.score, (similarity(i.address_norm, lis_normalize($35))
-    + CASE WHEN coalesce(i.address_code = $36, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($37) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($38)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $39) THEN 0.5 ELSE 0 END + coalesce(greatest(($40::float8[])[array_position($41::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($42::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($43::uuid[], i.locality_id)]) THEN ($44::float8[])[array_position($45::uuid[], i.locality_id)] END), 0))::float8) AS score, m.distance, m.seq, m.score AS ranked
-    FROM (
-      SELECT * FROM found m WHERE m.seq <= $46
-      ORDER BY m.score DESC NULLS LAST, CASE WHEN m.score IS NULL THEN m.seq END, m.distance ASC NULLS LAST, m.id
-      LIMIT $47 OFFSET $48
-    ) m JOIN imagery i ON i.id = m.id
+i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($44))
+    + CASE WHEN coalesce(i.address_code = $45, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($46) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($47)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $48) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
+    FROM page pg JOIN imagery i ON i.id = pg.id
   ) p ON true
-  ORDER BY p.ranked DESC NULLS LAST, CASE WHEN p.ranked IS NULL THEN p.seq END, p.distance ASC NULLS LAST, p.id
+  ORDER BY p.pos
 ;
 
 -- SearchRepository.vocabulary

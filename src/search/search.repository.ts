@@ -162,7 +162,7 @@ export class SearchRepository {
         ),
     },
     {
-      name: 'places named, with a region filter',
+      name: 'places named, with a region filter (read like no filter, within the region)',
       sql: () =>
         fullTextSql(text('Springfield'), page, plan({ query: 'Springfield', region: 'US-IL' }), undefined, pins(null)),
     },

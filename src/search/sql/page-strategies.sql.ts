@@ -55,6 +55,11 @@ export interface TextSearch {
 
 export const isUnfiltered = (plan: SearchPlan) => plan.anchor === null && filterConditions(plan.filters).length === 0;
 
+// A region (or country) is the only filter: the full-text index holds the codes (btree_gin), so the
+// matches in the region are one GIN scan and are read like those of an unfiltered search.
+export const isRegionOnly = (plan: SearchPlan) =>
+  plan.anchor === null && plan.filters.region !== undefined && filterConditions(plan.filters).length === 1;
+
 // Orders other than relevance: every match in that order, which an index often walks (captured_at
 // for newest and oldest); the count stops after cap + 1 matches.
 export function sortedPageSql(window: PageWindow, plan: SearchPlan, search: TextSearch): Prisma.Sql {
@@ -162,30 +167,34 @@ export function headTailPageSql(window: PageWindow, search: HeadTailSearch): Pri
   // total is estimated. A named place's records cost little; the other matches of its words can cost
   // most of the statement ("New Mi": 10 of its 13 ms in the GIN index, whose prefix "mi" reaches
   // 35,000 addresses, to rank 557 records after the 200 pinned).
-  const pinsFill = search.estimate != null ? pinsFillSql(window, search) : null;
+  // Without an estimate the head is still read to count the matches, but not scored: its rows are
+  // not on the page (a count is a fraction of scoring: `Houston` in US-TX, 3,355 matches, ...).
+  const pinsFill = pinsFillSql(window, search);
+  const skipHead = search.estimate != null ? pinsFill : null;
+  const unscored = skipHead === null && pinsFill ? Prisma.sql`AND NOT ${pinsFill}` : Prisma.empty;
   const total = Prisma.sql`s.pinned + CASE WHEN s.head > ${SCORE_CAP} AND ${search.broad} THEN ${search.cap + 1} ELSE s.head END`;
   return Prisma.sql`
     WITH pinned AS MATERIALIZED (${pinnedRowsSql(search)}),
     head AS MATERIALIZED (
       SELECT i.id, row_number() OVER () AS seq,
-             CASE WHEN row_number() OVER () <= ${SCORE_CAP} THEN (${search.score})::float8 END AS score
-      FROM imagery i WHERE ${found} ${pinsFill ? Prisma.sql`AND NOT ${pinsFill}` : Prisma.empty} LIMIT ${read}
+             CASE WHEN row_number() OVER () <= ${SCORE_CAP} ${unscored} THEN (${search.score})::float8 END AS score
+      FROM imagery i WHERE ${found} ${skipHead ? Prisma.sql`AND NOT ${skipHead}` : Prisma.empty} LIMIT ${read}
     ),
     sizes AS MATERIALIZED (
       SELECT (SELECT count(*) FROM head)::int AS head, (SELECT count(*) FROM pinned)::int AS pinned,
              (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS code_matched
     ),
     counted AS MATERIALIZED (
-      SELECT ${pinsFill ? Prisma.sql`CASE WHEN ${pinsFill} THEN s.pinned + ${Math.min(search.estimate!, search.cap + 1)} ELSE ${total} END` : total} AS total,
+      SELECT ${skipHead ? Prisma.sql`CASE WHEN ${skipHead} THEN s.pinned + ${Math.min(search.estimate!, search.cap + 1)} ELSE ${total} END` : total} AS total,
         least(s.head, ${SCORE_CAP}) + s.pinned AS ranked
       FROM sizes s
     ),
     ranked AS MATERIALIZED (
       SELECT r.id, r.score, row_number() OVER (ORDER BY r.score DESC, r.id) AS pos
-      FROM (SELECT id, score FROM head WHERE seq <= ${SCORE_CAP} UNION ALL SELECT id, score FROM pinned) r
+      FROM (SELECT id, score FROM head WHERE seq <= ${SCORE_CAP} ${unscored} UNION ALL SELECT id, score FROM pinned) r
     ),
     ${pageCteSql(window, tail)}
-    SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", ${pinsFill ?? Prisma.sql`false`} AS estimated, p.*
+    SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", ${skipHead ?? Prisma.sql`false`} AS estimated, p.*
     FROM counted t
     ${pageRowsSql(search)}`;
 }

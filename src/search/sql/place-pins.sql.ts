@@ -68,8 +68,14 @@ function pinScoreSql(pins: PlacePins): Prisma.Sql {
       ELSE ${linked} END`;
 }
 
-/** The pins as SQL on imagery (alias i): which records they pin, and the score they add. */
-export function pinsSql(pins: PlacePins): { isPinned: Prisma.Sql; score: Prisma.Sql; rows: Prisma.Sql } {
+/**
+ * The pins as SQL on imagery (alias i): which records they pin, the score they add, and the pinned
+ * rows (under `within`, a condition on i, when given).
+ */
+export function pinsSql(
+  pins: PlacePins,
+  within: Prisma.Sql | null = null,
+): { isPinned: Prisma.Sql; score: Prisma.Sql; rows: Prisma.Sql } {
   const score = pinScoreSql(pins);
   // The index-friendly part first (imagery_place_id_idx, imagery_locality_id_idx, the geography GiST
   // index), then the exact rule. Not wrapped in coalesce(): it is only ever a condition (WHERE, CASE
@@ -80,23 +86,24 @@ export function pinsSql(pins: PlacePins): { isPinned: Prisma.Sql; score: Prisma.
   return {
     isPinned: Prisma.sql`(${candidates} AND (${score}) IS NOT NULL)`,
     score: Prisma.sql`coalesce(${score}, 0)`,
-    rows: pinnedRowsSql(pins),
+    // coalesce(): a filter on each place's few records, never a bitmap of every record of a region.
+    rows: pinnedRowsSql(pins, within ? Prisma.sql`AND coalesce(${within}, false)` : Prisma.empty),
   };
 }
 
 // The records of the named places, best place first, PINNED_RECORDS_CAP at most: per place an index
 // probe that stops at the cap.
-function pinnedRowsSql(pins: PlacePins): Prisma.Sql {
+function pinnedRowsSql(pins: PlacePins, within: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`
     SELECT r.id, false AS code_match FROM (
       SELECT x.id FROM unnest(${pins.ids}::uuid[], ${pins.names}::text[]) WITH ORDINALITY AS p(id, name, n)
       CROSS JOIN LATERAL (
-        (SELECT i.id FROM imagery i WHERE i.place_id = p.id LIMIT ${PINNED_RECORDS_CAP})
+        (SELECT i.id FROM imagery i WHERE i.place_id = p.id ${within} LIMIT ${PINNED_RECORDS_CAP})
         UNION ALL
-        (SELECT i.id FROM imagery i WHERE i.locality_id = p.id AND ${ofLocalitySql(Prisma.sql`to_tsquery('simple', p.name)`)} LIMIT ${PINNED_RECORDS_CAP})
+        (SELECT i.id FROM imagery i WHERE i.locality_id = p.id AND ${ofLocalitySql(Prisma.sql`to_tsquery('simple', p.name)`)} ${within} LIMIT ${PINNED_RECORDS_CAP})
       ) x
       ORDER BY p.n
       LIMIT ${PINNED_RECORDS_CAP}
     ) r
-    ${pins.view ? Prisma.sql`UNION ALL (SELECT i.id, false AS code_match FROM imagery i WHERE ${viewedSql(pins.view)} LIMIT ${PINNED_RECORDS_CAP})` : Prisma.empty}`;
+    ${pins.view ? Prisma.sql`UNION ALL (SELECT i.id, false AS code_match FROM imagery i WHERE ${viewedSql(pins.view)} ${within} LIMIT ${PINNED_RECORDS_CAP})` : Prisma.empty}`;
 }

@@ -4,7 +4,15 @@ import { COUNT_CAP, PageWindow, SCORE_CAP } from '../search-limits';
 import { TextQuery } from '../search-query';
 import { PLAIN_SHAPE } from '../word-statistics';
 import { PlacePins, pinsSql } from './place-pins.sql';
-import { headTailPageSql, isUnfiltered, rankedPageSql, sortedPageSql, TextSearch } from './page-strategies.sql';
+import { filterConditions } from './filter-conditions.sql';
+import {
+  headTailPageSql,
+  isRegionOnly,
+  isUnfiltered,
+  rankedPageSql,
+  sortedPageSql,
+  TextSearch,
+} from './page-strategies.sql';
 import { rankedListPageSql } from './ranked-list-page.sql';
 
 // Full-text match on the generated tsvector (GIN index imagery_address_tsv_idx), or an address
@@ -28,7 +36,10 @@ export function fullTextSql(
       : Prisma.sql`i.address_tsv @@ to_tsquery('simple', ${query.tsqueryLeading})
         AND coalesce(i.address_tsv @@ to_tsquery('simple', ${query.tsquery}), false)`;
   const isCode = query.code === null ? null : Prisma.sql`coalesce(i.address_code = ${query.code}, false)`;
-  const pinned = pins && pins.ids.length > 0 ? pinsSql(pins) : null;
+  // A region as the only filter is read like no filter, within the region (see isRegionOnly).
+  const regionOnly = plan.sort === 'relevance' && isRegionOnly(plan);
+  const within = regionOnly ? filterConditions(plan.filters)[0] : null;
+  const pinned = pins && pins.ids.length > 0 ? pinsSql(pins, within) : null;
   const isPinned = pinned?.isPinned ?? null;
   const matches = [
     tsv,
@@ -48,11 +59,12 @@ export function fullTextSql(
     cap: COUNT_CAP,
   };
   if (plan.sort !== 'relevance') return sortedPageSql(window, plan, search);
-  if (!isUnfiltered(plan)) return rankedPageSql(window, plan, search);
+  if (!isUnfiltered(plan) && !regionOnly) return rankedPageSql(window, plan, search);
+  const and = within ? Prisma.sql`AND coalesce(${within}, false)` : Prisma.empty;
   const codes =
     query.code === null
       ? null
-      : Prisma.sql`SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = ${query.code} LIMIT ${SCORE_CAP}`;
+      : Prisma.sql`SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = ${query.code} ${and} LIMIT ${SCORE_CAP}`;
   const pinRows = pinned?.rows ?? null;
   // Without filters the pinned rows rank first, the others by text alone (their place's pin is what
   // the pinned rows carry), so a page the pinned rows fill is the same page however it is read.
@@ -60,11 +72,13 @@ export function fullTextSql(
     ...search,
     score: textScore,
     pinnedScore: search.score,
-    found: tsv,
+    found: within ? Prisma.sql`${tsv} AND ${within}` : tsv,
     pinned: codes && pinRows ? Prisma.sql`(${codes}) UNION ALL (${pinRows})` : (codes ?? pinRows),
-    broad: shape.broad,
-    estimate: shape.estimate,
+    // The vocabulary counts the whole catalogue, not a region: the matches in one are counted.
+    broad: !within && shape.broad,
+    estimate: within ? null : shape.estimate,
   };
+  if (within) return headTailPageSql(window, headTail);
   return shape.lists ? rankedListPageSql(window, headTail, shape.lists) : headTailPageSql(window, headTail);
 }
 
