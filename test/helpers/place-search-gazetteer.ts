@@ -123,6 +123,18 @@ export const LOCALITIES: KeyedTestPlace[] = [
     altNames: 'Massachusetts | US | USA',
   },
   {
+    key: 'washington-dc',
+    kind: 'locality',
+    name: 'Washington, D.C.',
+    label: 'Washington, DC 20001, United States',
+    lon: -77.0369,
+    lat: 38.9072,
+    importance: 0.77,
+    regionCode: 'US-DC',
+    countryCode: 'US',
+    altNames: 'District of Columbia | Washington | DC | US | USA',
+  },
+  {
     key: 'munich',
     kind: 'locality',
     name: 'Munich',

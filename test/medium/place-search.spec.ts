@@ -87,6 +87,16 @@ describe('search that knows places', () => {
     expect((await keys({ query: 'Vaduz Liechtenstein' }))[0]).toBe('vaduz');
   });
 
+  // Addresses write a name's initials otherwise ("Washington, DC"): a record of the place is its
+  // imagery when its address holds the name's other words.
+  it("counts a place's records as its imagery when their address writes its initials otherwise", async () => {
+    for (const body of [{ query: 'Washington' }, { query: 'Washington', region: 'US-DC' }]) {
+      const [first] = (await search({ limit: 10, include: ['score'], ...body })).data;
+      expect(keyOf(first.id)).toBe('washington-dc');
+      expect(first.score).toBeGreaterThanOrEqual(30); // a named place's imagery (see place-ranking.ts)
+    }
+  });
+
   it('finds a place by its other names', async () => {
     expect((await keys({ query: 'München' }))[0]).toBe('munich');
     expect((await keys({ query: 'Muenchen' }))[0]).toBe('munich');
