@@ -8,7 +8,6 @@ import { AppModule } from './app.module';
 import { HttpExceptionFilter } from './common/http-exception.filter';
 import { applyHttpServerLimits } from './common/http-server-limits';
 import { jsonBody } from './common/json-body.middleware';
-import { RequestBodyInterceptor } from './common/request-body.interceptor';
 import { securityHeaders } from './common/security-headers';
 import { AppValidationPipe } from './common/validation.pipe';
 import { AppConfig } from './config/app-config';
@@ -68,7 +67,6 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
   }
   app.use(compression());
   app.use(jsonBody());
-  app.useGlobalInterceptors(new RequestBodyInterceptor());
   app.useGlobalPipes(new AppValidationPipe());
   app.useGlobalFilters(new HttpExceptionFilter());
   setupOpenApi(app);

@@ -21,8 +21,8 @@ const MAX_FIELD_NAME = 100;
 type BodyReader = () => Promise<RequestException | undefined>;
 type RequestWithBodyReader = Request & { [BODY_READER]?: BodyReader };
 
-// Parses JSON bodies with explicit bounds, but only when asked (readBody, from RequestBodyInterceptor,
-// which runs after the route's guards): an unauthenticated or rate-limited client is answered as soon
+// Parses JSON bodies with explicit bounds, but only when asked (readBody, from RequestBodyGuard,
+// which runs after the route's other guards): an unauthenticated or rate-limited client is answered as soon
 // as its headers are in, without waiting for a body it may never send, and learns nothing about it.
 // A body that cannot be accepted becomes the RequestException readBody resolves to.
 export function jsonBody(limitBytes = MAX_BODY_BYTES): RequestHandler {

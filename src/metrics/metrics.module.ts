@@ -2,13 +2,12 @@ import { Global, Module } from '@nestjs/common';
 import { MetricsController } from './metrics.controller';
 import { MetricsTokenGuard } from './metrics-token.guard';
 import { MetricsService } from './metrics.service';
-import { SearchMetricsInterceptor } from './search-metrics.interceptor';
 
-// Global so feature controllers can use SearchMetricsInterceptor without importing this module.
+// Global so feature controllers can record their metrics without importing this module.
 @Global()
 @Module({
   controllers: [MetricsController],
-  providers: [MetricsService, MetricsTokenGuard, SearchMetricsInterceptor],
-  exports: [MetricsService, SearchMetricsInterceptor],
+  providers: [MetricsService, MetricsTokenGuard],
+  exports: [MetricsService],
 })
 export class MetricsModule {}

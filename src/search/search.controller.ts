@@ -1,8 +1,9 @@
-import { All, Body, Controller, HttpCode, Post, UseGuards, UseInterceptors } from '@nestjs/common';
+import { All, Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
 import { RequestException, RequestExceptionCode } from '../common/app-exception';
 import { ApiKeyGuard } from '../api-key/api-key.guard';
-import { SearchMetricsInterceptor } from '../metrics/search-metrics.interceptor';
+import { MetricsService } from '../metrics/metrics.service';
+import { RequestBodyGuard } from '../common/request-body.guard';
 import { SearchRequestDto } from './search.dto';
 import { SearchResponseDto } from './search-response.dto';
 import { ApiSearch } from './search.openapi';
@@ -11,15 +12,20 @@ import { SearchService } from './search.service';
 @ApiTags('search')
 @Controller('search')
 export class SearchController {
-  constructor(private readonly searchService: SearchService) {}
+  constructor(
+    private readonly searchService: SearchService,
+    private readonly metrics: MetricsService,
+  ) {}
 
   @Post()
   @HttpCode(200)
-  @UseGuards(ApiKeyGuard)
-  @UseInterceptors(SearchMetricsInterceptor)
+  @UseGuards(ApiKeyGuard, RequestBodyGuard)
   @ApiSearch()
-  search(@Body() request: SearchRequestDto): Promise<SearchResponseDto> {
-    return this.searchService.search(request);
+  async search(@Body() request: SearchRequestDto): Promise<SearchResponseDto> {
+    const response = await this.searchService.search(request);
+    // What each successful search returned; the service knows nothing of metrics.
+    this.metrics.observeSearch(response.data.length, response.pageTotal);
+    return response;
   }
 
   @All()
