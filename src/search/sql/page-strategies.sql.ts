@@ -168,7 +168,8 @@ export function headTailPageSql(window: PageWindow, search: HeadTailSearch): Pri
   // most of the statement ("New Mi": 10 of its 13 ms in the GIN index, whose prefix "mi" reaches
   // 35,000 addresses, to rank 557 records after the 200 pinned).
   // Without an estimate the head is still read to count the matches, but not scored: its rows are
-  // not on the page (a count is a fraction of scoring: `Houston` in US-TX, 3,355 matches, ...).
+  // not on the page, and scoring is most of a match's cost (`Houston` in US-TX at 1M records: 3,355
+  // matches, the statement 15.9 -> 9.3 ms).
   const pinsFill = pinsFillSql(window, search);
   const skipHead = search.estimate != null ? pinsFill : null;
   const unscored = skipHead === null && pinsFill ? Prisma.sql`AND NOT ${pinsFill}` : Prisma.empty;

@@ -70,11 +70,11 @@ function pinScoreSql(pins: PlacePins): Prisma.Sql {
 
 /**
  * The pins as SQL on imagery (alias i): which records they pin, the score they add, and the pinned
- * rows (under `within`, a condition on i, when given).
+ * rows (those that also pass `alsoWhere`, an `AND ...` condition on i, when given).
  */
 export function pinsSql(
   pins: PlacePins,
-  within: Prisma.Sql | null = null,
+  alsoWhere: Prisma.Sql = Prisma.empty,
 ): { isPinned: Prisma.Sql; score: Prisma.Sql; rows: Prisma.Sql } {
   const score = pinScoreSql(pins);
   // The index-friendly part first (imagery_place_id_idx, imagery_locality_id_idx, the geography GiST
@@ -86,8 +86,7 @@ export function pinsSql(
   return {
     isPinned: Prisma.sql`(${candidates} AND (${score}) IS NOT NULL)`,
     score: Prisma.sql`coalesce(${score}, 0)`,
-    // coalesce(): a filter on each place's few records, never a bitmap of every record of a region.
-    rows: pinnedRowsSql(pins, within ? Prisma.sql`AND coalesce(${within}, false)` : Prisma.empty),
+    rows: pinnedRowsSql(pins, alsoWhere),
   };
 }
 

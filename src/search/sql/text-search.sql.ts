@@ -36,10 +36,13 @@ export function fullTextSql(
       : Prisma.sql`i.address_tsv @@ to_tsquery('simple', ${query.tsqueryLeading})
         AND coalesce(i.address_tsv @@ to_tsquery('simple', ${query.tsquery}), false)`;
   const isCode = query.code === null ? null : Prisma.sql`coalesce(i.address_code = ${query.code}, false)`;
-  // A region as the only filter is read like no filter, within the region (see isRegionOnly).
+  // A region as the only filter is read like no filter, within the region (see isRegionOnly). The
+  // region checks the pinned rows and code matches found by their own index probes: coalesce() keeps
+  // it a filter of their few records, never a bitmap of every record of the region.
   const regionOnly = plan.sort === 'relevance' && isRegionOnly(plan);
   const within = regionOnly ? filterConditions(plan.filters)[0] : null;
-  const pinned = pins && pins.ids.length > 0 ? pinsSql(pins, within) : null;
+  const and = within ? Prisma.sql`AND coalesce(${within}, false)` : Prisma.empty;
+  const pinned = pins && pins.ids.length > 0 ? pinsSql(pins, and) : null;
   const isPinned = pinned?.isPinned ?? null;
   const matches = [
     tsv,
@@ -60,14 +63,14 @@ export function fullTextSql(
   };
   if (plan.sort !== 'relevance') return sortedPageSql(window, plan, search);
   if (!isUnfiltered(plan) && !regionOnly) return rankedPageSql(window, plan, search);
-  const and = within ? Prisma.sql`AND coalesce(${within}, false)` : Prisma.empty;
   const codes =
     query.code === null
       ? null
       : Prisma.sql`SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = ${query.code} ${and} LIMIT ${SCORE_CAP}`;
   const pinRows = pinned?.rows ?? null;
-  // Without filters the pinned rows rank first, the others by text alone (their place's pin is what
-  // the pinned rows carry), so a page the pinned rows fill is the same page however it is read.
+  // Without filters (or a region alone) the pinned rows rank first, the others by text alone (their
+  // place's pin is what the pinned rows carry), so a page the pinned rows fill is the same page
+  // however it is read.
   const headTail = {
     ...search,
     score: textScore,
