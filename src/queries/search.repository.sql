@@ -228,7 +228,7 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
            (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS code_matched
   ),
   counted AS MATERIALIZED (
-    SELECT CASE WHEN (SELECT count(*) FROM pinned) >= $17 THEN s.pinned + $18 ELSE s.pinned + CASE WHEN s.head > $19 AND $20 THEN $21 ELSE s.head END END AS total,
+    SELECT CASE WHEN (SELECT count(*) FROM pinned) >= $17 THEN greatest(s.pinned, $18) ELSE s.pinned + CASE WHEN s.head > $19 AND $20 THEN $21 ELSE s.head END END AS total,
       least(s.head, $22) + s.pinned AS ranked
     FROM sizes s
   ),
@@ -307,8 +307,8 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
     FROM (SELECT id, score FROM head UNION ALL SELECT id, score FROM pinned) r
   ),
   counted AS MATERIALIZED (
-    SELECT n.ranked, greatest(n.ranked, n.pinned + $11) AS total
-    FROM (SELECT (SELECT count(*) FROM ranked)::int AS ranked, (SELECT count(*) FROM pinned)::int AS pinned) n
+    SELECT n.ranked, greatest(n.ranked, $11) AS total
+    FROM (SELECT (SELECT count(*) FROM ranked)::int AS ranked) n
   ),
   page AS MATERIALIZED (
     SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $12 AND r.pos <= $13
@@ -382,8 +382,8 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
     FROM (SELECT id, score FROM head UNION ALL SELECT id, score FROM pinned) r
   ),
   counted AS MATERIALIZED (
-    SELECT n.ranked, greatest(n.ranked, n.pinned + $12) AS total
-    FROM (SELECT (SELECT count(*) FROM ranked)::int AS ranked, (SELECT count(*) FROM pinned)::int AS pinned) n
+    SELECT n.ranked, greatest(n.ranked, $12) AS total
+    FROM (SELECT (SELECT count(*) FROM ranked)::int AS ranked) n
   ),
   page AS MATERIALIZED (
     SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $13 AND r.pos <= $14
@@ -557,34 +557,35 @@ i.place_id AS "placeId", i.locality_id AS "localityId", (similarity(i.address_no
 --   $14 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
 --   $15 = ["'springfield'","'herrengasse' & '35'"]
 --   $16 = 200
---   $17 = 200
+--   $17 = 2000
 --   $18 = 200
---   $19 = 1000
---   $20 = 10
---   $21 = "Springfield IL"
---   $22 = "springfieldil"
---   $23 = "Springfield IL"
+--   $19 = 200
+--   $20 = 1000
+--   $21 = 10
+--   $22 = "Springfield IL"
+--   $23 = "springfieldil"
 --   $24 = "Springfield IL"
---   $25 = "'springfield' & 'il'"
---   $26 = "'springfield' & 'il':*"
---   $27 = 10001
---   $28 = 1000
---   $29 = false
---   $30 = 10001
---   $31 = 1000
+--   $25 = "Springfield IL"
+--   $26 = "'springfield' & 'il'"
+--   $27 = "'springfield' & 'il':*"
+--   $28 = 10001
+--   $29 = 1000
+--   $30 = false
+--   $31 = 10001
 --   $32 = 1000
---   $33 = 10
---   $34 = 0
---   $35 = 10
---   $36 = 1000
---   $37 = 0
---   $38 = 10
---   $39 = 0
---   $40 = "Springfield IL"
---   $41 = "springfieldil"
---   $42 = "Springfield IL"
+--   $33 = 1000
+--   $34 = 10
+--   $35 = 0
+--   $36 = 10
+--   $37 = 1000
+--   $38 = 0
+--   $39 = 10
+--   $40 = 0
+--   $41 = "Springfield IL"
+--   $42 = "springfieldil"
 --   $43 = "Springfield IL"
---   $44 = "'springfield' & 'il'"
+--   $44 = "Springfield IL"
+--   $45 = "'springfield' & 'il'"
   WITH pinned AS MATERIALIZED (SELECT DISTINCT ON (x.id) x.id, x.code_match, (similarity(i.address_norm, lis_normalize($1))
     + CASE WHEN coalesce(i.address_code = $2, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
@@ -594,46 +595,50 @@ i.place_id AS "placeId", i.locality_id AS "localityId", (similarity(i.address_no
       FROM ((SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $12  LIMIT $13) UNION ALL (
   SELECT r.id, false AS code_match FROM (
     SELECT x.id FROM unnest($14::uuid[], $15::text[]) WITH ORDINALITY AS p(id, name, n)
+    CROSS JOIN LATERAL (SELECT to_tsquery('simple', p.name) AS name) q
     CROSS JOIN LATERAL (
       (SELECT i.id FROM imagery i WHERE i.place_id = p.id  LIMIT $16)
       UNION ALL
-      (SELECT i.id FROM imagery i WHERE i.locality_id = p.id AND (i.address_origin <> 'own' OR i.address_tsv @@ to_tsquery('simple', p.name))  LIMIT $17)
+      (SELECT l.id FROM (
+        SELECT i.id, (i.address_origin <> 'own' OR i.address_tsv @@ q.name)  AS its
+        FROM imagery i WHERE i.locality_id = p.id LIMIT $17
+      ) l WHERE l.its LIMIT $18)
     ) x
     ORDER BY p.n
-    LIMIT $18
+    LIMIT $19
   ) r
   )) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC),
   head AS MATERIALIZED (
     SELECT i.id, row_number() OVER () AS seq,
-           CASE WHEN row_number() OVER () <= $19 AND NOT (SELECT count(*) FROM pinned) >= $20 THEN (similarity(i.address_norm, lis_normalize($21))
-    + CASE WHEN coalesce(i.address_code = $22, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($23) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($24)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $25) THEN 0.5 ELSE 0 END)::float8 END AS score
-    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $26) AND i.id NOT IN (SELECT id FROM pinned)  LIMIT $27
+           CASE WHEN row_number() OVER () <= $20 AND NOT (SELECT count(*) FROM pinned) >= $21 THEN (similarity(i.address_norm, lis_normalize($22))
+    + CASE WHEN coalesce(i.address_code = $23, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($24) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($25)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $26) THEN 0.5 ELSE 0 END)::float8 END AS score
+    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $27) AND i.id NOT IN (SELECT id FROM pinned)  LIMIT $28
   ),
   sizes AS MATERIALIZED (
     SELECT (SELECT count(*) FROM head)::int AS head, (SELECT count(*) FROM pinned)::int AS pinned,
            (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS code_matched
   ),
   counted AS MATERIALIZED (
-    SELECT s.pinned + CASE WHEN s.head > $28 AND $29 THEN $30 ELSE s.head END AS total,
-      least(s.head, $31) + s.pinned AS ranked
+    SELECT s.pinned + CASE WHEN s.head > $29 AND $30 THEN $31 ELSE s.head END AS total,
+      least(s.head, $32) + s.pinned AS ranked
     FROM sizes s
   ),
   ranked AS MATERIALIZED (
     SELECT r.id, r.score, row_number() OVER (ORDER BY r.score DESC, r.id) AS pos
-    FROM (SELECT id, score FROM head WHERE seq <= $32 AND NOT (SELECT count(*) FROM pinned) >= $33 UNION ALL SELECT id, score FROM pinned) r
+    FROM (SELECT id, score FROM head WHERE seq <= $33 AND NOT (SELECT count(*) FROM pinned) >= $34 UNION ALL SELECT id, score FROM pinned) r
   ),
   page AS MATERIALIZED (
-    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $34 AND r.pos <= $35
+    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $35 AND r.pos <= $36
     UNION ALL
     SELECT t.id, NULL, (SELECT ranked FROM counted) + t.n
     FROM (
       SELECT x.id, row_number() OVER () AS n
-      FROM (SELECT h.id FROM head h WHERE h.seq > $36 ORDER BY h.seq) x
-      OFFSET greatest(0, $37 - (SELECT ranked FROM counted))
-      LIMIT greatest(0, $38 - greatest($39, (SELECT ranked FROM counted)))
+      FROM (SELECT h.id FROM head h WHERE h.seq > $37 ORDER BY h.seq) x
+      OFFSET greatest(0, $38 - (SELECT ranked FROM counted))
+      LIMIT greatest(0, $39 - greatest($40, (SELECT ranked FROM counted)))
     ) t
   )
   SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", false AS estimated, p.*
@@ -641,11 +646,11 @@ i.place_id AS "placeId", i.locality_id AS "localityId", (similarity(i.address_no
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
 i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat,
-i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($40))
-    + CASE WHEN coalesce(i.address_code = $41, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($42) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($43)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $44) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
+i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($41))
+    + CASE WHEN coalesce(i.address_code = $42, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($43) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($44)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $45) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
     FROM page pg JOIN imagery i ON i.id = pg.id
   ) p ON true
   ORDER BY p.pos
@@ -668,36 +673,37 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
 --   $14 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
 --   $15 = ["'springfield'","'herrengasse' & '35'"]
 --   $16 = 200
---   $17 = 200
+--   $17 = 2000
 --   $18 = 200
---   $19 = 1000
---   $20 = "New Mi"
---   $21 = "newmi"
---   $22 = "New Mi"
+--   $19 = 200
+--   $20 = 1000
+--   $21 = "New Mi"
+--   $22 = "newmi"
 --   $23 = "New Mi"
---   $24 = "'new' & 'mi'"
---   $25 = "'new' & 'mi':*"
---   $26 = 10
---   $27 = 10001
---   $28 = 10
---   $29 = 320
---   $30 = 1000
---   $31 = false
---   $32 = 10001
---   $33 = 1000
+--   $24 = "New Mi"
+--   $25 = "'new' & 'mi'"
+--   $26 = "'new' & 'mi':*"
+--   $27 = 10
+--   $28 = 10001
+--   $29 = 10
+--   $30 = 320
+--   $31 = 1000
+--   $32 = false
+--   $33 = 10001
 --   $34 = 1000
---   $35 = 0
---   $36 = 10
---   $37 = 1000
---   $38 = 0
---   $39 = 10
---   $40 = 0
---   $41 = 10
---   $42 = "New Mi"
---   $43 = "newmi"
---   $44 = "New Mi"
+--   $35 = 1000
+--   $36 = 0
+--   $37 = 10
+--   $38 = 1000
+--   $39 = 0
+--   $40 = 10
+--   $41 = 0
+--   $42 = 10
+--   $43 = "New Mi"
+--   $44 = "newmi"
 --   $45 = "New Mi"
---   $46 = "'new' & 'mi'"
+--   $46 = "New Mi"
+--   $47 = "'new' & 'mi'"
   WITH pinned AS MATERIALIZED (SELECT DISTINCT ON (x.id) x.id, x.code_match, (similarity(i.address_norm, lis_normalize($1))
     + CASE WHEN coalesce(i.address_code = $2, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
@@ -707,58 +713,62 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
       FROM ((SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $12  LIMIT $13) UNION ALL (
   SELECT r.id, false AS code_match FROM (
     SELECT x.id FROM unnest($14::uuid[], $15::text[]) WITH ORDINALITY AS p(id, name, n)
+    CROSS JOIN LATERAL (SELECT to_tsquery('simple', p.name) AS name) q
     CROSS JOIN LATERAL (
       (SELECT i.id FROM imagery i WHERE i.place_id = p.id  LIMIT $16)
       UNION ALL
-      (SELECT i.id FROM imagery i WHERE i.locality_id = p.id AND (i.address_origin <> 'own' OR i.address_tsv @@ to_tsquery('simple', p.name))  LIMIT $17)
+      (SELECT l.id FROM (
+        SELECT i.id, (i.address_origin <> 'own' OR i.address_tsv @@ q.name)  AS its
+        FROM imagery i WHERE i.locality_id = p.id LIMIT $17
+      ) l WHERE l.its LIMIT $18)
     ) x
     ORDER BY p.n
-    LIMIT $18
+    LIMIT $19
   ) r
   )) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC),
   head AS MATERIALIZED (
     SELECT i.id, row_number() OVER () AS seq,
-           CASE WHEN row_number() OVER () <= $19  THEN (similarity(i.address_norm, lis_normalize($20))
-    + CASE WHEN coalesce(i.address_code = $21, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($22) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($23)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $24) THEN 0.5 ELSE 0 END)::float8 END AS score
-    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $25) AND i.id NOT IN (SELECT id FROM pinned) AND NOT (SELECT count(*) FROM pinned) >= $26 LIMIT $27
+           CASE WHEN row_number() OVER () <= $20  THEN (similarity(i.address_norm, lis_normalize($21))
+    + CASE WHEN coalesce(i.address_code = $22, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($23) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($24)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $25) THEN 0.5 ELSE 0 END)::float8 END AS score
+    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $26) AND i.id NOT IN (SELECT id FROM pinned) AND NOT (SELECT count(*) FROM pinned) >= $27 LIMIT $28
   ),
   sizes AS MATERIALIZED (
     SELECT (SELECT count(*) FROM head)::int AS head, (SELECT count(*) FROM pinned)::int AS pinned,
            (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS code_matched
   ),
   counted AS MATERIALIZED (
-    SELECT CASE WHEN (SELECT count(*) FROM pinned) >= $28 THEN s.pinned + $29 ELSE s.pinned + CASE WHEN s.head > $30 AND $31 THEN $32 ELSE s.head END END AS total,
-      least(s.head, $33) + s.pinned AS ranked
+    SELECT CASE WHEN (SELECT count(*) FROM pinned) >= $29 THEN greatest(s.pinned, $30) ELSE s.pinned + CASE WHEN s.head > $31 AND $32 THEN $33 ELSE s.head END END AS total,
+      least(s.head, $34) + s.pinned AS ranked
     FROM sizes s
   ),
   ranked AS MATERIALIZED (
     SELECT r.id, r.score, row_number() OVER (ORDER BY r.score DESC, r.id) AS pos
-    FROM (SELECT id, score FROM head WHERE seq <= $34  UNION ALL SELECT id, score FROM pinned) r
+    FROM (SELECT id, score FROM head WHERE seq <= $35  UNION ALL SELECT id, score FROM pinned) r
   ),
   page AS MATERIALIZED (
-    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $35 AND r.pos <= $36
+    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $36 AND r.pos <= $37
     UNION ALL
     SELECT t.id, NULL, (SELECT ranked FROM counted) + t.n
     FROM (
       SELECT x.id, row_number() OVER () AS n
-      FROM (SELECT h.id FROM head h WHERE h.seq > $37 ORDER BY h.seq) x
-      OFFSET greatest(0, $38 - (SELECT ranked FROM counted))
-      LIMIT greatest(0, $39 - greatest($40, (SELECT ranked FROM counted)))
+      FROM (SELECT h.id FROM head h WHERE h.seq > $38 ORDER BY h.seq) x
+      OFFSET greatest(0, $39 - (SELECT ranked FROM counted))
+      LIMIT greatest(0, $40 - greatest($41, (SELECT ranked FROM counted)))
     ) t
   )
-  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", (SELECT count(*) FROM pinned) >= $41 AS estimated, p.*
+  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", (SELECT count(*) FROM pinned) >= $42 AS estimated, p.*
   FROM counted t
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
 i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat,
-i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($42))
-    + CASE WHEN coalesce(i.address_code = $43, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($44) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($45)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $46) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
+i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($43))
+    + CASE WHEN coalesce(i.address_code = $44, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($45) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($46)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $47) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
     FROM page pg JOIN imagery i ON i.id = pg.id
   ) p ON true
   ORDER BY p.pos
@@ -808,43 +818,44 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
 --   $41 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
 --   $42 = ["'springfield'","'herrengasse' & '35'"]
 --   $43 = 200
---   $44 = 200
+--   $44 = 2000
 --   $45 = 200
---   $46 = 9.5209
---   $47 = 47.1391
---   $48 = 50
---   $49 = 9.5209
---   $50 = 47.1391
---   $51 = 9.5209
---   $52 = 47.1391
---   $53 = 45
---   $54 = 200
---   $55 = 1000
---   $56 = 10
---   $57 = "Herrengasse 35 Vaduz"
---   $58 = "herrengasse35vaduz"
---   $59 = "Herrengasse 35 Vaduz"
+--   $46 = 200
+--   $47 = 9.5209
+--   $48 = 47.1391
+--   $49 = 50
+--   $50 = 9.5209
+--   $51 = 47.1391
+--   $52 = 9.5209
+--   $53 = 47.1391
+--   $54 = 45
+--   $55 = 200
+--   $56 = 1000
+--   $57 = 10
+--   $58 = "Herrengasse 35 Vaduz"
+--   $59 = "herrengasse35vaduz"
 --   $60 = "Herrengasse 35 Vaduz"
---   $61 = "'herrengasse' & '35' & 'vaduz'"
---   $62 = "'herrengasse' & '35' & 'vaduz':*"
---   $63 = 10001
---   $64 = 1000
---   $65 = false
---   $66 = 10001
---   $67 = 1000
+--   $61 = "Herrengasse 35 Vaduz"
+--   $62 = "'herrengasse' & '35' & 'vaduz'"
+--   $63 = "'herrengasse' & '35' & 'vaduz':*"
+--   $64 = 10001
+--   $65 = 1000
+--   $66 = false
+--   $67 = 10001
 --   $68 = 1000
---   $69 = 10
---   $70 = 0
---   $71 = 10
---   $72 = 1000
---   $73 = 0
---   $74 = 10
---   $75 = 0
---   $76 = "Herrengasse 35 Vaduz"
---   $77 = "herrengasse35vaduz"
---   $78 = "Herrengasse 35 Vaduz"
+--   $69 = 1000
+--   $70 = 10
+--   $71 = 0
+--   $72 = 10
+--   $73 = 1000
+--   $74 = 0
+--   $75 = 10
+--   $76 = 0
+--   $77 = "Herrengasse 35 Vaduz"
+--   $78 = "herrengasse35vaduz"
 --   $79 = "Herrengasse 35 Vaduz"
---   $80 = "'herrengasse' & '35' & 'vaduz'"
+--   $80 = "Herrengasse 35 Vaduz"
+--   $81 = "'herrengasse' & '35' & 'vaduz'"
   WITH pinned AS MATERIALIZED (SELECT DISTINCT ON (x.id) x.id, x.code_match, (similarity(i.address_norm, lis_normalize($1))
     + CASE WHEN coalesce(i.address_code = $2, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
@@ -859,46 +870,50 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
       FROM ((SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $39  LIMIT $40) UNION ALL (
   SELECT r.id, false AS code_match FROM (
     SELECT x.id FROM unnest($41::uuid[], $42::text[]) WITH ORDINALITY AS p(id, name, n)
+    CROSS JOIN LATERAL (SELECT to_tsquery('simple', p.name) AS name) q
     CROSS JOIN LATERAL (
       (SELECT i.id FROM imagery i WHERE i.place_id = p.id  LIMIT $43)
       UNION ALL
-      (SELECT i.id FROM imagery i WHERE i.locality_id = p.id AND (i.address_origin <> 'own' OR i.address_tsv @@ to_tsquery('simple', p.name))  LIMIT $44)
+      (SELECT l.id FROM (
+        SELECT i.id, (i.address_origin <> 'own' OR i.address_tsv @@ q.name)  AS its
+        FROM imagery i WHERE i.locality_id = p.id LIMIT $44
+      ) l WHERE l.its LIMIT $45)
     ) x
     ORDER BY p.n
-    LIMIT $45
+    LIMIT $46
   ) r
-  UNION ALL (SELECT i.id, false AS code_match FROM imagery i WHERE (ST_DWithin(i.location::geography, ST_SetSRID(ST_MakePoint($46::float8, $47::float8), 4326)::geography, $48::float8) AND (i.interactive OR coalesce(abs((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($49::float8, $50::float8), 4326)::geography))) - 360 * round((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($51::float8, $52::float8), 4326)::geography))) / 360)) <= $53::float8, true)))  LIMIT $54))) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC),
+  UNION ALL (SELECT i.id, false AS code_match FROM imagery i WHERE (ST_DWithin(i.location::geography, ST_SetSRID(ST_MakePoint($47::float8, $48::float8), 4326)::geography, $49::float8) AND (i.interactive OR coalesce(abs((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($50::float8, $51::float8), 4326)::geography))) - 360 * round((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($52::float8, $53::float8), 4326)::geography))) / 360)) <= $54::float8, true)))  LIMIT $55))) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC),
   head AS MATERIALIZED (
     SELECT i.id, row_number() OVER () AS seq,
-           CASE WHEN row_number() OVER () <= $55 AND NOT (SELECT count(*) FROM pinned) >= $56 THEN (similarity(i.address_norm, lis_normalize($57))
-    + CASE WHEN coalesce(i.address_code = $58, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($59) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($60)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $61) THEN 0.5 ELSE 0 END)::float8 END AS score
-    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $62) AND i.id NOT IN (SELECT id FROM pinned)  LIMIT $63
+           CASE WHEN row_number() OVER () <= $56 AND NOT (SELECT count(*) FROM pinned) >= $57 THEN (similarity(i.address_norm, lis_normalize($58))
+    + CASE WHEN coalesce(i.address_code = $59, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($60) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($61)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $62) THEN 0.5 ELSE 0 END)::float8 END AS score
+    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $63) AND i.id NOT IN (SELECT id FROM pinned)  LIMIT $64
   ),
   sizes AS MATERIALIZED (
     SELECT (SELECT count(*) FROM head)::int AS head, (SELECT count(*) FROM pinned)::int AS pinned,
            (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS code_matched
   ),
   counted AS MATERIALIZED (
-    SELECT s.pinned + CASE WHEN s.head > $64 AND $65 THEN $66 ELSE s.head END AS total,
-      least(s.head, $67) + s.pinned AS ranked
+    SELECT s.pinned + CASE WHEN s.head > $65 AND $66 THEN $67 ELSE s.head END AS total,
+      least(s.head, $68) + s.pinned AS ranked
     FROM sizes s
   ),
   ranked AS MATERIALIZED (
     SELECT r.id, r.score, row_number() OVER (ORDER BY r.score DESC, r.id) AS pos
-    FROM (SELECT id, score FROM head WHERE seq <= $68 AND NOT (SELECT count(*) FROM pinned) >= $69 UNION ALL SELECT id, score FROM pinned) r
+    FROM (SELECT id, score FROM head WHERE seq <= $69 AND NOT (SELECT count(*) FROM pinned) >= $70 UNION ALL SELECT id, score FROM pinned) r
   ),
   page AS MATERIALIZED (
-    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $70 AND r.pos <= $71
+    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $71 AND r.pos <= $72
     UNION ALL
     SELECT t.id, NULL, (SELECT ranked FROM counted) + t.n
     FROM (
       SELECT x.id, row_number() OVER () AS n
-      FROM (SELECT h.id FROM head h WHERE h.seq > $72 ORDER BY h.seq) x
-      OFFSET greatest(0, $73 - (SELECT ranked FROM counted))
-      LIMIT greatest(0, $74 - greatest($75, (SELECT ranked FROM counted)))
+      FROM (SELECT h.id FROM head h WHERE h.seq > $73 ORDER BY h.seq) x
+      OFFSET greatest(0, $74 - (SELECT ranked FROM counted))
+      LIMIT greatest(0, $75 - greatest($76, (SELECT ranked FROM counted)))
     ) t
   )
   SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", false AS estimated, p.*
@@ -906,11 +921,11 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
 i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat,
-i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($76))
-    + CASE WHEN coalesce(i.address_code = $77, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($78) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($79)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $80) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
+i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($77))
+    + CASE WHEN coalesce(i.address_code = $78, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($79) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($80)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $81) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
     FROM page pg JOIN imagery i ON i.id = pg.id
   ) p ON true
   ORDER BY p.pos
@@ -936,35 +951,36 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
 --   $17 = "US-IL"
 --   $18 = 200
 --   $19 = "US-IL"
---   $20 = 200
+--   $20 = 2000
 --   $21 = 200
---   $22 = 1000
---   $23 = 10
---   $24 = "Springfield"
---   $25 = "springfield"
---   $26 = "Springfield"
+--   $22 = 200
+--   $23 = 1000
+--   $24 = 10
+--   $25 = "Springfield"
+--   $26 = "springfield"
 --   $27 = "Springfield"
---   $28 = "'springfield'"
---   $29 = "'springfield':*"
---   $30 = "US-IL"
---   $31 = 10001
---   $32 = 1000
---   $33 = false
---   $34 = 10001
---   $35 = 1000
+--   $28 = "Springfield"
+--   $29 = "'springfield'"
+--   $30 = "'springfield':*"
+--   $31 = "US-IL"
+--   $32 = 10001
+--   $33 = 1000
+--   $34 = false
+--   $35 = 10001
 --   $36 = 1000
---   $37 = 10
---   $38 = 0
---   $39 = 10
---   $40 = 1000
---   $41 = 0
---   $42 = 10
---   $43 = 0
---   $44 = "Springfield"
---   $45 = "springfield"
---   $46 = "Springfield"
+--   $37 = 1000
+--   $38 = 10
+--   $39 = 0
+--   $40 = 10
+--   $41 = 1000
+--   $42 = 0
+--   $43 = 10
+--   $44 = 0
+--   $45 = "Springfield"
+--   $46 = "springfield"
 --   $47 = "Springfield"
---   $48 = "'springfield'"
+--   $48 = "Springfield"
+--   $49 = "'springfield'"
   WITH pinned AS MATERIALIZED (SELECT DISTINCT ON (x.id) x.id, x.code_match, (similarity(i.address_norm, lis_normalize($1))
     + CASE WHEN coalesce(i.address_code = $2, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
@@ -974,46 +990,50 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
       FROM ((SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $12 AND coalesce(i.region_code = $13, false) LIMIT $14) UNION ALL (
   SELECT r.id, false AS code_match FROM (
     SELECT x.id FROM unnest($15::uuid[], $16::text[]) WITH ORDINALITY AS p(id, name, n)
+    CROSS JOIN LATERAL (SELECT to_tsquery('simple', p.name) AS name) q
     CROSS JOIN LATERAL (
       (SELECT i.id FROM imagery i WHERE i.place_id = p.id AND coalesce(i.region_code = $17, false) LIMIT $18)
       UNION ALL
-      (SELECT i.id FROM imagery i WHERE i.locality_id = p.id AND (i.address_origin <> 'own' OR i.address_tsv @@ to_tsquery('simple', p.name)) AND coalesce(i.region_code = $19, false) LIMIT $20)
+      (SELECT l.id FROM (
+        SELECT i.id, (i.address_origin <> 'own' OR i.address_tsv @@ q.name) AND coalesce(i.region_code = $19, false) AS its
+        FROM imagery i WHERE i.locality_id = p.id LIMIT $20
+      ) l WHERE l.its LIMIT $21)
     ) x
     ORDER BY p.n
-    LIMIT $21
+    LIMIT $22
   ) r
   )) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC),
   head AS MATERIALIZED (
     SELECT i.id, row_number() OVER () AS seq,
-           CASE WHEN row_number() OVER () <= $22 AND NOT (SELECT count(*) FROM pinned) >= $23 THEN (similarity(i.address_norm, lis_normalize($24))
-    + CASE WHEN coalesce(i.address_code = $25, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($26) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($27)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $28) THEN 0.5 ELSE 0 END)::float8 END AS score
-    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $29) AND i.region_code = $30 AND i.id NOT IN (SELECT id FROM pinned)  LIMIT $31
+           CASE WHEN row_number() OVER () <= $23 AND NOT (SELECT count(*) FROM pinned) >= $24 THEN (similarity(i.address_norm, lis_normalize($25))
+    + CASE WHEN coalesce(i.address_code = $26, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($27) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($28)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $29) THEN 0.5 ELSE 0 END)::float8 END AS score
+    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $30) AND i.region_code = $31 AND i.id NOT IN (SELECT id FROM pinned)  LIMIT $32
   ),
   sizes AS MATERIALIZED (
     SELECT (SELECT count(*) FROM head)::int AS head, (SELECT count(*) FROM pinned)::int AS pinned,
            (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS code_matched
   ),
   counted AS MATERIALIZED (
-    SELECT s.pinned + CASE WHEN s.head > $32 AND $33 THEN $34 ELSE s.head END AS total,
-      least(s.head, $35) + s.pinned AS ranked
+    SELECT s.pinned + CASE WHEN s.head > $33 AND $34 THEN $35 ELSE s.head END AS total,
+      least(s.head, $36) + s.pinned AS ranked
     FROM sizes s
   ),
   ranked AS MATERIALIZED (
     SELECT r.id, r.score, row_number() OVER (ORDER BY r.score DESC, r.id) AS pos
-    FROM (SELECT id, score FROM head WHERE seq <= $36 AND NOT (SELECT count(*) FROM pinned) >= $37 UNION ALL SELECT id, score FROM pinned) r
+    FROM (SELECT id, score FROM head WHERE seq <= $37 AND NOT (SELECT count(*) FROM pinned) >= $38 UNION ALL SELECT id, score FROM pinned) r
   ),
   page AS MATERIALIZED (
-    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $38 AND r.pos <= $39
+    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $39 AND r.pos <= $40
     UNION ALL
     SELECT t.id, NULL, (SELECT ranked FROM counted) + t.n
     FROM (
       SELECT x.id, row_number() OVER () AS n
-      FROM (SELECT h.id FROM head h WHERE h.seq > $40 ORDER BY h.seq) x
-      OFFSET greatest(0, $41 - (SELECT ranked FROM counted))
-      LIMIT greatest(0, $42 - greatest($43, (SELECT ranked FROM counted)))
+      FROM (SELECT h.id FROM head h WHERE h.seq > $41 ORDER BY h.seq) x
+      OFFSET greatest(0, $42 - (SELECT ranked FROM counted))
+      LIMIT greatest(0, $43 - greatest($44, (SELECT ranked FROM counted)))
     ) t
   )
   SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", false AS estimated, p.*
@@ -1021,11 +1041,11 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
 i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat,
-i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($44))
-    + CASE WHEN coalesce(i.address_code = $45, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($46) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($47)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $48) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
+i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($45))
+    + CASE WHEN coalesce(i.address_code = $46, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($47) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($48)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $49) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
     FROM page pg JOIN imagery i ON i.id = pg.id
   ) p ON true
   ORDER BY p.pos

@@ -8,6 +8,10 @@ export const SCORE_CAP = 1_000;
 // as many records facing it). The rest of their records follow in the text ranking. Measured at 1M
 // records: scoring 1,000 pinned records took 8-11 ms of a 20 ms search for a common name.
 export const PINNED_RECORDS_CAP = 200;
+// Records of a named locality read to find its pinned ones (those whose address names it), at most.
+// Most of a town's records name it; a town whose first records mostly name villages linked to it
+// pins fewer.
+export const LOCALITY_RECORDS_READ = 2_000;
 // Vocabulary words fetched per misspelt query word (nearest by trigram distance).
 export const WORD_CANDIDATES = 20;
 

@@ -68,7 +68,7 @@ export function resetPlaces(): Promise<void> {
 // Links records to places as the importer's linker would (place_id for recovered addresses,
 // locality_id and the locality's codes for every record).
 export function linkRecord(
-  recordId: string,
+  recordId: string | string[],
   link: { locality?: string; place?: string; origin?: string },
 ): Promise<void> {
   return withClient(async (c) => {
@@ -76,9 +76,9 @@ export function linkRecord(
       `UPDATE imagery i SET locality_id = l.id, region_code = l.region_code, country_code = l.country_code,
          place_id = $3, address_origin = $4
        FROM (SELECT $2::uuid AS id) x LEFT JOIN places l ON l.id = x.id
-       WHERE i.id = $1`,
+       WHERE i.id = ANY($1::uuid[])`,
       [
-        recordId,
+        [recordId].flat(),
         link.locality ? testPlaceId(link.locality) : null,
         link.place ? testPlaceId(link.place) : null,
         link.origin ?? 'own',

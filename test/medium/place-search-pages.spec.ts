@@ -2,7 +2,7 @@ import { Prisma } from '@prisma/client';
 import { TestingModule } from '@nestjs/testing';
 import { PrismaService } from '../../src/database/prisma.service';
 import { SCORE_CAP, SearchRepository } from '../../src/search/search.repository';
-import { PINNED_RECORDS_CAP } from '../../src/search/search-limits';
+import { LOCALITY_RECORDS_READ, PINNED_RECORDS_CAP } from '../../src/search/search-limits';
 import { placePlanTools } from '../helpers/place-plans';
 import { insertPlaces, linkRecord, resetPlaces } from '../helpers/places';
 import { LOCALITIES } from '../helpers/place-search-gazetteer';
@@ -14,7 +14,14 @@ import { feature, importFixture, resetImagery } from '../helpers/test-app';
 // Walking the pages must still list every match once.
 describe('search that knows places: paging past the pinned records', () => {
   let moduleRef: TestingModule;
-  let search: (body: object) => Promise<{ data: Array<{ id: string }>; pageTotal: number; total_exact?: boolean }>;
+  let search: (
+    body: object,
+  ) => Promise<{
+    data: Array<{ id: string; score?: number }>;
+    pageTotal: number;
+    total?: number;
+    total_exact?: boolean;
+  }>;
   const LONDON_RECORDS = PINNED_RECORDS_CAP + 40;
   const OTHERS = 60; // addresses that hold the word "London" but are no London's imagery (in its region)
   const londonIds = new Set<string>();
@@ -33,8 +40,28 @@ describe('search that knows places: paging past the pinned records', () => {
     );
     records.forEach((r) => londonIds.add(r.id));
     expect((await importFixture([...records, ...others])).rejected).toBe(0);
-    for (const r of records) await linkRecord(r.id, { locality: 'london-gb' });
-    for (const r of others) await linkRecord(r.id, { locality: 'croydon' });
+    await linkRecord(
+      records.map((r) => r.id),
+      { locality: 'london-gb' },
+    );
+    await linkRecord(
+      others.map((r) => r.id),
+      { locality: 'croydon' },
+    );
+    // A town whose first records (in its index) name a village linked to it, its own name only after.
+    const munich = LOCALITIES.find((p) => p.key === 'munich')!;
+    const village = Array.from({ length: LOCALITY_RECORDS_READ }, (_, n) =>
+      feature(`${n + 1} Dorfstrasse, Dorfen`, {}, [munich.lon + n * 1e-5, munich.lat]),
+    );
+    const town = Array.from({ length: 20 }, (_, n) =>
+      feature(`${n + 1} Marienplatz, Munich`, {}, [munich.lon, munich.lat + n * 1e-5]),
+    );
+    expect((await importFixture(village)).rejected).toBe(0);
+    expect((await importFixture(town)).rejected).toBe(0);
+    await linkRecord(
+      [...village, ...town].map((r) => r.id),
+      { locality: 'munich' },
+    );
     ({ moduleRef, search } = await startSearchService());
   }, 120_000);
 
@@ -48,6 +75,8 @@ describe('search that knows places: paging past the pinned records', () => {
     const limit = 10;
     const first = await search({ query: 'London', limit, include: ['total'] });
     expect(first.total_exact).toBe(false); // the pinned records fill it: the rest is estimated
+    // The vocabulary's count of the addresses holding "London", the pinned records among them.
+    expect(first.total).toBe(LONDON_RECORDS + OTHERS);
     const walked: string[] = [];
     let pageTotal = first.pageTotal;
     for (let page = 1; page <= pageTotal; page++) {
@@ -59,6 +88,15 @@ describe('search that knows places: paging past the pinned records', () => {
     expect(new Set(walked).size).toBe(walked.length);
     expect(walked).toHaveLength(LONDON_RECORDS + OTHERS);
     expect(walked.slice(0, PINNED_RECORDS_CAP).every((id) => londonIds.has(id))).toBe(true);
+  });
+
+  // A named locality's pinned records are looked for among its first LOCALITY_RECORDS_READ: a town
+  // whose first records name a village linked to it pins none of the later ones that name it.
+  it("pins a town's records only from its first records read: past them its matches rank by text", async () => {
+    const r = await search({ query: 'Munich', limit: 10, include: ['total', 'score'] });
+    expect(r.total).toBe(20);
+    expect(r.data).toHaveLength(10);
+    expect(Math.max(...r.data.map((d) => d.score!))).toBeLessThan(30); // no place bonus: not pinned
   });
 
   // A region is read like no filter, within the region: the named places' records rank first, so on

@@ -141,8 +141,8 @@ export interface HeadTailSearch extends TextSearch {
   broad: boolean;
   /**
    * Matches estimated from the vocabulary, or null. With one, a page the pinned rows fill (they rank
-   * above every other match, as with ranked lists) does not read the head: the total is the pinned
-   * rows plus this estimate.
+   * above every other match, as with ranked lists) does not read the head: the total is this
+   * estimate (the pinned rows are mostly among the matches it counts), or the pinned rows if more.
    */
   estimate?: number | null;
 }
@@ -186,7 +186,7 @@ export function headTailPageSql(window: PageWindow, search: HeadTailSearch): Pri
              (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS code_matched
     ),
     counted AS MATERIALIZED (
-      SELECT ${skipHead ? Prisma.sql`CASE WHEN ${skipHead} THEN s.pinned + ${Math.min(search.estimate!, search.cap + 1)} ELSE ${total} END` : total} AS total,
+      SELECT ${skipHead ? Prisma.sql`CASE WHEN ${skipHead} THEN greatest(s.pinned, ${Math.min(search.estimate!, search.cap + 1)}) ELSE ${total} END` : total} AS total,
         least(s.head, ${SCORE_CAP}) + s.pinned AS ranked
       FROM sizes s
     ),

@@ -1,5 +1,5 @@
 import { Prisma } from '@prisma/client';
-import { PINNED_RECORDS_CAP } from '../search-limits';
+import { LOCALITY_RECORDS_READ, PINNED_RECORDS_CAP } from '../search-limits';
 import { geography } from './spatial.sql';
 
 /**
@@ -91,18 +91,25 @@ export function pinsSql(
 }
 
 // The records of the named places, best place first, PINNED_RECORDS_CAP at most: per place an index
-// probe that stops at the cap.
-function pinnedRowsSql(pins: PlacePins, within: Prisma.Sql): Prisma.Sql {
+// probe that stops at the cap. A locality's records are read from its index and checked one by one
+// (LOCALITY_RECORDS_READ at most): the planner otherwise ANDed them with every address holding the
+// name in the text index, whose size grows with the catalogue (`Washington` at 1M records: 1,476
+// records of the city against 17,252 addresses, 4 ms of the statement).
+function pinnedRowsSql(pins: PlacePins, alsoWhere: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`
     SELECT r.id, false AS code_match FROM (
       SELECT x.id FROM unnest(${pins.ids}::uuid[], ${pins.names}::text[]) WITH ORDINALITY AS p(id, name, n)
+      CROSS JOIN LATERAL (SELECT to_tsquery('simple', p.name) AS name) q
       CROSS JOIN LATERAL (
-        (SELECT i.id FROM imagery i WHERE i.place_id = p.id ${within} LIMIT ${PINNED_RECORDS_CAP})
+        (SELECT i.id FROM imagery i WHERE i.place_id = p.id ${alsoWhere} LIMIT ${PINNED_RECORDS_CAP})
         UNION ALL
-        (SELECT i.id FROM imagery i WHERE i.locality_id = p.id AND ${ofLocalitySql(Prisma.sql`to_tsquery('simple', p.name)`)} ${within} LIMIT ${PINNED_RECORDS_CAP})
+        (SELECT l.id FROM (
+          SELECT i.id, ${ofLocalitySql(Prisma.sql`q.name`)} ${alsoWhere} AS its
+          FROM imagery i WHERE i.locality_id = p.id LIMIT ${LOCALITY_RECORDS_READ}
+        ) l WHERE l.its LIMIT ${PINNED_RECORDS_CAP})
       ) x
       ORDER BY p.n
       LIMIT ${PINNED_RECORDS_CAP}
     ) r
-    ${pins.view ? Prisma.sql`UNION ALL (SELECT i.id, false AS code_match FROM imagery i WHERE ${viewedSql(pins.view)} ${within} LIMIT ${PINNED_RECORDS_CAP})` : Prisma.empty}`;
+    ${pins.view ? Prisma.sql`UNION ALL (SELECT i.id, false AS code_match FROM imagery i WHERE ${viewedSql(pins.view)} ${alsoWhere} LIMIT ${PINNED_RECORDS_CAP})` : Prisma.empty}`;
 }

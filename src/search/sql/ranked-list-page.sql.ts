@@ -36,8 +36,8 @@ export function rankedListPageSql(window: PageWindow, search: HeadTailSearch, li
       FROM (SELECT id, score FROM head UNION ALL SELECT id, score FROM pinned) r
     ),
     counted AS MATERIALIZED (
-      SELECT n.ranked, greatest(n.ranked, n.pinned + ${Math.min(lists.estimate, search.cap + 1)}) AS total
-      FROM (SELECT (SELECT count(*) FROM ranked)::int AS ranked, (SELECT count(*) FROM pinned)::int AS pinned) n
+      SELECT n.ranked, greatest(n.ranked, ${Math.min(lists.estimate, search.cap + 1)}) AS total
+      FROM (SELECT (SELECT count(*) FROM ranked)::int AS ranked) n
     ),
     ${pageCteSql(window, Prisma.sql`SELECT i.id FROM imagery i WHERE ${search.found} AND i.id NOT IN (SELECT id FROM ranked)`)}
     SELECT t.total, (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS "codeMatched", true AS estimated, p.*
