@@ -14,9 +14,7 @@ import { feature, importFixture, resetImagery } from '../helpers/test-app';
 // Walking the pages must still list every match once.
 describe('search that knows places: paging past the pinned records', () => {
   let moduleRef: TestingModule;
-  let search: (
-    body: object,
-  ) => Promise<{
+  let search: (body: object) => Promise<{
     data: Array<{ id: string; score?: number }>;
     pageTotal: number;
     total?: number;
