@@ -5,6 +5,7 @@ import { createApp } from './app';
 import { ConfigError, loadConfig } from './config/app-config';
 import { EmbeddedDatabaseError } from './database/embedded-database';
 import { Migrator } from './database/migrator';
+import { ImageryRepository } from './imagery/imagery.repository';
 import { installGracefulShutdown } from './lifecycle/graceful-shutdown';
 import { createRootLogger, nestLoggerFor } from './logging/logging';
 import { openDatabase } from './startup/database-connection';
@@ -30,6 +31,11 @@ async function main(): Promise<void> {
     log.log(`Applied migrations ${applied.join(', ')} in ${((Date.now() - migrationStart) / 1000).toFixed(1)} s`);
 
   const app = await createApp(config, { logger: rootLogger });
+  const firstLoadStart = Date.now();
+  if (await app.get(ImageryRepository).finishAbandonedFirstLoad())
+    log.log(
+      `Finished a first load that was cut off: the catalogue's indexes built in ${((Date.now() - firstLoadStart) / 1000).toFixed(1)} s`,
+    );
   if (config.bootstrapApiKey) {
     await app.get(ApiKeyService).register(config.bootstrapApiKey, 'bootstrap');
     log.log('Registered BOOTSTRAP_API_KEY');

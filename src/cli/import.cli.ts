@@ -32,6 +32,8 @@ ${usageOf.format(IMPORT_FORMATS)}
 ${usageOf.rejects}
 ${usageOf.batchSize('records', DEFAULT_BATCH_SIZE, MAX_BATCH_SIZE)}
   --connections <n>      database connections writing batches in parallel (default ${DEFAULT_CONNECTIONS}, at most ${MAX_CONNECTIONS})
+  --keep-indexes         into an empty catalogue too, keep its indexes while loading (searches stay fast
+                         during the load; the load is slower): see docs/data.md, "A first load"
 exit codes: 0 done, 1 more rejections than --max-rejects or unreadable input, 2 usage, 130 interrupted`;
 
 void runCli(async (ctx) => {
@@ -42,6 +44,7 @@ void runCli(async (ctx) => {
         ...IMPORT_OPTIONS,
         'delete-missing': { type: 'boolean', default: false },
         connections: { type: 'string' },
+        'keep-indexes': { type: 'boolean', default: false },
       },
     },
     USAGE,
@@ -76,10 +79,16 @@ void runCli(async (ctx) => {
         connections,
         dryRun: values['dry-run'],
         deleteMissing: values['delete-missing'],
+        firstLoad: !values['keep-indexes'],
         maxRejects,
         ...hooks,
       }),
     notes: (s) => [
+      ...(s.firstLoadIndexSeconds !== undefined
+        ? [
+            `first load: the catalogue was empty, so its indexes were built once at the end (${s.firstLoadIndexSeconds.toFixed(1)} s)`,
+          ]
+        : []),
       ...(s.deletionSkipped ? [`--delete-missing: nothing deleted because ${s.deletionSkipped}`] : []),
       ...(s.listsNotRefreshed ? [listsNotRefreshedNote(s.listsNotRefreshed)] : []),
     ],

@@ -5,11 +5,13 @@ import { BulkImportSession, UpsertCounts, Writer } from '../database/bulk-import
 import {
   BUILT_IN_SESSION,
   GenerateSql,
+  NoSql,
   POSTGRES_SESSION,
   SAMPLE_SOURCE,
   SAMPLE_UUID,
   SqlSubject,
 } from '../database/generate-sql';
+import { ImageryFirstLoadSession } from './first-load/imagery-first-load-session';
 import { ImageryRecord } from './imagery-feature';
 import { ImageryException, ImageryExceptionCode } from './imagery.exception';
 import { IMAGERY_STAGED, importSql, importTables } from './imagery-import.sql';
@@ -29,6 +31,8 @@ export interface ImportSessionOptions {
   trackSeen: boolean;
   /** Connections writing batches in parallel (default 1). */
   connections?: number;
+  /** false: keep the indexes even when the catalogue is empty (see ImageryFirstLoadSession; default true). */
+  firstLoad?: boolean;
   /** false: stage batches with array parameters instead of COPY (chosen by itself on the built-in database). */
   copy?: boolean;
 }
@@ -56,6 +60,7 @@ export class ImageryImportSession extends BulkImportSession<ImageryRecord, Impor
     private readonly importOptions: ImportSessionOptions,
     copy: boolean,
     builtIn: boolean,
+    private firstLoad: ImageryFirstLoadSession | null,
   ) {
     super(
       writers,
@@ -77,7 +82,30 @@ export class ImageryImportSession extends BulkImportSession<ImageryRecord, Impor
       sql: () => importSql(importTables()),
       setup: (sql) => (options.trackSeen ? [sql.createStaging, sql.createSeen] : [sql.createStaging]),
     });
-    return new ImageryImportSession(writers, options, !builtIn && options.copy !== false, builtIn);
+    // An empty catalogue is loaded without its secondary indexes (see ImageryFirstLoadSession); not on the
+    // built-in database, and never in a dry run.
+    const firstLoad =
+      builtIn || options.dryRun || options.firstLoad === false
+        ? null
+        : await ImageryFirstLoadSession.start(writers.map((w) => w.client)).catch(async (error: unknown) => {
+            await Promise.all(writers.map((w) => w.client.end().catch(() => undefined)));
+            throw error;
+          });
+    return new ImageryImportSession(writers, options, !builtIn && options.copy !== false, builtIn, firstLoad);
+  }
+
+  /** Whether this session is a first load (its indexes are built when it ends). */
+  get isFirstLoad(): boolean {
+    return this.firstLoad !== null;
+  }
+
+  // A first load's end (before analyze and close; also after an interrupted or failed run): builds the
+  // indexes set aside. Nothing for any other session.
+  @NoSql('ImageryFirstLoadSession.end (declared there)')
+  async endFirstLoad(): Promise<void> {
+    const load = this.firstLoad;
+    this.firstLoad = null;
+    await load?.end();
   }
 
   // Stages, links, upserts (or classifies) and remembers one batch atomically: all of it or none of it.

@@ -36,6 +36,8 @@ export interface ImportSummary extends BulkImportSummary<ImportRejection> {
   deletionSkipped?: string;
   /** Why the ranked word lists were not brought up to date at the end (searches stay correct). */
   listsNotRefreshed?: string;
+  /** Seconds spent building the indexes of a first load (an import into an empty catalogue; see ImageryFirstLoadSession). */
+  firstLoadIndexSeconds?: number;
 }
 
 export interface ImportOptions extends BulkImportOptions<ImportRejection, ImportSummary> {
@@ -44,6 +46,8 @@ export interface ImportOptions extends BulkImportOptions<ImportRejection, Import
   connections?: number;
   /** Remove the source's records that the input no longer contains (needs a source; see deletionBlocker). */
   deleteMissing?: boolean;
+  /** An import into an empty catalogue builds its indexes at the end (default true; see ImageryFirstLoadSession). */
+  firstLoad?: boolean;
   /** Rejections tolerated before --delete-missing refuses to run. */
   maxRejects?: number;
 }
@@ -74,6 +78,7 @@ export class ImageryImportService {
       dryRun: summary.dryRun,
       trackSeen: options.deleteMissing === true,
       connections,
+      firstLoad: options.firstLoad !== false,
     });
     try {
       const writer = new BatchWriter(
@@ -110,9 +115,19 @@ export class ImageryImportService {
         if (blocker) summary.deletionSkipped = blocker;
         else summary.deleted = await session.deleteMissing();
       }
+      if (session.isFirstLoad) {
+        const started = Date.now();
+        await session.endFirstLoad();
+        summary.firstLoadIndexSeconds = (Date.now() - started) / 1000;
+      }
       if (summary.inserted + summary.updated + summary.deleted > 0) await session.analyze();
     } finally {
-      await session.close();
+      // A first load cut short by an error still gets its indexes back before the connections end.
+      try {
+        await session.endFirstLoad();
+      } finally {
+        await session.close();
+      }
     }
     // After the session's lock is gone; even for an interrupted run, whose batches are committed.
     if (!summary.dryRun && summary.inserted + summary.updated + summary.deleted > 0)

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Prisma } from '@prisma/client';
+import type { Client } from 'pg';
 import { GenerateSql, SAMPLE_SOURCE, SAMPLE_UUID, SAMPLE_UUID_2, SqlSubject } from '../database/generate-sql';
 import { PrismaService } from '../database/prisma.service';
+import { ImageryFirstLoadSession } from './first-load/imagery-first-load-session';
 import { ImageryRecord } from './imagery-feature';
 import { ImageryImportSession, ImportSessionOptions } from './imagery-import-session';
 
@@ -46,6 +48,20 @@ export class ImageryRepository {
       throw failed.reason;
     }
     return ImageryImportSession.open(opened, options);
+  }
+
+  // A first load whose process died left the catalogue without its secondary indexes: the server's
+  // start finishes it on two connections (see ImageryFirstLoadSession). Returns whether there was one.
+  @GenerateSql({ name: 'none left', answers: [[{ held: true }], [{ abandoned: false }]] })
+  async finishAbandonedFirstLoad(): Promise<boolean> {
+    if (this.prisma.sharedSession) return false;
+    const clients: Client[] = [];
+    try {
+      for (let i = 0; i < 2; i++) clients.push(await this.prisma.openBulkConnection('lis-first-load'));
+      return await ImageryFirstLoadSession.finishAbandoned(clients);
+    } finally {
+      await Promise.all(clients.map((c) => c.end().catch(() => undefined)));
+    }
   }
 
   // Streams the catalogue (or one source) in id order, a page at a time, all pages from one snapshot.

@@ -54,6 +54,9 @@ class FakeRepository {
       analyze: async () => {
         this.analyzeCalls++;
       },
+      // A first load's end is tested on a real database (test/medium/imagery-first-load.spec.ts).
+      isFirstLoad: false,
+      endFirstLoad: async () => undefined,
       close: async () => {
         this.closed = true;
       },
@@ -92,7 +95,7 @@ describe('ImageryImportService', () => {
       { position: 4, field: 'heading', reason: 'must be at least 0 and less than 360' },
       { position: 5, field: '(record)', reason: 'malformed JSON' },
     ]);
-    expect(repo.options).toEqual({ source: 's', dryRun: false, trackSeen: false, connections: 2 });
+    expect(repo.options).toEqual({ source: 's', dryRun: false, trackSeen: false, connections: 2, firstLoad: true });
     expect(repo.closed).toBe(true);
   });
 

@@ -27,6 +27,7 @@ export const REFRESH_CONNECTIONS = 2;
 // trip per term.
 const BUILD_GROUP = 16;
 const REFRESH_LOCK = 'lis_refresh_word_ranks';
+export const FIRST_LOAD_RUNNING = 'a first load of the catalogue is under way (its end refreshes the lists)';
 
 // Keeps the ranked word lists (the best records of every common word and of short prefixes spread
 // over many words, in search order; see the ranked_word_lists and ranked_lists_in_parts migrations
@@ -47,6 +48,7 @@ export class RankedWordListsRepository {
     params: () => [2],
     answers: [
       [],
+      [{ loading: false }],
       [
         {
           since_old: null,
@@ -68,6 +70,12 @@ export class RankedWordListsRepository {
       const lead = await this.prisma.openBulkConnection('lis-ranked-lists');
       clients.push(lead);
       await lead.query('SELECT pg_advisory_lock(hashtext($1))', [REFRESH_LOCK]);
+      // Mid first load the vocabulary is not counted yet and the text index is not built: the load
+      // refreshes the lists when it has ended.
+      const {
+        rows: [{ loading }],
+      } = await lead.query<{ loading: boolean }>('SELECT EXISTS (SELECT 1 FROM imagery_first_load) AS loading');
+      if (loading) throw new Error(FIRST_LOAD_RUNNING);
       const {
         rows: [plan],
       } = await lead.query<RefreshPlan>('SELECT * FROM lis_plan_word_ranks($1, $2, $3)', [
