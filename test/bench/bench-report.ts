@@ -85,8 +85,15 @@ const ratio = (a?: Cell, b?: Cell) => (!a || !b ? NaN : b.rps > 0 ? a.rps / b.rp
 // The targets of "As fast as people type" (#14): one connection, p99 <= 20 ms for every class (30 ms
 // at ten million records); at higher concurrency the classes people use while typing (prefix, typo,
 // broad) at least half of exact's throughput, and ours at least 80% of the ceiling for every class.
-// Also: broad at least 20x the naive peer, and our server's peak RSS within 300 MB.
-export function evaluateTargets(cells: Cell[], connections: number[], rssMb: number, records: number): Target[] {
+// Also: broad at least 20x the naive peer, our server's peak RSS within 300 MB, and at a million
+// records (the scale for it) the dataset's import at least 20,000 records/s end to end.
+export function evaluateTargets(
+  cells: Cell[],
+  connections: number[],
+  rssMb: number,
+  records: number,
+  importRate: number,
+): Target[] {
   const out: Target[] = [];
   const classes = [...new Set(cells.map((c) => c.cls))];
   const p99Goal = records >= 10_000_000 ? 30 : 20;
@@ -133,6 +140,7 @@ export function evaluateTargets(cells: Cell[], connections: number[], rssMb: num
     }
   }
   out.push(target('ours peak RSS', rssMb, 300, 'MB', 'max'));
+  if (records <= 1_000_000) out.push(target('import into an empty catalogue', importRate, 20_000, 'records/s', 'min'));
   return out;
 }
 

@@ -193,7 +193,7 @@ export async function main(argv: string[]): Promise<BenchReport | undefined> {
       checks,
       oursRss,
       cells,
-      targets: evaluateTargets(cells, o.connections, oursRss.peakRssMb, o.records),
+      targets: evaluateTargets(cells, o.connections, oursRss.peakRssMb, o.records, dataset.importRate),
     };
     writeReport(o.out, report, explains);
     console.log(`\n${consoleTable(cells)}\n`);
