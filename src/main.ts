@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from './config/app-config';
 import { EmbeddedDatabaseError } from './database/embedded-database';
 import { Migrator } from './database/migrator';
 import { ImageryRepository } from './imagery/imagery.repository';
+import { RankedWordListsRepository } from './imagery/ranked-lists/ranked-word-lists.repository';
 import { installGracefulShutdown } from './lifecycle/graceful-shutdown';
 import { createRootLogger, nestLoggerFor } from './logging/logging';
 import { openDatabase } from './startup/database-connection';
@@ -32,10 +33,18 @@ async function main(): Promise<void> {
 
   const app = await createApp(config, { logger: rootLogger });
   const firstLoadStart = Date.now();
-  if (await app.get(ImageryRepository).finishAbandonedFirstLoad())
+  if (await app.get(ImageryRepository).finishAbandonedFirstLoad()) {
     log.log(
       `Finished a first load that was cut off: the catalogue's indexes built in ${((Date.now() - firstLoadStart) / 1000).toFixed(1)} s`,
     );
+    // Its ranked word lists are built in the background (searches are correct without them, slower).
+    void app
+      .get(RankedWordListsRepository)
+      .refreshOrWhyNot()
+      .then((why) =>
+        why ? log.warn(`Ranked word lists not refreshed: ${why}`) : log.log('Ranked word lists refreshed'),
+      );
+  }
   if (config.bootstrapApiKey) {
     await app.get(ApiKeyService).register(config.bootstrapApiKey, 'bootstrap');
     log.log('Registered BOOTSTRAP_API_KEY');
