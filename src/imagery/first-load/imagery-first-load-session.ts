@@ -1,4 +1,5 @@
 import type { Client } from 'pg';
+import { shareAmongConnections } from '../../database/bulk-import/shared-queue';
 import { GenerateSql, NoSql, SqlSubject } from '../../database/generate-sql';
 
 // Held on the lead connection for as long as a first load runs (or is being finished): a session lock,
@@ -88,15 +89,7 @@ export class ImageryFirstLoadSession {
   async finish(): Promise<void> {
     const [lead] = this.clients;
     const { rows } = await lead.query<{ indexes: string[] }>('SELECT indexes FROM imagery_first_load');
-    const queue = [...(rows[0]?.indexes ?? [])];
-    let failure: { error: unknown } | undefined;
-    await Promise.all(
-      this.clients.map(async (client) => {
-        for (let next = queue.shift(); next && !failure; next = queue.shift())
-          await client.query(next).catch((error: unknown) => (failure ??= { error }));
-      }),
-    );
-    if (failure) throw failure.error;
+    await shareAmongConnections(this.clients, rows[0]?.indexes ?? [], (client, index) => client.query(index));
     await lead.query('DELETE FROM imagery_first_load');
   }
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Client } from 'pg';
 import { GenerateSql, NoSql, SqlSubject } from '../../database/generate-sql';
 import { failureReason } from '../../common/failure-reason';
+import { shareAmongConnections } from '../../database/bulk-import/shared-queue';
 import { PrismaService } from '../../database/prisma.service';
 import { PREFIX_LIST_MIN_MATCHES, RANKED_LIST_MIN_DOCS, RANKED_LIST_SIZE } from '../../search/search-limits';
 
@@ -70,8 +71,8 @@ export class RankedWordListsRepository {
       const lead = await this.prisma.openBulkConnection('lis-ranked-lists');
       clients.push(lead);
       await lead.query('SELECT pg_advisory_lock(hashtext($1))', [REFRESH_LOCK]);
-      // Mid first load the vocabulary is not counted yet and the text index is not built: the load
-      // refreshes the lists when it has ended.
+      // Mid first load the text index the builds read is not there (each would read the whole
+      // catalogue): the load refreshes the lists when it has ended.
       const {
         rows: [{ loading }],
       } = await lead.query<{ loading: boolean }>('SELECT EXISTS (SELECT 1 FROM imagery_first_load) AS loading');
@@ -91,18 +92,15 @@ export class RankedWordListsRepository {
         if (!client) break;
         clients.push(client);
       }
-      // The first failure stops every connection after its current build and is what refresh throws
-      // (the builds that finished stay: each list is complete; the next refresh does the rest).
-      let failure: { error: unknown } | undefined;
-      await Promise.all(
-        clients.map(async (client) => {
-          for (let group = groups.shift(); group && !failure; group = groups.shift())
-            await client
-              .query('SELECT lis_build_word_ranks($1, $2, $3) AS built', [group.terms, group.matches, RANKED_LIST_SIZE])
-              .catch((error: unknown) => (failure ??= { error }));
-        }),
+      // The first failure is what refresh throws (the builds that finished stay: each list is complete;
+      // the next refresh does the rest).
+      await shareAmongConnections(clients, groups, (client, group) =>
+        client.query('SELECT lis_build_word_ranks($1, $2, $3) AS built', [
+          group.terms,
+          group.matches,
+          RANKED_LIST_SIZE,
+        ]),
       );
-      if (failure) throw failure.error;
       const {
         rows: [{ merged }],
       } = await lead.query<{ merged: number }>('SELECT lis_merge_word_ranks($1, $2, $3, $4, $5) AS merged', [
