@@ -1,5 +1,5 @@
 import { AddressInfo } from 'node:net';
-import { Logger } from '@nestjs/common';
+import { INestApplication, Logger } from '@nestjs/common';
 import { ApiKeyService } from './api-key/api-key.service';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config/app-config';
@@ -32,19 +32,7 @@ async function main(): Promise<void> {
     log.log(`Applied migrations ${applied.join(', ')} in ${((Date.now() - migrationStart) / 1000).toFixed(1)} s`);
 
   const app = await createApp(config, { logger: rootLogger });
-  const firstLoadStart = Date.now();
-  if (await app.get(ImageryRepository).finishAbandonedFirstLoad()) {
-    log.log(
-      `Finished a first load that was cut off: the catalogue's indexes built in ${((Date.now() - firstLoadStart) / 1000).toFixed(1)} s`,
-    );
-    // Its ranked word lists are built in the background (searches are correct without them, slower).
-    void app
-      .get(RankedWordListsRepository)
-      .refreshOrWhyNot()
-      .then((why) =>
-        why ? log.warn(`Ranked word lists not refreshed: ${why}`) : log.log('Ranked word lists refreshed'),
-      );
-  }
+  await finishCutOffFirstLoad(app, log);
   if (config.bootstrapApiKey) {
     await app.get(ApiKeyService).register(config.bootstrapApiKey, 'bootstrap');
     log.log('Registered BOOTSTRAP_API_KEY');
@@ -73,6 +61,30 @@ async function main(): Promise<void> {
   if (key) console.log(`\n${tryItLines(key, base).join('\n')}\n`);
   if (firstRunKey) console.log(`\n${firstRunKeyMessage(firstRunKey, base, config.commandHints)}\n`);
   if (emptyCatalogue) console.log(`${emptyCatalogue}\n`);
+}
+
+// A first load killed part-way left the catalogue without its secondary indexes: built before the
+// server listens, its ranked word lists after, in the background. A failure is logged, not fatal:
+// searches stay correct without the indexes (slower), and the next import or start tries again.
+async function finishCutOffFirstLoad(app: INestApplication, log: Logger): Promise<void> {
+  const started = Date.now();
+  try {
+    if (!(await app.get(ImageryRepository).finishAbandonedFirstLoad())) return;
+  } catch (error) {
+    log.warn(
+      `Could not finish a first load that was cut off (the next import or start tries again): ${(error as Error).message}`,
+    );
+    return;
+  }
+  log.log(
+    `Finished a first load that was cut off: the catalogue's indexes built in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+  void app
+    .get(RankedWordListsRepository)
+    .refreshOrWhyNot()
+    .then((why) =>
+      why ? log.warn(`Ranked word lists not refreshed: ${why}`) : log.log('Ranked word lists refreshed'),
+    );
 }
 
 main().catch((error) => {
