@@ -24,7 +24,7 @@ export type KeyedTestPlace = PlaceFields & { key: string; id?: never };
 export const testPlaceId = (key: string) => placeId('test', key);
 const idOf = (p: TestPlace | KeyedTestPlace) => p.id ?? testPlaceId(p.key!);
 
-async function withClient<T>(fn: (c: Client) => Promise<T>): Promise<T> {
+export async function withClient<T>(fn: (c: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: process.env.DATABASE_URL });
   await client.connect();
   try {
