@@ -1,18 +1,18 @@
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import compression from 'compression';
 import type { NextFunction, Request, Response } from 'express';
-import { Logger as PinoNestLogger } from 'nestjs-pino';
 import type { DestinationStream, Logger } from 'pino';
 import { AppModule } from './app.module';
 import { HttpExceptionFilter } from './common/http-exception.filter';
 import { applyHttpServerLimits } from './common/http-server-limits';
 import { jsonBody } from './common/json-body.middleware';
+import { responseCompression } from './common/response-compression';
 import { securityHeaders } from './common/security-headers';
 import { AppValidationPipe } from './common/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { ShutdownState } from './lifecycle/shutdown-state';
-import { createRootLogger, REQUEST_ID_HEADER, requestLogger } from './logging/logging';
+import { createRootLogger, nestLoggerFor, REQUEST_ID_HEADER } from './logging/logging';
+import { requestLogger } from './logging/request-logger';
 import { MetricsService } from './metrics/metrics.service';
 import { setupOpenApi } from './openapi/openapi';
 
@@ -29,11 +29,11 @@ export const SERVED_BY_HEADER = 'x-served-by';
 
 export async function createApp(config: AppConfig, options: AppOptions = {}): Promise<NestExpressApplication> {
   const logger = options.logger ?? createRootLogger(config, options.logDestination);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, logger), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bodyParser: false,
     bufferLogs: true,
   });
-  app.useLogger(app.get(PinoNestLogger));
+  app.useLogger(nestLoggerFor(logger));
   // Nest holds its own start-up lines until listen(); write them now, so lines logged while the
   // app prepares (the demo data's progress) appear as they happen, in order.
   app.flushLogs();
@@ -65,7 +65,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
       maxAge: 600,
     });
   }
-  app.use(compression());
+  app.use(responseCompression());
   app.use(jsonBody());
   app.useGlobalPipes(new AppValidationPipe());
   app.useGlobalFilters(new HttpExceptionFilter());

@@ -3,10 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LoggerService } from '@nestjs/common';
 import { Logger as PinoNestLogger, Params, PinoLogger } from 'nestjs-pino';
 import pino, { DestinationStream, Logger } from 'pino';
-import { HttpLogger, pinoHttp } from 'pino-http';
-import type { RequestWithApiKey } from '../api-key/api-key.guard';
 import { AppConfig } from '../config/app-config';
-import { routeOf } from '../metrics/route-of';
 import { CENSOR, redactedQuery, redactHeaders, redactUrl, redactValue } from './log-redaction';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -29,7 +26,7 @@ interface SerializedRequest {
   [field: string]: unknown;
 }
 
-// Every log line about a request (pino-http's, and any logged while handling it) shows it through
+// Every log line about a request (its completion line, and any logged while handling it) shows it through
 // this: a key sent in the wrong place (?api_key=, an x_api_key header) never reaches the log.
 export function serializeRequest(req: SerializedRequest): SerializedRequest {
   const url = typeof req.url === 'string' ? req.url : '';
@@ -77,32 +74,4 @@ export function requestId(req: IncomingMessage, res: ServerResponse): string {
   const id = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
   res.setHeader(REQUEST_ID_HEADER, id);
   return id;
-}
-
-// One JSON line per request when it completes: id, method, url, route, status, duration, key prefix.
-export function requestLogger(logger: Logger): HttpLogger {
-  const completion = (req: IncomingMessage, res: ServerResponse, val: Record<string, unknown>) => ({
-    ...val,
-    route: routeOf(req),
-    apiKeyPrefix: (req as RequestWithApiKey).apiKey?.prefix,
-  });
-  return pinoHttp({
-    logger,
-    genReqId: requestId,
-    customAttributeKeys: { responseTime: 'durationMs' },
-    serializers: {
-      req: serializeRequest,
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-    },
-    customLogLevel: (req, res, err) => {
-      if (err || res.statusCode >= 500) return 'error';
-      // Probes and scrapes arrive every few seconds; log them only when asked for.
-      if (res.statusCode < 400 && /^\/(health\/|metrics)/.test(req.url ?? '')) return 'debug';
-      return 'info';
-    },
-    customSuccessMessage: () => 'request completed',
-    customErrorMessage: () => 'request failed',
-    customSuccessObject: completion,
-    customErrorObject: (req, res, _err, val) => completion(req, res, val),
-  });
 }

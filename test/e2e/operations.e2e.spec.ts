@@ -129,6 +129,10 @@ describe('operations', () => {
       const small = await contract.direct.get('/health/live').set('accept-encoding', 'gzip').expect(200);
       contract.checkDirect('GET', '/health/live', small);
       expect(small.headers['content-encoding']).toBeUndefined();
+      // A client that asks for no encoding gets the response as it is.
+      const plain = await contract.direct.get('/openapi.json').set('accept-encoding', '').expect(200);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body.openapi).toMatch(/^3\./);
     });
 
     it('CORS is closed by default: no Access-Control headers for other origins', async () => {
