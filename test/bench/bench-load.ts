@@ -119,6 +119,18 @@ export async function startServer(kind: ServerKind, o: ServerOptions): Promise<R
   };
 }
 
+// CPU time (user + system) a process has used so far, in ms (/proc/<pid>/stat counts clock ticks,
+// 100 a second on Linux); null when it cannot be read.
+export function processCpuMs(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
 // Peak resident set of a process while it runs: VmRSS sampled, VmHWM (the kernel's own peak) at the end.
 export class RssSampler {
   peakRssKb = 0;
@@ -145,6 +157,8 @@ export class RssSampler {
 }
 
 export interface LoadResult {
+  /** The server process's CPU time (user + system) per 2xx response, in microseconds; null if unknown. */
+  serverCpuUs: number | null;
   requests: number;
   ok: number;
   rps: number;
@@ -163,14 +177,17 @@ function percentile(sorted: Float64Array, p: number): number {
 }
 
 // `connections` connections for `duration` seconds, bodies rotated across requests (and our keys
-// across requests, so no key nears its limit). Latency percentiles are over 2xx responses.
+// across requests, so no key nears its limit). Latency percentiles are over 2xx responses; the
+// server's CPU per response is read from serverPid's counters around the run.
 export async function runLoad(
   url: string,
   bodies: string[],
   keys: string[],
   connections: number,
   duration: number,
+  serverPid?: number,
 ): Promise<LoadResult> {
+  const cpuBefore = processCpuMs(serverPid);
   let next = 0;
   const latencies: number[] = [];
   let done!: (r: autocannon.Result) => void;
@@ -203,10 +220,16 @@ export async function runLoad(
     if (status >= 200 && status < 300) latencies.push(time);
   });
   const result = await finishedRun;
+  const cpuAfter = processCpuMs(serverPid);
   const sorted = Float64Array.from(latencies).sort();
   const seconds = result.duration;
   const r2 = (n: number) => Math.round(n * 100) / 100;
+  const cpuUs =
+    cpuBefore !== null && cpuAfter !== null && sorted.length > 0
+      ? ((cpuAfter - cpuBefore) * 1000) / sorted.length
+      : null;
   return {
+    serverCpuUs: cpuUs === null ? null : Math.round(cpuUs),
     requests: result.requests.total,
     ok: sorted.length,
     rps: Math.round((sorted.length / seconds) * 10) / 10,

@@ -162,6 +162,7 @@ export function tableRows(cells: Cell[]): string[][] {
       c.p99.toFixed(1),
       String(c.errors),
       String(c.non2xx),
+      c.serverCpuUs === null || c.serverCpuUs === undefined ? '-' : String(c.serverCpuUs),
       isOurs ? fmtRatio(ratio(ours, cell(cells, c.cls, c.connections, 'ceiling')), '%') : '',
       isOurs ? fmtRatio(ratio(ours, cell(cells, c.cls, c.connections, 'naive')), 'x') : '',
     ];
@@ -178,6 +179,7 @@ const HEADER = [
   'p99 ms',
   'errors',
   'non-2xx',
+  'server CPU us/req',
   'ours/ceiling',
   'ours/naive',
 ];
@@ -214,7 +216,7 @@ export function markdown(r: BenchReport): string {
     '',
     '## Results',
     '',
-    'req/s counts 2xx responses; latency percentiles are over 2xx responses; ratios are of req/s.',
+    "req/s counts 2xx responses; latency percentiles are over 2xx responses; ratios are of req/s; server CPU is the server process's user + system time per 2xx response (the database's is not in it).",
     '',
     `| ${HEADER.join(' | ')} |`,
     `|${HEADER.map((_, i) => (i < 3 ? '---' : '---:')).join('|')}|`,

@@ -160,7 +160,7 @@ export async function main(argv: string[]): Promise<BenchReport | undefined> {
       for (const n of o.connections) {
         for (const s of servers) {
           s.assertRunning();
-          const r = await runLoad(s.url, bodiesOf(cls), s.kind === 'ours' ? keys : [], n, o.duration);
+          const r = await runLoad(s.url, bodiesOf(cls), s.kind === 'ours' ? keys : [], n, o.duration, s.child.pid);
           cells.push({ cls, connections: n, server: s.kind, ...r });
           step(
             `${cls.padEnd(11)} @${String(n).padEnd(3)} ${s.kind.padEnd(7)} ${r.rps.toFixed(1).padStart(8)} req/s  p50 ${r.p50} p95 ${r.p95} p99 ${r.p99} ms  errors ${r.errors} (timeouts ${r.timeouts}) non-2xx ${r.non2xx}`,

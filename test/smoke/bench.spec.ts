@@ -75,13 +75,17 @@ describe('npm run bench', () => {
         const cell = report.cells.find((c) => c.cls === cls && c.server === server && c.connections === 4);
         expect({ cls, server, requests: cell?.requests ?? 0 }).toEqual({ cls, server, requests: expect.any(Number) });
         expect(cell!.requests).toBeGreaterThan(0);
-        if (server !== 'naive')
+        if (server !== 'naive') {
           expect({ cls, server, errors: cell!.errors, non2xx: cell!.non2xx }).toEqual({
             cls,
             server,
             errors: 0,
             non2xx: 0,
           });
+          // Read from the server's own process: every answered request cost it some CPU.
+          expect({ cls, server, cpu: cell!.serverCpuUs }).toEqual({ cls, server, cpu: expect.any(Number) });
+          expect(cell!.serverCpuUs).toBeGreaterThan(0);
+        }
       }
     }
     expect(report.oursRss.peakRssMb).toBeGreaterThan(0);
