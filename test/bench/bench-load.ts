@@ -156,7 +156,38 @@ export class RssSampler {
   }
 }
 
+/** One request body's latencies over a run at one connection (2xx responses). */
+export interface BodyLatency {
+  /** Index of the body in its class's list. */
+  body: number;
+  requests: number;
+  p50: number;
+  max: number;
+}
+
+// Each body's 2xx latencies, slowest first by median (then by its slowest request): the bodies a
+// class's tail comes from. Only as many as `keep`.
+export function slowestBodies(latencies: ReadonlyMap<number, number[]>, keep: number): BodyLatency[] {
+  const r2 = (n: number) => Math.round(n * 100) / 100;
+  return [...latencies]
+    .filter(([, l]) => l.length > 0)
+    .map(([body, l]) => {
+      const sorted = Float64Array.from(l).sort();
+      return { body, requests: sorted.length, p50: r2(percentile(sorted, 50)), max: r2(sorted[sorted.length - 1]) };
+    })
+    .sort((a, b) => b.p50 - a.p50 || b.max - a.max || a.body - b.body)
+    .slice(0, keep);
+}
+
+// Bodies listed per run at one connection.
+const SLOWEST_KEPT = 5;
+
 export interface LoadResult {
+  /**
+   * At one connection only (requests then go one at a time, so each response is known to answer the
+   * body sent last): the slowest bodies; empty when a request failed (the pairing is then unsure).
+   */
+  slowest?: BodyLatency[];
   /** The server process's CPU time (user + system) per 2xx response, in microseconds; null if unknown. */
   serverCpuUs: number | null;
   requests: number;
@@ -190,6 +221,10 @@ export async function runLoad(
   const cpuBefore = processCpuMs(serverPid);
   let next = 0;
   const latencies: number[] = [];
+  // One connection: the bodies sent and not yet answered, in order, and each body's latencies.
+  const sent: number[] = [];
+  const byBody = new Map<number, number[]>();
+  let unpaired = false;
   let done!: (r: autocannon.Result) => void;
   let failed!: (e: Error) => void;
   const finishedRun = new Promise<autocannon.Result>((res, rej) => {
@@ -207,6 +242,7 @@ export async function runLoad(
           method: 'POST',
           setupRequest: (req) => {
             const i = next++;
+            if (connections === 1) sent.push(i % bodies.length);
             const headers: Record<string, string> = { 'content-type': 'application/json' };
             if (keys.length > 0) headers['x-api-key'] = keys[i % keys.length];
             return { ...req, method: 'POST', path: '/search', headers, body: bodies[i % bodies.length] };
@@ -217,7 +253,17 @@ export async function runLoad(
     (error, result) => (error ? failed(error) : done(result)),
   );
   instance.on('response', (_client: unknown, status: number, _bytes: number, time: number) => {
-    if (status >= 200 && status < 300) latencies.push(time);
+    const body = sent.shift();
+    if (status < 200 || status >= 300) return;
+    latencies.push(time);
+    if (body === undefined) return;
+    const times = byBody.get(body);
+    if (times) times.push(time);
+    else byBody.set(body, [time]);
+  });
+  instance.on('reqError', () => {
+    sent.shift();
+    unpaired = true;
   });
   const result = await finishedRun;
   const cpuAfter = processCpuMs(serverPid);
@@ -229,6 +275,7 @@ export async function runLoad(
       ? ((cpuAfter - cpuBefore) * 1000) / sorted.length
       : null;
   return {
+    ...(connections === 1 ? { slowest: unpaired || result.errors > 0 ? [] : slowestBodies(byBody, SLOWEST_KEPT) } : {}),
     serverCpuUs: cpuUs === null ? null : Math.round(cpuUs),
     requests: result.requests.total,
     ok: sorted.length,

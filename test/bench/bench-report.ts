@@ -43,6 +43,8 @@ export interface BenchReport {
   loadAverageAfter: number[];
   dataset: DatasetInfo;
   bodies: Record<string, number>;
+  /** Each class's request bodies, in the order the slowest bodies' indexes refer to. */
+  bodyTexts: Record<string, string[]>;
   checks: Record<string, CheckResult>;
   oursRss: { peakRssMb: number; hwmMb: number };
   cells: Cell[];
@@ -237,10 +239,34 @@ export function markdown(r: BenchReport): string {
         `| ${CLASS_LABELS[cls as QueryClass] ?? cls} | ${r.bodies[cls]} | ${c.checked} | ${c.non2xx} | ${c.empty} | ${c.mismatched} |`,
     ),
     '',
-    'Plans: `explain/<class>.txt` (EXPLAIN (ANALYZE, BUFFERS) of the statements our service sends for the first body of each class).',
+    ...slowestLines(r),
+    'Plans: `explain/<class>.txt` (EXPLAIN (ANALYZE, BUFFERS) of the statements our service sends for the first body of each class, and for its slowest body at one connection when that is another).',
     '',
   ];
   return lines.join('\n');
+}
+
+// Where each class's one-connection tail comes from: its slowest bodies on our server.
+function slowestLines(r: BenchReport): string[] {
+  const rows = r.cells
+    .filter((c) => c.server === 'ours' && c.connections === 1 && (c.slowest?.length ?? 0) > 0)
+    .flatMap((c) =>
+      c.slowest!.slice(0, 3).map((b) => {
+        const text = r.bodyTexts[c.cls]?.[b.body] ?? '';
+        return `| ${c.cls} | \`${text.replace(/\|/g, '\\|')}\` | ${b.requests} | ${b.p50} | ${b.max} | ${c.p50} |`;
+      }),
+    );
+  if (rows.length === 0) return [];
+  return [
+    '## Slowest bodies at one connection',
+    '',
+    "Our server, each class's three slowest request bodies by their median latency (ms), against the class's median.",
+    '',
+    '| class | body | requests | p50 ms | max ms | class p50 ms |',
+    '|---|---|---:|---:|---:|---:|',
+    ...rows,
+    '',
+  ];
 }
 
 export function writeReport(dir: string, r: BenchReport, explains: Record<string, string>): void {
