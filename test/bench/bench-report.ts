@@ -240,7 +240,7 @@ export function markdown(r: BenchReport): string {
     ),
     '',
     ...slowestLines(r),
-    'Plans: `explain/<class>.txt` (EXPLAIN (ANALYZE, BUFFERS) of the statements our service sends for the first body of each class, and for its slowest body at one connection when that is another).',
+    'Plans: `explain/<class>.txt` (EXPLAIN (ANALYZE, BUFFERS) of the statements our service sends for the first body of each class, and for its slowest body at one connection when that is another; on a connection that has run them once, as the pooled connections of a server have).',
     '',
   ];
   return lines.join('\n');
