@@ -17,4 +17,15 @@ describe('NameWordsCache', () => {
     expect(cache.of(long)).toHaveLength(10);
     expect(cache.heldChars).toBeLessThanOrEqual(30);
   });
+
+  it('tokenizes a name shared by several places once, even when their whole strings are not held', () => {
+    const cache = new NameWordsCache(60, true); // room for every single name, not for three whole strings
+    const reno = cache.of('Reno | NV | United States');
+    const lakewood = cache.of('Lakewood | CO | United States');
+    expect(lakewood).toEqual([['lakewood'], ['co'], ['united', 'states']]);
+    expect(lakewood[2]).toBe(reno[2]); // the country's words: one array for both places
+    cache.of('Springfield | IL | United States'); // the whole strings cycle out...
+    expect(cache.of('Reno | NV | United States')).not.toBe(reno);
+    expect(cache.of('Reno | NV | United States')[2]).toBe(reno[2]); // ...the shared name stays
+  });
 });
