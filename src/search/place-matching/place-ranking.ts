@@ -52,7 +52,8 @@ export function nameFit(query: TextQuery, place: PlaceCandidate): number | null 
 // second cache of single names with the same bound: most of a place's other names are its region's
 // and country's ("United States", "Vereinigte Staaten von Amerika", ...), the same for thousands of
 // places, so they stay held when the whole strings cycle out (the bench's prefix bodies reach 713,000
-// characters of whole strings; server CPU per prefix request 13.0-13.3 -> ~11 ms on a slow machine).
+// characters of whole strings; server CPU per prefix request 11.5-14.5 -> 10.9-11.5 ms on a slow
+// machine, docs/benchmarks.md, tenth round).
 export class NameWordsCache {
   private readonly entries: BoundedWords<string[][]>;
   private readonly names: BoundedWords<string[]> | null;
