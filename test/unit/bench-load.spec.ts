@@ -1,6 +1,7 @@
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { runLoad, slowestBodies } from '../bench/bench-load';
+import { runLoad } from '../bench/bench-load';
+import { slowestBodies } from '../bench/bench-latency';
 
 describe('bench load: the slowest bodies at one connection', () => {
   it('orders bodies by their median latency, then by their slowest request', () => {
