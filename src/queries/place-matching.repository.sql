@@ -56,6 +56,51 @@ ST_X(p.location) AS lon, ST_Y(p.location) AS lat FROM places p WHERE p.id = k.id
   ORDER BY c.importance DESC, c.id
 ;
 
+-- PlaceMatchingRepository.candidates: the prefix split off
+--   $1 = "'6th' & ('street':* | 'st')"
+--   $2 = ["6th"]
+--   $3 = "'6th'"
+--   $4 = "'6th' & ('street':* | 'st')"
+--   $5 = 100
+--   $6 = 5000
+--   $7 = "'6th'"
+--   $8 = "'6th' & ('street':* | 'st')"
+--   $9 = 5000
+--   $10 = 200
+--   $11 = 200
+  WITH named AS MATERIALIZED (
+    WITH listed AS MATERIALIZED (
+      SELECT r.place_id AS id, r.importance FROM place_term_ranks r
+      CROSS JOIN LATERAL (
+        SELECT FROM places p WHERE p.id = r.place_id
+          AND p.search_tsv @@ to_tsquery('simple', $1) AND (p.kind <> 'address' OR p.name !~ '[0-9]' OR p.alt_names <> '') AND p.kind IN ('locality', 'postcode', 'street', 'address', 'poi') LIMIT 1
+      ) holds
+      WHERE r.term = (SELECT l.term FROM place_term_lists l WHERE l.term = ANY($2::text[]) ORDER BY l.places, l.term LIMIT 1)
+    )
+    SELECT * FROM listed
+    UNION
+    (SELECT p.id, p.importance FROM places p
+    WHERE p.search_tsv @@ to_tsquery('simple', $3)
+      AND coalesce(p.search_tsv @@ to_tsquery('simple', $4), false) AND true AND (p.kind <> 'address' OR p.name !~ '[0-9]' OR p.alt_names <> '') AND p.kind IN ('locality', 'postcode', 'street', 'address', 'poi') AND (SELECT count(*) FROM listed) < $5 LIMIT $6)
+  ),
+  kept AS MATERIALIZED (
+    SELECT f.id FROM (
+      SELECT * FROM named
+      UNION ALL
+      SELECT * FROM (SELECT p.id, p.importance FROM places p
+        WHERE p.search_tsv @@ to_tsquery('simple', $7)
+      AND coalesce(p.search_tsv @@ to_tsquery('simple', $8), false) AND true AND p.kind = 'address' AND NOT (p.kind <> 'address' OR p.name !~ '[0-9]' OR p.alt_names <> '') LIMIT $9) a
+      WHERE (SELECT count(*) FROM named) < $10
+    ) f
+    ORDER BY f.importance DESC, f.id
+    LIMIT $11
+  )
+  SELECT c.*, NULL::float8 AS similarity
+  FROM kept k CROSS JOIN LATERAL (SELECT p.id, p.kind, p.name, p.label, p.alt_names AS "altNames", p.importance,
+ST_X(p.location) AS lon, ST_Y(p.location) AS lat FROM places p WHERE p.id = k.id LIMIT 1) c
+  ORDER BY c.importance DESC, c.id
+;
+
 -- PlaceMatchingRepository.similar
 --   $1 = "Sna Francisco"
 --   $2 = "Sna Francisco"

@@ -84,10 +84,9 @@ export class SearchService {
   // without named places it is not sent until the corrections found nothing.
   private async searchText(text: TextQuery, window: PageWindow, plan: SearchPlan): Promise<Outcome> {
     const region = plan.filters.region ?? null;
-    const [places, vocabulary] = await Promise.all([
-      this.placeMatcher.named(text, region),
-      this.repository.vocabulary(),
-    ]);
+    // The vocabulary is in memory but for its first read (and one a minute after, see vocabulary()).
+    const vocabulary = await this.repository.vocabulary();
+    const places = await this.placeMatcher.named(text, region, vocabulary);
     const bound = places.length > 0 || unknownWords(text, vocabulary).length === 0;
     if (bound) {
       const exact = await this.repository.searchFullText(text, window, plan, pinsOf(places));
@@ -105,7 +104,7 @@ export class SearchService {
     // place name: the costliest statement of a typo, 43 ms for "Willqw Creek" at 1M records, whose
     // corrected words find the 49 Willow Creek addresses that "Johns Creek", the most similar name,
     // would have pushed down).
-    const named = corrected ? await this.placeMatcher.named(corrected, region) : [];
+    const named = corrected ? await this.placeMatcher.named(corrected, region, vocabulary) : [];
     if (corrected && named.length === 0) {
       const page = await this.repository.searchFullText(corrected, window, plan);
       if (page.total > 0) return { page, searched: corrected, corrected: true, places: [] };

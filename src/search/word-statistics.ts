@@ -85,16 +85,32 @@ function groupCounts(group: string[], isLast: boolean, vocabulary: Vocabulary): 
 // `New Mi`, 3.9 times, 14 vs 19; `Las Ve`, 5.4 times, 5.5 vs 4.8; `Jefferson St`, 78 times, 42 vs 28).
 const SPLIT_PREFIX_RATIO = 5;
 
+// Only words the vocabulary counts narrow the lookup knowingly: a short word or a number ("az",
+// "st", "12") counts 0 but may be in thousands of addresses (`Az Zawpyah`: the split read 6,870
+// records of "az" to find 7; 12 ms).
+function splitsPrefix(counts: GroupCounts[]): boolean {
+  const last = counts[counts.length - 1];
+  const known = counts.slice(0, -1).filter((c) => c.complete);
+  return known.length > 0 && last.upper > SPLIT_PREFIX_RATIO * Math.min(...known.map((c) => c.upper));
+}
+
+const groupsCounts = (query: TextQuery, vocabulary: Vocabulary) =>
+  query.groups.map((g, i) => groupCounts(g, i === query.groups.length - 1, vocabulary));
+
+/**
+ * Whether the index should look up all words but the last (a prefix) and the whole query filter:
+ * the split rule of shapeTextQuery alone. The gazetteer's words are counted by the catalogue's
+ * vocabulary: its addresses and the places' names share their streets and towns.
+ */
+export const shouldSplitPrefix = (query: TextQuery, vocabulary: Vocabulary): boolean =>
+  splitsPrefix(groupsCounts(query, vocabulary));
+
 // Broad: one word whose commonest completion alone is in more addresses than the cap (with a
 // margin), or several words, all known, whose estimated matches are far above the cap.
 export function shapeTextQuery(query: TextQuery, vocabulary: Vocabulary, countCap: number): TextQueryShape {
-  const counts = query.groups.map((g, i) => groupCounts(g, i === query.groups.length - 1, vocabulary));
+  const counts = groupsCounts(query, vocabulary);
   const last = counts[counts.length - 1];
-  // Only words the vocabulary counts narrow the lookup knowingly: a short word or a number ("az",
-  // "st", "12") counts 0 but may be in thousands of addresses (`Az Zawpyah`: the split read 6,870
-  // records of "az" to find 7; 12 ms).
-  const known = counts.slice(0, -1).filter((c) => c.complete);
-  const splitPrefix = known.length > 0 && last.upper > SPLIT_PREFIX_RATIO * Math.min(...known.map((c) => c.upper));
+  const splitPrefix = splitsPrefix(counts);
   let broad: boolean;
   if (counts.length === 1) {
     broad = last.lower >= SINGLE_WORD_MARGIN * (countCap + 1);

@@ -1,4 +1,4 @@
-import { PrismaClient } from '@prisma/client';
+import { Prisma, PrismaClient } from '@prisma/client';
 import { PLACE_FOUND_CAP } from '../../src/search/place-matching/place-candidates.sql';
 import { PlaceMatchingRepository } from '../../src/search/place-matching/place-matching.repository';
 import { PlaceCandidate } from '../../src/search/place-matching/place-ranking';
@@ -129,6 +129,28 @@ describe('place search query plans: named places', () => {
         address.id,
         address.altNames,
       );
+    }
+  });
+
+  it('split: the index looks up every word but the last, the whole query filters, and finds the same places', async () => {
+    // A street of two words: its first word with the start of its second, as one types it.
+    const streets = await prisma.$queryRawUnsafe<Array<{ name: string }>>(
+      `SELECT name FROM places WHERE kind = 'street' AND name ~ '^[A-Za-z]{4,} [A-Za-z]{4,}$' ORDER BY id LIMIT 3`,
+    );
+    expect(streets).toHaveLength(3);
+    for (const { name } of streets) {
+      const [first, second] = name.split(' ');
+      const query = buildTextQuery(`${first} ${second.slice(0, 3)}`)!;
+      const split = PlaceMatchingRepository.placeCandidatesSql(query, null, true);
+      const text = await plan(split);
+      const conds = [...text.matchAll(/Index Cond: \((?:[^\n]*)search_tsv @@ ([^\n]*)/g)].map((m) => m[1]);
+      expect(conds.length).toBeGreaterThan(0);
+      for (const cond of conds) expect(cond).not.toContain(':*');
+      noSeqScan(text);
+      const ids = async (sql: Prisma.Sql) => (await service.rawQuery<PlaceCandidate>(sql)).map((p) => p.id);
+      const found = await ids(split);
+      expect(found.length).toBeGreaterThan(0);
+      expect(found).toEqual(await ids(PlaceMatchingRepository.placeCandidatesSql(query, null)));
     }
   });
 

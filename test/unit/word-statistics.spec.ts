@@ -1,7 +1,7 @@
 import { buildTextQuery } from '../../src/search/search-query';
 import { unknownWords } from '../../src/search/typo-correction';
 import { EMPTY_VOCABULARY, Vocabulary } from '../../src/search/vocabulary';
-import { shapeTextQuery } from '../../src/search/word-statistics';
+import { shapeTextQuery, shouldSplitPrefix } from '../../src/search/word-statistics';
 
 const vocabulary = (rows: number, docs: Record<string, number>) => new Vocabulary(Object.entries(docs), rows);
 const shape = (q: string, v: Vocabulary) => shapeTextQuery(buildTextQuery(q)!, v, 10_000);
@@ -57,6 +57,21 @@ describe('shapeTextQuery', () => {
     // jeff*: 13,200 addresses, 3.3 times valley's; sta*: 601,000, 150 times.
     expect(shape('Valley Jeff', catalogue).splitPrefix).toBe(false);
     expect(shape('Valley Sta', catalogue).splitPrefix).toBe(true);
+  });
+
+  it('decides the place lookup by the same rule (shouldSplitPrefix)', () => {
+    for (const q of [
+      'Valley Jeff',
+      'Valley Sta',
+      '12 Valley Sta',
+      'St Springf',
+      'street jeffers',
+      'Maple',
+      'Valley Street',
+    ])
+      expect([q, shouldSplitPrefix(buildTextQuery(q)!, catalogue)]).toEqual([q, shape(q, catalogue).splitPrefix]);
+    expect(shouldSplitPrefix(buildTextQuery('Valley Street')!, catalogue)).toBe(true);
+    expect(shouldSplitPrefix(buildTextQuery('Valley Street')!, EMPTY_VOCABULARY)).toBe(false);
   });
 
   it('calls one word broad when the commonest word it reaches is in more addresses than the cap, with a margin', () => {

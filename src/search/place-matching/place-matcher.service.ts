@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TextQuery } from '../search-query';
+import { Vocabulary } from '../vocabulary';
+import { shouldSplitPrefix } from '../word-statistics';
 import { PlaceMatchingRepository } from './place-matching.repository';
 import { rankPlaces, RankedPlace } from './place-ranking';
 
@@ -9,8 +11,9 @@ import { rankPlaces, RankedPlace } from './place-ranking';
 export class PlaceMatcherService {
   constructor(private readonly repository: PlaceMatchingRepository) {}
 
-  async named(query: TextQuery, region: string | null): Promise<RankedPlace[]> {
-    return rankPlaces(query, await this.repository.candidates(query, region));
+  /** `vocabulary`: the catalogue's, to decide whether the index looks up the last word (see shouldSplitPrefix). */
+  async named(query: TextQuery, region: string | null, vocabulary: Vocabulary): Promise<RankedPlace[]> {
+    return rankPlaces(query, await this.repository.candidates(query, region, shouldSplitPrefix(query, vocabulary)));
   }
 
   async misspelt(query: TextQuery, region: string | null): Promise<RankedPlace[]> {

@@ -19,9 +19,10 @@ export class PlaceMatchingRepository {
   @GenerateSql(
     { params: () => [sampleText('San Fr'), null] },
     { name: 'in a region', params: () => [sampleText('Springfield'), 'US-IL'] },
+    { name: 'the prefix split off', params: () => [sampleText('6th Street'), null, true] },
   )
-  candidates(query: TextQuery, region: string | null): Promise<PlaceCandidate[]> {
-    return this.prisma.rawQuery<PlaceCandidate>(placeCandidatesSql(query, region));
+  candidates(query: TextQuery, region: string | null, splitPrefix = false): Promise<PlaceCandidate[]> {
+    return this.prisma.rawQuery<PlaceCandidate>(placeCandidatesSql(query, region, splitPrefix));
   }
 
   @GenerateSql({ params: () => ['Sna Francisco', null] })
