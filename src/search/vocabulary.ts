@@ -60,6 +60,12 @@ export class Vocabulary {
     return { words: range.to - range.from, sum, max };
   }
 
+  /** The words starting with `prefix`, or null when there are more than `max`. */
+  completionWords(prefix: string, max: number): string[] | null {
+    const range = this.range(prefix);
+    return range.to - range.from > max ? null : this.words.slice(range.from, range.to);
+  }
+
   /** The words starting with `prefix` that have a ranked list, with their counts. */
   listedCompletions(prefix: string): Array<{ word: string; docs: number }> {
     const range = this.range(prefix);

@@ -173,7 +173,7 @@ describe('search query plans: caps', () => {
     try {
       const repo = new SearchRepository(service);
       const shape = shapeTextQuery(query, await repo.vocabulary(), COUNT_CAP);
-      expect(shape).toEqual({ splitPrefix: true, broad: false, lists: null, estimate: null });
+      expect(shape).toMatchObject({ splitPrefix: true, broad: false, lists: null, estimate: null });
       const text = await plan(SearchRepository.fullTextSql(query, page, undefined, shape));
       expect(text).toContain("Index Cond: (address_tsv @@ '''quellenhof'' & ''40'''::tsquery)");
       expect(text).not.toMatch(/Index Cond: \(address_tsv[^\n]*vaduz/);
@@ -190,12 +190,44 @@ describe('search query plans: caps', () => {
       );
       expect(split.total).toBeGreaterThan(0);
       // A house number is no count the vocabulary knows: it cannot decide a split alone.
-      expect(shapeTextQuery(buildTextQuery('Herrengasse 40 Vaduz')!, await repo.vocabulary(), COUNT_CAP)).toEqual({
-        splitPrefix: false,
-        broad: false,
-        lists: null,
-        estimate: null,
-      });
+      expect(shapeTextQuery(buildTextQuery('Herrengasse 40 Vaduz')!, await repo.vocabulary(), COUNT_CAP)).toMatchObject(
+        {
+          splitPrefix: false,
+          broad: false,
+          lists: null,
+          estimate: null,
+        },
+      );
+    } finally {
+      await prisma.$executeRawUnsafe(`DELETE FROM imagery WHERE address LIKE 'Quellenhof %'`);
+      await service.onModuleDestroy();
+    }
+  });
+
+  it('a last word with few completions: the index looks up those words whole, not the prefix, and finds the same', async () => {
+    // "vaduz" (a tenth of the addresses) and "vaduzerberg" (40): the words "Vaduz" starts.
+    await prisma.$executeRawUnsafe(`
+      INSERT INTO imagery (id, address, captured_at, heading, interactive, image_url, location)
+      SELECT gen_random_uuid(), 'Quellenhof ' || g || ', ' || CASE WHEN g % 2 = 0 THEN 'Vaduz' ELSE 'Vaduzerberg' END,
+             DATE '2015-01-01', 0, true, 'https://img.test/q.jpg', ST_SetSRID(ST_MakePoint(9.5, 47.1), 4326)
+      FROM generate_series(1, 80) g`);
+    const query = buildTextQuery('Quellenhof Vaduz')!;
+    const service = new PrismaService(testConfig());
+    try {
+      const repo = new SearchRepository(service);
+      const shape = shapeTextQuery(query, await repo.vocabulary(), COUNT_CAP);
+      expect(shape.completed).toBe("'quellenhof' & ('vaduz' | 'vaduzerberg')");
+      // Split ("vaduz" is far commoner than "quellenhof") or not, no prefix is looked up.
+      const text = await plan(SearchRepository.fullTextSql(query, page, undefined, { ...shape, splitPrefix: false }));
+      expect(text).toMatch(/Index Cond: \(address_tsv @@ [^\n]*'vaduzerberg'/);
+      expect(text).not.toMatch(/Index Cond: \(address_tsv[^\n]*:\*/);
+      const all = { limit: 100, offset: 0 };
+      const completed = await repo.searchFullText(query, all);
+      const prefix = await service.rawQuery<{ id: string | null }>(
+        SearchRepository.fullTextSql(query, all, undefined, { ...shape, completed: undefined }),
+      );
+      expect(completed.total).toBe(80);
+      expect(completed.rows.map((r) => r.id).sort()).toEqual(prefix.map((r) => r.id).sort());
     } finally {
       await prisma.$executeRawUnsafe(`DELETE FROM imagery WHERE address LIKE 'Quellenhof %'`);
       await service.onModuleDestroy();

@@ -59,6 +59,20 @@ describe('shapeTextQuery', () => {
     expect(shape('Valley Sta', catalogue).splitPrefix).toBe(true);
   });
 
+  it('spells out a last word with few completions as whole words, its other spellings kept', () => {
+    expect(shape('Valley Brook', catalogue).completed).toBe("'valley' & ('brookhaven' | 'brooklyn')");
+    expect(shape('101 Valley Avenue', catalogue).completed).toBe("'101' & 'valley' & ('avenue' | 'ave' | 'av')");
+    expect(shape('Jeff', catalogue).completed).toBe("('jeffers' | 'jefferson')");
+  });
+
+  it('keeps the prefix when the vocabulary cannot list its completions: too many, none, short or with digits', () => {
+    const many = vocabulary(1_000_000, Object.fromEntries([...'abcdefghijklmnopq'].map((c) => [`map${c}`, 10])));
+    expect(shape('Valley Map', many).completed).toBeUndefined(); // 17 words
+    expect(shape('Valley Zzyzx', catalogue).completed).toBeUndefined(); // none: a word imported since, or none
+    expect(shape('Valley Br', catalogue).completed).toBeUndefined(); // two letters: the vocabulary holds no such words
+    expect(shape('Valley 35t', catalogue).completed).toBeUndefined();
+  });
+
   it('decides the place lookup by the same rule (shouldSplitPrefix)', () => {
     for (const q of [
       'Valley Jeff',

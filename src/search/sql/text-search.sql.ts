@@ -30,11 +30,13 @@ export function fullTextSql(
   // Split (see shapeTextQuery): the index looks up all words but the last and the whole query (its
   // last word a prefix) filters what it finds, as GIN cannot skip through a prefix and a common
   // one ("states") would list half the index. coalesce() keeps the planner from indexing it.
+  // The last word's completions, when the vocabulary spells them out, stand for its prefix.
+  const tsquery = shape.completed ?? query.tsquery;
   const tsv =
     query.tsqueryLeading === null || !shape.splitPrefix
-      ? Prisma.sql`i.address_tsv @@ to_tsquery('simple', ${query.tsquery})`
+      ? Prisma.sql`i.address_tsv @@ to_tsquery('simple', ${tsquery})`
       : Prisma.sql`i.address_tsv @@ to_tsquery('simple', ${query.tsqueryLeading})
-        AND coalesce(i.address_tsv @@ to_tsquery('simple', ${query.tsquery}), false)`;
+        AND coalesce(i.address_tsv @@ to_tsquery('simple', ${tsquery}), false)`;
   const isCode = query.code === null ? null : Prisma.sql`coalesce(i.address_code = ${query.code}, false)`;
   // A region as the only filter is read like no filter, within the region (see isRegionOnly). The
   // region checks the pinned rows and code matches found by their own index probes: coalesce() keeps
