@@ -137,9 +137,9 @@ export function textQueryFromGroups(groups: string[][], text: string, code: stri
   };
 }
 
-// The query's tsquery with its last group as these whole words (see completedTsquery).
-export function tsqueryWithLast(query: TextQuery, words: readonly string[]): string {
-  return [...query.groups.slice(0, -1).map((g) => anyOf(g.map(quote))), anyOf(words.map(quote))].join(' & ');
+// Every group as whole words, each any of its words ('a' & ('b' | 'c')).
+export function tsqueryOfGroups(groups: ReadonlyArray<readonly string[]>): string {
+  return groups.map((g) => anyOf(g.map(quote))).join(' & ');
 }
 
 // Every word of a text, whole, as a tsquery ("San Francisco" -> 'san' & 'francisco'); null without words.

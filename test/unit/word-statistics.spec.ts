@@ -88,6 +88,19 @@ describe('shapeTextQuery', () => {
     });
   });
 
+  it('looks up only the rarest counted words when they narrow to a few records, the whole query filtering', () => {
+    // brookhaven (6,000) & valley (4,000): 24 expected; avenue (with ave, av) is left to the filter.
+    expect(shape('Brookhaven Valley Avenue', catalogue).indexed).toBe("'brookhaven' & 'valley'");
+    // valley, united, then states spelt out: 1,443 expected; a house number is not counted.
+    expect(shape('101 Valley Street, United States', catalogue).indexed).toBe(
+      "'valley' & 'united' & ('states' | 'statesboro')",
+    );
+    // Every word needed, or too many matches whatever is looked up: the usual lookup.
+    expect(shape('Brookhaven Valley', catalogue).indexed).toBeUndefined();
+    expect(shape('Maple Avenue', catalogue).indexed).toBeUndefined();
+    expect(shape('Valley', catalogue).indexed).toBeUndefined();
+  });
+
   it('decides a prefix as shapeTextQuery does when the last word has no completions to spell out', () => {
     const many = vocabulary(1_000_000, {
       valley: 4_000,

@@ -32,10 +32,13 @@ export function fullTextSql(
   // one ("states") would list half the index. coalesce() keeps the planner from indexing it.
   // The last word's completions, when the vocabulary spells them out, stand for its prefix.
   const tsquery = shape.completed ?? query.tsquery;
+  // The index looks up the rarest words alone when they narrow enough (shape.indexed), else every
+  // word but a split-off last one.
+  const looked = shape.indexed ?? (shape.splitPrefix ? query.tsqueryLeading : null);
   const tsv =
-    query.tsqueryLeading === null || !shape.splitPrefix
+    looked === null
       ? Prisma.sql`i.address_tsv @@ to_tsquery('simple', ${tsquery})`
-      : Prisma.sql`i.address_tsv @@ to_tsquery('simple', ${query.tsqueryLeading})
+      : Prisma.sql`i.address_tsv @@ to_tsquery('simple', ${looked})
         AND coalesce(i.address_tsv @@ to_tsquery('simple', ${tsquery}), false)`;
   const isCode = query.code === null ? null : Prisma.sql`coalesce(i.address_code = ${query.code}, false)`;
   // A region as the only filter is read like no filter, within the region (see isRegionOnly). The
