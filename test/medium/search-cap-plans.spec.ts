@@ -26,6 +26,14 @@ describe('search query plans: caps', () => {
 
   const plan = (sql: Prisma.Sql) => explain(prisma, sql);
 
+  // Records 'Quellenhof <g>' followed by `rest` (an SQL expression of g), g = 1..n; deleted by the tests.
+  const insertQuellenhof = (n: number, rest: string) =>
+    prisma.$executeRawUnsafe(`
+      INSERT INTO imagery (id, address, captured_at, heading, interactive, image_url, location)
+      SELECT gen_random_uuid(), 'Quellenhof ' || g || ${rest}, DATE '2015-01-01', 0, true, 'https://img.test/q.jpg',
+             ST_SetSRID(ST_MakePoint(9.5, 47.1), 4326)
+      FROM generate_series(1, ${n}) g`);
+
   it('stops counting at the cap and says so; pages up to the cap still come nearest first', async () => {
     // As the request path runs: through PrismaService's reader pool.
     const service = new PrismaService(testConfig());
@@ -163,11 +171,7 @@ describe('search query plans: caps', () => {
   });
   it('several words, the last one common: the index looks up the others and the last filters', async () => {
     // "Vaduz" is in a tenth of the addresses; "Quellenhof 40" narrows far more (a street of 60).
-    await prisma.$executeRawUnsafe(`
-      INSERT INTO imagery (id, address, captured_at, heading, interactive, image_url, location)
-      SELECT gen_random_uuid(), 'Quellenhof ' || g || ', 9490 Vaduz', DATE '2015-01-01', 0, true, 'https://img.test/q.jpg',
-             ST_SetSRID(ST_MakePoint(9.5, 47.1), 4326)
-      FROM generate_series(1, 60) g`);
+    await insertQuellenhof(60, `', 9490 Vaduz'`);
     const query = buildTextQuery('Quellenhof 40 Vaduz')!;
     const service = new PrismaService(testConfig());
     try {
@@ -209,11 +213,7 @@ describe('search query plans: caps', () => {
 
   it('a last word with few completions: the index looks up those words whole, not the prefix, and finds the same', async () => {
     // "vaduz" (a tenth of the addresses) and "vaduzerberg" (40): the words "Vaduz" starts.
-    await prisma.$executeRawUnsafe(`
-      INSERT INTO imagery (id, address, captured_at, heading, interactive, image_url, location)
-      SELECT gen_random_uuid(), 'Quellenhof ' || g || ', ' || CASE WHEN g % 2 = 0 THEN 'Vaduz' ELSE 'Vaduzerberg' END,
-             DATE '2015-01-01', 0, true, 'https://img.test/q.jpg', ST_SetSRID(ST_MakePoint(9.5, 47.1), 4326)
-      FROM generate_series(1, 80) g`);
+    await insertQuellenhof(80, `', ' || CASE WHEN g % 2 = 0 THEN 'Vaduz' ELSE 'Vaduzerberg' END`);
     const query = buildTextQuery('Quellenhof Vaduz')!;
     const service = new PrismaService(testConfig());
     try {
