@@ -26,7 +26,7 @@ export interface TextQueryShape {
   estimate: number | null;
   /**
    * The query's tsquery with the last word's completions spelled out as whole words, when the
-   * vocabulary holds them all and they are few (see completedTsquery); else absent: the prefix.
+   * vocabulary holds them all and they are few (see completedGroup); else absent: the prefix.
    */
   completed?: string;
   /** Only these words are looked up in the index, and the whole query filters (see indexedTsquery). */
@@ -101,7 +101,7 @@ function splitsPrefix(counts: GroupCounts[]): boolean {
   return known.length > 0 && last.upper > SPLIT_PREFIX_RATIO * Math.min(...known.map((c) => c.upper));
 }
 
-// A last word spelt out as whole words (see completedTsquery) is no prefix GIN must list: its AND
+// A last word spelt out as whole words (see completedGroup) is no prefix GIN must list: its AND
 // with the other words skips through their posting lists, while a split reads and rechecks every
 // record of those words. So the split is kept only when they match few records (by the known words,
 // as if independent): at 10M records, counted by hand, `Maple Avenue` 79-86 ms whole against 427-546
@@ -133,8 +133,9 @@ export const shouldSplitPrefix = (query: TextQuery, vocabulary: Vocabulary): boo
 export function shapeTextQuery(query: TextQuery, vocabulary: Vocabulary, countCap: number): TextQueryShape {
   const counts = groupsCounts(query, vocabulary);
   const last = counts[counts.length - 1];
-  const completed = completedTsquery(query, vocabulary);
-  const indexed = counts.length > 1 ? indexedTsquery(query, counts, vocabulary) : null;
+  const lastWords = completedGroup(query, vocabulary);
+  const completed = lastWords && tsqueryOfGroups([...query.groups.slice(0, -1), lastWords]);
+  const indexed = counts.length > 1 ? indexedTsquery(query, counts, vocabulary, lastWords) : null;
   const splitPrefix =
     splitsPrefix(counts) && (completed === null || leadingMatches(counts, vocabulary) <= SPLIT_COMPLETED_MAX);
   let broad: boolean;
@@ -169,13 +170,7 @@ const MAX_COMPLETIONS = 16;
 // every letters-only word of 3-64 characters, see lis_vocabulary_word): a word that mixes letters and
 // digits ("route66") is then found by its whole word only, and a word first imported since the
 // vocabulary was read (at most a minute ago, see SearchRepository.vocabulary) by the prefix of a
-// later read. A prefix no word in the vocabulary starts stays a prefix.
-export function completedTsquery(query: TextQuery, vocabulary: Vocabulary): string | null {
-  const words = completedGroup(query, vocabulary);
-  return words === null ? null : tsqueryOfGroups([...query.groups.slice(0, -1), words]);
-}
-
-// The last group with its prefix spelt out (see completedTsquery), or null.
+// later read. A prefix no word in the vocabulary starts stays a prefix. The last group so, or null.
 function completedGroup(query: TextQuery, vocabulary: Vocabulary): string[] | null {
   const [prefix, ...spellings] = query.groups[query.groups.length - 1];
   if (!/^\p{L}{3,64}$/u.test(prefix)) return null;
@@ -190,10 +185,14 @@ function completedGroup(query: TextQuery, vocabulary: Vocabulary): string[] | nu
 // a common one costs more than rechecking the few records the rare ones find: at 10M records
 // `139 Cedar Avenue, Franklin, United States` looked up all but its last word in 83 ms; `cedar` and
 // `franklin` (127,733 and 128,625 records) in 9.6 ms find 121 records.
-function indexedTsquery(query: TextQuery, counts: GroupCounts[], vocabulary: Vocabulary): string | null {
+function indexedTsquery(
+  query: TextQuery,
+  counts: GroupCounts[],
+  vocabulary: Vocabulary,
+  completed: string[] | null,
+): string | null {
   const rows = Math.max(vocabulary.rows, 1);
   const last = counts.length - 1;
-  const completed = completedGroup(query, vocabulary);
   const rarest = counts
     .map((c, i) => ({ c, i }))
     .filter(({ c, i }) => c.complete && (i < last || completed !== null))
