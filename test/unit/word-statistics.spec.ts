@@ -99,6 +99,10 @@ describe('shapeTextQuery', () => {
     expect(shape('Brookhaven Valley', catalogue).indexed).toBeUndefined();
     expect(shape('Maple Avenue', catalogue).indexed).toBeUndefined();
     expect(shape('Valley', catalogue).indexed).toBeUndefined();
+    // A catalogue of 2,000 records or fewer: nothing to narrow, never an empty lookup.
+    expect(
+      shape('Brookhaven Valley Avenue', vocabulary(1_500, { brookhaven: 10, valley: 20 })).indexed,
+    ).toBeUndefined();
   });
 
   it('decides a prefix as shapeTextQuery does when the last word has no completions to spell out', () => {
