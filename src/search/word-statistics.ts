@@ -109,13 +109,11 @@ function splitsPrefix(counts: GroupCounts[]): boolean {
 // `35 Dogwood Shores, South Jordan, United States` 26 split against 48.
 const SPLIT_COMPLETED_MAX = 2_000;
 
-function leadingMatches(counts: GroupCounts[], vocabulary: Vocabulary): number {
-  const rows = Math.max(vocabulary.rows, 1);
-  return counts
-    .slice(0, -1)
-    .filter((c) => c.complete)
-    .reduce((n, c) => n * Math.min(c.upper / rows, 1), rows);
-}
+const leadingMatches = (counts: GroupCounts[], vocabulary: Vocabulary): number =>
+  independentEstimate(
+    counts.slice(0, -1).filter((c) => c.complete),
+    vocabulary,
+  );
 
 const groupsCounts = (query: TextQuery, vocabulary: Vocabulary) =>
   query.groups.map((g, i) => groupCounts(g, i === query.groups.length - 1, vocabulary));
