@@ -24,7 +24,9 @@ export function wordsToCorrect(query: TextQuery): string[] {
 
 // Words no address holds: groups of which the vocabulary knows no word (the last group's first
 // word as a prefix) though it would hold each (see inVocabularyShape). One of them makes a full-text
-// search find nothing but location codes.
+// search find nothing but location codes. Two-letter words are left out: the vocabulary counts them,
+// but one no address holds is a code more often than a typo ("li" of `li 9490-35`, a code matched
+// whole; none is corrected, see allowedTypos), so it is no sign of a search bound to find nothing.
 export function unknownWords(query: TextQuery, vocabulary: Vocabulary): string[] {
   const last = query.groups.length - 1;
   return query.groups
@@ -32,6 +34,7 @@ export function unknownWords(query: TextQuery, vocabulary: Vocabulary): string[]
       group.every(
         (w, j) =>
           inVocabularyShape(w) &&
+          [...w].length > 2 &&
           (i === last && j === 0 ? vocabulary.completions(w).words === 0 : vocabulary.docsOf(w) === undefined),
       ),
     )

@@ -21,7 +21,7 @@ export interface TextQueryShape {
   lists: RankedListChoice | null;
   /**
    * Matches estimated from the vocabulary's counts (as if the words were independent), or null when
-   * a word is one the vocabulary does not count (a number, a short word that is not a prefix).
+   * a word is one the vocabulary does not count (a number, a one-letter word that is not a prefix).
    */
   estimate: number | null;
   /**
@@ -59,7 +59,7 @@ interface GroupCounts {
   complete: boolean;
   /**
    * Complete, or the last group's prefix is letters only: its completions are then every word it
-   * reaches but itself when shorter than the vocabulary's words ("mi"), enough for an estimate.
+   * reaches but itself when shorter than the vocabulary's words ("m"), enough for an estimate.
    */
   estimable: boolean;
 }
@@ -92,9 +92,9 @@ function groupCounts(group: string[], isLast: boolean, vocabulary: Vocabulary): 
 // `New Mi`, 3.9 times, 14 vs 19; `Las Ve`, 5.4 times, 5.5 vs 4.8; `Jefferson St`, 78 times, 42 vs 28).
 const SPLIT_PREFIX_RATIO = 5;
 
-// Only words the vocabulary counts narrow the lookup knowingly: a short word or a number ("az",
-// "st", "12") counts 0 but may be in thousands of addresses (`Az Zawpyah`: the split read 6,870
-// records of "az" to find 7; 12 ms).
+// Only words the vocabulary counts narrow the lookup knowingly: a number or a one-letter word ("12",
+// "n") counts 0 but may be in thousands of addresses (`Az Zawpyah`, before two-letter words were
+// counted: the split read 6,870 records of "az" to find 7; 12 ms).
 function splitsPrefix(counts: GroupCounts[]): boolean {
   const last = counts[counts.length - 1];
   const known = counts.slice(0, -1).filter((c) => c.complete);
@@ -165,13 +165,13 @@ const MAX_COMPLETIONS = 16;
 // bitmap turns lossy, so the heap is read page by page), while whole words it skips through.
 // `Cedar Avenue, Franklin` at 10M records: franklin* (128,000 addresses, 4 words) 84-98 ms counted,
 // the four words 29 ms. Only a prefix of letters the vocabulary can list completely (its words are
-// every letters-only word of 3-64 characters, see lis_vocabulary_word): a word that mixes letters and
+// every letters-only word of 2-64 characters, see lis_vocabulary_word): a word that mixes letters and
 // digits ("route66") is then found by its whole word only, and a word first imported since the
 // vocabulary was read (at most a minute ago, see SearchRepository.vocabulary) by the prefix of a
 // later read. A prefix no word in the vocabulary starts stays a prefix. The last group so, or null.
 function completedGroup(query: TextQuery, vocabulary: Vocabulary): string[] | null {
   const [prefix, ...spellings] = query.groups[query.groups.length - 1];
-  if (!/^\p{L}{3,64}$/u.test(prefix)) return null;
+  if (!/^\p{L}{2,64}$/u.test(prefix)) return null;
   const words = vocabulary.completionWords(prefix, MAX_COMPLETIONS);
   if (words === null || words.length === 0) return null;
   return [...words, ...spellings.filter((w) => !words.includes(w))];

@@ -40,16 +40,26 @@ describe('shapeTextQuery', () => {
     expect(shape('Maple Spr', catalogue).estimate).toBe(72); // spr*: springfield
   });
 
-  it('estimates nothing for a number, a short whole word or words expected in no address', () => {
+  it('estimates nothing for a number, a one-letter whole word or words expected in no address', () => {
     expect(shape('12 Valley', catalogue).estimate).toBeNull();
-    expect(shape('Valley Avenue', catalogue).estimate).toBeNull(); // its other spelling 'av'
-    expect(shape('St Springfield', catalogue).estimate).toBeNull();
+    expect(shape('Q Springfield', catalogue).estimate).toBeNull();
     expect(shape('Zzyzx', catalogue).estimate).toBeNull();
     expect(shape('Valley Brooklyn Springfield', catalogue).estimate).toBeNull(); // 0.16 expected
   });
 
-  it('splits only on words the vocabulary counts: a short word or a number may be in any number of addresses', () => {
-    expect(split('St Springf', catalogue)).toBe(false);
+  it('counts two-letter words: the other spellings of a word ("av") and words such as "el" are weighed too', () => {
+    // avenue | ave | av: 180,000 addresses (ave and av in none).
+    expect(shape('Valley Avenue', catalogue).estimate).toBe(720);
+    const withEl = vocabulary(1_000_000, { el: 3_000, paso: 2_000, park: 40_000, parkway: 20_000 });
+    // pa* (62,000) is over five times el's 3,000: GIN looks up el, the prefix filters.
+    expect(split('El Pa', withEl)).toBe(true);
+    expect(shape('El Pa', withEl).estimate).toBe(186);
+    // A two-letter prefix with few completions is spelt out as they are.
+    expect(shape('Valley Br', catalogue).completed).toBe("'valley' & ('brookhaven' | 'brooklyn')");
+  });
+
+  it('splits only on words the vocabulary counts: a one-letter word or a number may be in any number of addresses', () => {
+    expect(split('Q Springf', catalogue)).toBe(false);
     expect(split('12 Springf', catalogue)).toBe(false);
     expect(split('12 Valley Springf', catalogue)).toBe(false); // springf*: 2 times valley's
     expect(split('12 Valley Sta', catalogue)).toBe(true);
@@ -71,7 +81,7 @@ describe('shapeTextQuery', () => {
     const many = vocabulary(1_000_000, Object.fromEntries([...'abcdefghijklmnopq'].map((c) => [`map${c}`, 10])));
     expect(shape('Valley Map', many).completed).toBeUndefined(); // 17 words
     expect(shape('Valley Zzyzx', catalogue).completed).toBeUndefined(); // none: a word imported since, or none
-    expect(shape('Valley Br', catalogue).completed).toBeUndefined(); // two letters: the vocabulary holds no such words
+    expect(shape('Valley B', catalogue).completed).toBeUndefined(); // one letter: the vocabulary holds no such words
     expect(shape('Valley 35t', catalogue).completed).toBeUndefined();
   });
 
@@ -91,8 +101,11 @@ describe('shapeTextQuery', () => {
   it('looks up only the rarest counted words when they narrow to a few records, the whole query filtering', () => {
     // brookhaven (6,000) & valley (4,000): 24 expected; avenue (with ave, av) is left to the filter.
     expect(shape('Brookhaven Valley Avenue', catalogue).indexed).toBe("'brookhaven' & 'valley'");
-    // valley, united, then states spelt out: 1,443 expected; a house number is not counted.
-    expect(shape('101 Valley Street, United States', catalogue).indexed).toBe(
+    // valley, then street (st, its other spelling, counted too): 1,360 expected; a house number is
+    // not counted.
+    expect(shape('101 Valley Street, United States', catalogue).indexed).toBe("'valley' & ('street' | 'st')");
+    // Without street: valley, united, then states spelt out (1,443 expected).
+    expect(shape('101 Valley, United States', catalogue).indexed).toBe(
       "'valley' & 'united' & ('states' | 'statesboro')",
     );
     // Every word needed, or too many matches whatever is looked up: the usual lookup.
@@ -235,12 +248,13 @@ describe('unknownWords', () => {
   it('knows a prefix by its completions, and a word by any spelling of its group', () => {
     expect(unknown('Maple Sprin')).toEqual([]);
     expect(unknown('Maple Sprun')).toEqual(['sprun']);
-    expect(unknown('st maple')).toEqual([]); // "st": too short for the vocabulary, says nothing
+    expect(unknown('st maple')).toEqual([]); // "st": a spelling of street
   });
 
-  it('says nothing of words the vocabulary would not hold (numbers, short words)', () => {
+  it('says nothing of numbers, words the vocabulary would not hold, or two-letter words (often codes)', () => {
     expect(unknown('41 Maple Avenue')).toEqual([]);
     expect(unknown('ab Maple')).toEqual([]);
+    expect(unknown('li 9490-35')).toEqual([]);
     expect(unknown('Maple 9a4')).toEqual([]);
   });
 
