@@ -257,14 +257,15 @@ export class SearchRepository {
   }
 
   // Per word, the vocabulary words nearest to it by trigram distance, nearest first. A word found
-  // as it is was spelt right (imported since the vocabulary in memory was read): no candidates.
+  // as it is was spelt right (imported since the vocabulary in memory was read): no candidates,
+  // unless `known` (words the vocabulary holds, looked up because together they match nothing).
   @GenerateSql({ params: () => [['herengase', 'vadus']] })
-  async wordCandidates(words: string[]): Promise<Map<string, string[]>> {
+  async wordCandidates(words: string[], known = false): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>();
     if (words.length === 0) return out;
     const rows = await this.prisma.rawQuery<{ typed: string; word: string }>(wordCandidatesSql(words));
     for (const { typed, word } of rows) out.set(typed, [...(out.get(typed) ?? []), word]);
-    for (const [typed, found] of out) if (found.includes(typed)) out.delete(typed);
+    if (!known) for (const [typed, found] of out) if (found.includes(typed)) out.delete(typed);
     return out;
   }
 

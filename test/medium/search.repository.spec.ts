@@ -15,6 +15,8 @@ const extra = {
   zrh: 'b0000000-0000-4000-8000-000000000004',
   postcode: 'b0000000-0000-4000-8000-000000000005',
   saint: 'b0000000-0000-4000-8000-000000000006',
+  bonneville: 'b0000000-0000-4000-8000-000000000007',
+  boneville: 'b0000000-0000-4000-8000-000000000008',
 };
 
 describe('SearchRepository on PostgreSQL/PostGIS', () => {
@@ -32,6 +34,8 @@ describe('SearchRepository on PostgreSQL/PostGIS', () => {
       feature('ZRH', { id: extra.zrh }),
       feature('9490', { id: extra.postcode }),
       feature('St. Gallen, Switzerland', { id: extra.saint }),
+      feature('8 Bangor Street, Bonneville', { id: extra.bonneville }),
+      feature('3 Boneville Lane, Ogden', { id: extra.boneville }),
     ]);
     moduleRef = await Test.createTestingModule({
       imports: [DatabaseModule.forRoot(testConfig())],
@@ -107,6 +111,18 @@ describe('SearchRepository on PostgreSQL/PostGIS', () => {
     const res = await search('Evergren Terace', 10, 1, { include: ['interpretation'] });
     expect(res.data[0].id).toBe(extra.mainStreet);
     expect(res.interpretation).toEqual({ kind: 'text', normalized: 'evergreen terrace' });
+  });
+
+  it('corrects a typo that made another real word when the words together match nothing', async () => {
+    // "boneville" is a word of the catalogue, but no address holds it with "bangor".
+    const fuzzy = jest.spyOn(repo, 'searchFuzzy');
+    const res = await search('Bangor Street, Boneville', 10, 1, { include: ['interpretation'] });
+    // Found by full text with the corrected words, not by the last resort's similarity.
+    expect(fuzzy).not.toHaveBeenCalled();
+    fuzzy.mockRestore();
+    expect(res.data.map((r) => r.id)).toEqual([extra.bonneville]);
+    // Every word is one the catalogue holds, so none is named as the correction.
+    expect(res.interpretation).toEqual({ kind: 'text', normalized: 'bangor street boneville' });
   });
 
   it('keeps the vocabulary in step with imports and updates', async () => {

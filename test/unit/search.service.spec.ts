@@ -137,6 +137,19 @@ describe('SearchService', () => {
     expect(repo.methods()[0]).toBe('candidates:herengase');
   });
 
+  it('looks up every word when the vocabulary holds them all and together they match nothing', async () => {
+    // "vaduz" stands for a real word a typo made of another ("Boneville" for "Bonneville").
+    const candidates = new Map([
+      ['herrengasse', ['herrengasse']],
+      ['vaduz', ['vaduz', 'vadez']],
+    ]);
+    const repo = new FakeSearchRepository([page(0), page(1, [row()])], page(0), page(0), candidates);
+    const res = await serviceWith(repo).search(request({ query: 'Herrengasse Vaduz' }));
+    expect(repo.methods()).toEqual(['fullText', 'candidates:herrengasse,vaduz', 'fullText']);
+    expect(repo.calls[2].query!.groups).toEqual([['herrengasse'], ['vaduz', 'vadez']]);
+    expect(res.pageTotal).toBe(1);
+  });
+
   it('answers an empty page without touching the database when nothing is searchable', async () => {
     const repo = new FakeSearchRepository([page(5, [row()])]);
     const res = await serviceWith(repo).search(
