@@ -62,6 +62,8 @@ interface GroupCounts {
    * reaches but itself when shorter than the vocabulary's words ("m"), enough for an estimate.
    */
   estimable: boolean;
+  /** Every word of the group has one or two letters ("el", "la", "de"): see indexedTsquery. */
+  short: boolean;
 }
 
 // A group matches any of its words; the last group's first word is a prefix, which matches every
@@ -71,6 +73,7 @@ function groupCounts(group: string[], isLast: boolean, vocabulary: Vocabulary): 
   let lower = 0;
   let complete = true;
   let estimable = true;
+  const short = group.every((word) => [...word].length <= 2);
   group.forEach((word, j) => {
     const prefix = isLast && j === 0;
     const c = prefix
@@ -81,7 +84,7 @@ function groupCounts(group: string[], isLast: boolean, vocabulary: Vocabulary): 
     if (!inVocabularyShape(word)) complete = false;
     if (!inVocabularyShape(word) && !(prefix && /^\p{L}+$/u.test(word))) estimable = false;
   });
-  return { upper, lower, complete, estimable };
+  return { upper, lower, complete, estimable, short };
 }
 
 // Split when the last word, as a prefix, is in SPLIT_PREFIX_RATIO times the addresses of the rarest
@@ -182,7 +185,10 @@ function completedGroup(query: TextQuery, vocabulary: Vocabulary): string[] | nu
 // independent) are SPLIT_COMPLETED_MAX at most; GIN's AND walks every posting list it is given, and
 // a common one costs more than rechecking the few records the rare ones find: at 10M records
 // `139 Cedar Avenue, Franklin, United States` looked up all but its last word in 83 ms; `cedar` and
-// `franklin` (127,733 and 128,625 records) in 9.6 ms find 121 records.
+// `franklin` (127,733 and 128,625 records) in 9.6 ms find 121 records. Two-letter words are not
+// taken: they are parts of names far more often than independent words ("el" of El Paso, "la", "de"),
+// so the estimate is far too low: `Washington Drive, El Paso` looked up `el` & `paso` (195 expected,
+// about 40,000 found) in 111-133 ms at 10M records, against 25 ms with `washington` & `paso`.
 function indexedTsquery(
   query: TextQuery,
   counts: GroupCounts[],
@@ -193,7 +199,7 @@ function indexedTsquery(
   const last = counts.length - 1;
   const rarest = counts
     .map((c, i) => ({ c, i }))
-    .filter(({ c, i }) => c.complete && (i < last || completed !== null))
+    .filter(({ c, i }) => c.complete && !c.short && (i < last || completed !== null))
     .sort((a, b) => a.c.upper - b.c.upper || a.i - b.i);
   const taken: number[] = [];
   let matches = rows;

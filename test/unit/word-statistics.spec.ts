@@ -112,6 +112,9 @@ describe('shapeTextQuery', () => {
     expect(shape('Brookhaven Valley', catalogue).indexed).toBeUndefined();
     expect(shape('Maple Avenue', catalogue).indexed).toBeUndefined();
     expect(shape('Valley', catalogue).indexed).toBeUndefined();
+    // A two-letter word goes with the word it belongs to ("el" with "paso"): not taken to narrow.
+    const elPaso = vocabulary(10_000_000, { washington: 200_000, drive: 600_000, el: 48_000, paso: 40_000 });
+    expect(shape('Washington Drive, El Paso', elPaso).indexed).toBe("'washington' & 'paso'");
     // A catalogue of 2,000 records or fewer: nothing to narrow, never an empty lookup.
     expect(
       shape('Brookhaven Valley Avenue', vocabulary(1_500, { brookhaven: 10, valley: 20 })).indexed,
