@@ -99,10 +99,11 @@ export class SearchService {
     // every word: a typo can make another real word ("Boneville" for "Bonneville"), and without a
     // correction the similar-places statement runs, over every place name (cut at its budget: 500 ms
     // of a 1,012 ms `Bangor Street, Boneville` at 10M records).
-    const unknown = wordsToCorrect(text).filter((w) => vocabulary.docsOf(w) === undefined);
+    const correctable = wordsToCorrect(text);
+    const unknown = correctable.filter((w) => vocabulary.docsOf(w) === undefined);
     const candidates = await (unknown.length > 0
       ? this.repository.wordCandidates(unknown)
-      : this.repository.wordCandidates(wordsToCorrect(text), true));
+      : this.repository.wordCandidates(correctable, true));
     const corrected = correctQuery(text, candidates);
     // Places the corrected words name are the surer guess; then the addresses that hold the corrected
     // words; else the names most like the query, asked for only then (trigram similarity over every

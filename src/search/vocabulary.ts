@@ -3,8 +3,8 @@ export type VocabularyEntry = readonly [word: string, docs: number, listed?: boo
 
 // The catalogue's vocabulary in memory: every word the imagery_words table holds (letters only, or
 // an ordinal such as 35th; 2-64 characters, as its triggers collect them) with the number of
-// addresses holding it and whether it has a ranked list, sorted so a prefix is a range. Read from the database at most once a minute
-// (see SearchRepository).
+// addresses holding it and whether it has a ranked list, sorted so a prefix is a range. Read from
+// the database at most once a minute (see SearchRepository).
 export class Vocabulary {
   private readonly words: string[];
   private readonly docs: number[];
