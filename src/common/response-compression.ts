@@ -1,11 +1,18 @@
 import compression from 'compression';
 import type { NextFunction, Request, Response } from 'express';
 
+// Responses under this are sent as they are. A TCP connection's first round trip carries about 14 KB
+// (an initial window of 10 segments), so compressing a smaller response saves no round trip, and it
+// costs: gzip of a 2.5 KB page of ten records took 0.7-1.1 ms of server CPU per request, a quarter of
+// a `coordinates` search (docs/benchmarks.md, thirteenth round). Larger pages (up to 100 records,
+// `include` fields) and the OpenAPI document are still compressed.
+export const COMPRESSION_THRESHOLD_BYTES = 8 * 1024;
+
 // Responses compressed for clients that ask (Accept-Encoding). compression wraps every response's
 // writes and negotiates when the first is made; a request without Accept-Encoding can only be
 // answered as it is, so it skips all of that (measured in docs/benchmarks.md, ninth round). Such a
 // response carries no `Vary: Accept-Encoding`: a cache may hand it to anyone, as any client accepts it.
 export function responseCompression(): (req: Request, res: Response, next: NextFunction) => void {
-  const compress = compression();
+  const compress = compression({ threshold: COMPRESSION_THRESHOLD_BYTES });
   return (req, res, next) => (req.headers['accept-encoding'] ? compress(req, res, next) : next());
 }

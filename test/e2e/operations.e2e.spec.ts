@@ -1,10 +1,12 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import type { PoolClient } from 'pg';
 import { PrismaService } from '../../src/database/prisma.service';
+import { COMPRESSION_THRESHOLD_BYTES } from '../../src/common/response-compression';
 import { ShutdownState } from '../../src/lifecycle/shutdown-state';
 import { createThrowawayDatabase } from '../setup/test-database';
 import { ContractProxy } from '../helpers/contract';
-import { createKey, startApp } from '../helpers/test-app';
+import { relevanceFixture } from '../helpers/fixtures';
+import { createKey, importFixture, resetImagery, startApp } from '../helpers/test-app';
 
 // Reads one sample value from Prometheus text output, e.g. metric(text, 'lis_searches_total', { outcome: 'hit' }).
 function metric(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
@@ -27,6 +29,8 @@ describe('operations', () => {
   let key: string;
 
   beforeAll(async () => {
+    await resetImagery();
+    await importFixture(relevanceFixture());
     app = await startApp();
     key = await createKey(app);
     await contract.use(app);
@@ -121,7 +125,7 @@ describe('operations', () => {
       expect(res.headers['cross-origin-resource-policy']).toBe('cross-origin');
     });
 
-    it('compresses large responses when the client accepts gzip, not small ones', async () => {
+    it('compresses responses over 8 KB when the client accepts gzip, not smaller ones', async () => {
       // Straight to the app: Prism decompresses what it forwards.
       const big = await contract.direct.get('/openapi.json').set('accept-encoding', 'gzip').expect(200);
       expect(big.headers['content-encoding']).toBe('gzip');
@@ -129,6 +133,17 @@ describe('operations', () => {
       const small = await contract.direct.get('/health/live').set('accept-encoding', 'gzip').expect(200);
       contract.checkDirect('GET', '/health/live', small);
       expect(small.headers['content-encoding']).toBeUndefined();
+      // A page that fits in the connection's first round trip gains nothing from compression.
+      const page = await contract.direct
+        .post('/search')
+        .set('x-api-key', key)
+        .set('accept-encoding', 'gzip')
+        .send({ query: 'Vaduz', limit: 10 })
+        .expect(200);
+      expect(page.body.data.length).toBeGreaterThan(0);
+      expect(Number(page.headers['content-length'])).toBeGreaterThan(1024);
+      expect(Number(page.headers['content-length'])).toBeLessThan(COMPRESSION_THRESHOLD_BYTES);
+      expect(page.headers['content-encoding']).toBeUndefined();
       // A client that asks for no encoding gets the response as it is.
       const plain = await contract.direct.get('/openapi.json').set('accept-encoding', '').expect(200);
       expect(plain.headers['content-encoding']).toBeUndefined();
