@@ -21,6 +21,7 @@ export const samplePins = (view: { lon: number; lat: number } | null): PlacePins
   ids: [SAMPLE_UUID_2, SAMPLE_UUID],
   scores: [40, 30],
   names: ["'springfield'", "'herrengasse' & '35'"],
+  nameWords: ['springfield'],
   view: view && { id: SAMPLE_UUID_2, ...view, score: 40 },
 });
 

@@ -173,7 +173,7 @@ export class SearchRepository {
     plan: SearchPlan = NO_FILTERS,
     pins: PlacePins | null = null,
   ): Promise<SearchPage> {
-    const shape = shapeTextQuery(query, await this.vocabulary(), COUNT_CAP);
+    const shape = shapeTextQuery(query, await this.vocabulary(), COUNT_CAP, pins?.nameWords);
     return this.run(fullTextSql(query, window, plan, shape, pins), COUNT_CAP);
   }
 

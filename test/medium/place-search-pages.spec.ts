@@ -23,6 +23,7 @@ describe('search that knows places: paging past the pinned records', () => {
   const LONDON_RECORDS = PINNED_RECORDS_CAP + 40;
   const OTHERS = 60; // addresses that hold the word "London" but are no London's imagery (in its region)
   const londonIds = new Set<string>();
+  const SF_RECORDS = PINNED_RECORDS_CAP + 20;
 
   beforeAll(async () => {
     await resetImagery();
@@ -56,6 +57,16 @@ describe('search that knows places: paging past the pinned records', () => {
     );
     expect((await importFixture(village)).rejected).toBe(0);
     expect((await importFixture(town)).rejected).toBe(0);
+    // A name of two words, which its addresses hold together (as if independent: 19 expected).
+    const sf = LOCALITIES.find((p) => p.key === 'sf-us')!;
+    const sfRecords = Array.from({ length: SF_RECORDS }, (_, n) =>
+      feature(`${n + 1} Market Street, San Francisco`, {}, [sf.lon + n * 1e-5, sf.lat]),
+    );
+    expect((await importFixture(sfRecords)).rejected).toBe(0);
+    await linkRecord(
+      sfRecords.map((r) => r.id),
+      { locality: 'sf-us' },
+    );
     await linkRecord(
       [...village, ...town].map((r) => r.id),
       { locality: 'munich' },
@@ -89,6 +100,15 @@ describe('search that knows places: paging past the pinned records', () => {
     expect(new Set(walked).size).toBe(walked.length);
     expect(walked).toHaveLength(LONDON_RECORDS + OTHERS);
     expect(walked.slice(0, PINNED_RECORDS_CAP).every((id) => londonIds.has(id))).toBe(true);
+  });
+
+  // The estimate takes the words of the place's name as going together: as independent words, `san`
+  // (220 addresses) and `francisco` (220) of 2,540 would be in 19, and the total was the 200 pinned.
+  it("estimates the total of a page a place's records fill with the words of its name together", async () => {
+    const r = await search({ query: 'San Francisco', limit: 10, include: ['total'] });
+    expect(r.total_exact).toBe(false);
+    expect(r.total).toBe(SF_RECORDS);
+    expect(r.pageTotal).toBe(Math.ceil(SF_RECORDS / 10));
   });
 
   // A named locality's pinned records are looked for among its first LOCALITY_RECORDS_READ: a town

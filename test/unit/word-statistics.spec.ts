@@ -40,6 +40,18 @@ describe('shapeTextQuery', () => {
     expect(shape('Maple Spr', catalogue).estimate).toBe(72); // spr*: springfield
   });
 
+  it('estimates the words of the place the query names as going together: as many as the rarest', () => {
+    const elPaso = vocabulary(10_000_000, { washington: 200_000, drive: 600_000, el: 48_000, paso: 40_000 });
+    const named = (q: string, words: string[]) => shapeTextQuery(buildTextQuery(q)!, elPaso, 10_000, words).estimate;
+    expect(shape('El Paso', elPaso).estimate).toBe(192); // as if independent: 48,000 x 40,000 / 10M
+    expect(named('El Paso', ['el', 'paso'])).toBe(40_000);
+    expect(named('El Pa', ['el', 'paso'])).toBe(40_000); // the last word a prefix of a word of the name
+    // The other words stay independent of the name's: 10M x 2% x 6% x (paso) 0.4%.
+    expect(named('Washington Drive, El Paso', ['el', 'paso'])).toBe(48);
+    // One word of the name in the query: nothing goes together.
+    expect(named('Washington Paso', ['el', 'paso'])).toBe(shape('Washington Paso', elPaso).estimate);
+  });
+
   it('estimates nothing for a number, a one-letter whole word or words expected in no address', () => {
     expect(shape('12 Valley', catalogue).estimate).toBeNull();
     expect(shape('Q Springfield', catalogue).estimate).toBeNull();

@@ -140,7 +140,7 @@ export function pinsOf(places: readonly RankedPlace[]): PlacePins | null {
   const view = best.kind === 'address' ? { id: best.id, lon: best.lon, lat: best.lat, score: scores[0] } : null;
   // A name without words (only symbols) is an empty tsquery, which matches nothing.
   const names = places.map((p) => allWordsTsquery(nameInAddresses(p.name)) ?? '');
-  return { ids: places.map((p) => p.id), scores, names, view };
+  return { ids: places.map((p) => p.id), scores, names, nameWords: tokenize(nameInAddresses(best.name)), view };
 }
 
 // The words of a name that its records' addresses hold: not its initials, which addresses write

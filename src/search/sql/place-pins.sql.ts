@@ -15,6 +15,11 @@ export interface PlacePins {
   /** Per place, its name as a tsquery of whole words ("'san' & 'francisco'"). */
   names: string[];
   /**
+   * The words of the best place's name as its addresses hold them ("el", "paso"): they go together,
+   * which the estimate of a query's matches weighs (see shapeTextQuery).
+   */
+  nameWords: string[];
+  /**
    * The address the query names, when the best place is one: its own records are ordered by how well
    * they show it, and records of other addresses within VIEW_RADIUS_M facing it follow them.
    */
