@@ -140,14 +140,18 @@ export function pinsOf(places: readonly RankedPlace[]): PlacePins | null {
   const view = best.kind === 'address' ? { id: best.id, lon: best.lon, lat: best.lat, score: scores[0] } : null;
   // A name without words (only symbols) is an empty tsquery, which matches nothing.
   const names = places.map((p) => allWordsTsquery(nameInAddresses(p.name)) ?? '');
-  return { ids: places.map((p) => p.id), scores, names, nameWords: tokenize(nameInAddresses(best.name)), view };
+  return { ids: places.map((p) => p.id), scores, names, nameWords: wordsInAddresses(best.name), view };
 }
 
 // The words of a name that its records' addresses hold: not its initials, which addresses write
 // otherwise ("Washington, D.C." is "Washington, DC" in addresses, and the index reads "D.C." as
 // one token), unless the name is nothing but initials.
 export function nameInAddresses(name: string): string {
+  return wordsInAddresses(name).join(' ');
+}
+
+function wordsInAddresses(name: string): string[] {
   const words = tokenize(name);
   const longer = words.filter((w) => [...w].length > 1);
-  return (longer.length > 0 ? longer : words).join(' ');
+  return longer.length > 0 ? longer : words;
 }
