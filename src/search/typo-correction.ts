@@ -100,3 +100,11 @@ export function correctQuery(query: TextQuery, candidates: ReadonlyMap<string, r
   });
   return changed ? textQueryFromGroups(groups, best.join(' '), query.code) : null;
 }
+
+// The words a correction changed, in query order: the typed word and the vocabulary word taken for it.
+export function correctionsOf(typed: TextQuery, corrected: TextQuery): Array<{ from: string; to: string }> {
+  const best = corrected.text.split(' ');
+  return typed.groups.flatMap((group, i) =>
+    best[i] !== undefined && best[i] !== group[0] ? [{ from: group[0], to: best[i] }] : [],
+  );
+}
