@@ -1,6 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { WordCorrectionDto } from './search-match.dto';
 
+export class NamedRegionDto {
+  @ApiProperty({ description: 'ISO 3166-1 alpha-2 or ISO 3166-2 code', example: 'LI' })
+  code: string;
+
+  @ApiProperty({ example: 'Liechtenstein' })
+  name: string;
+}
+
 export class InterpretedPlaceDto {
   @ApiProperty({ format: 'uuid', example: '5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b' })
   id: string;
@@ -86,6 +94,13 @@ export class SearchInterpretationDto {
     example: false,
   })
   approximate?: boolean;
+
+  @ApiPropertyOptional({
+    type: () => NamedRegionDto,
+    description:
+      'Text: the country or region the query names at its end ("Vaduz, Liechtenstein", "Tulsa, OK"); the search kept to it',
+  })
+  named_region?: NamedRegionDto;
 
   @ApiPropertyOptional({ type: () => [WordCorrectionDto], description: 'Text: the words corrected, when any were' })
   corrections?: WordCorrectionDto[];

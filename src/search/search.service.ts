@@ -5,6 +5,7 @@ import { formatCaptureDate, formatCompass, resolveImageUrl } from './search-reco
 import { RecordPlaces } from './place-matching/record-places';
 import { pointMatchOf, RecordMatch, textMatchOf } from './pipeline/record-match';
 import { TextSearchPipeline, TextSearchResult } from './pipeline/text-search.pipeline';
+import { EMPTY_PAGE } from './pipeline/text-search-state';
 import { interpretQuery, QueryInterpretation } from './query-interpretation';
 import { planSearch, SearchPlan } from './search-filters';
 import { IncludeName } from './search-filters.dto';
@@ -13,8 +14,6 @@ import { ImageryRecordDto, SearchResponseDto } from './search-response.dto';
 import { NearestImageryDto, SearchInterpretationDto } from './search-interpretation.dto';
 import { resultIdFor } from './search-query';
 import { SearchPage, SearchRepository, SearchRow } from './search.repository';
-
-const EMPTY: SearchPage = { total: 0, totalExact: true, codeMatched: false, rows: [] };
 
 // One search: the query read (query-interpretation.ts), the filters planned (search-filters.ts), then
 // either the text search's steps (pipeline/text-search.steps.ts) or the imagery around a point or
@@ -35,7 +34,7 @@ export class SearchService {
     const { plan, scope } = planSearch(request, interpretation);
 
     let result: TextSearchResult | null = null;
-    let found = EMPTY;
+    let found: SearchPage = EMPTY_PAGE;
     if (interpretation === null || interpretation.kind !== 'text') {
       found = await this.repository.searchArea(window, plan);
     } else if (interpretation.text) {
@@ -129,7 +128,7 @@ function describe(
     };
   }
   if (result === null) return { kind: 'text', normalized: interpretation.normalized };
-  const { answer, step } = result;
+  const { answer, step, state } = result;
   if (answer.page.codeMatched && answer.searched?.code) {
     return { kind: 'location_code', normalized: answer.searched.code.toUpperCase(), step, approximate: false };
   }
@@ -140,6 +139,7 @@ function describe(
     step,
     approximate: answer.match !== 'text',
   };
+  if (state.namedRegion) described.named_region = { code: state.namedRegion.code, name: state.namedRegion.name };
   if (answer.corrections.length > 0) described.corrections = answer.corrections;
   const place = answer.places[0];
   if (place) described.place = { id: place.id, kind: place.kind, label: place.label };

@@ -3,9 +3,12 @@ import type { SearchPlan } from '../search-filters';
 import type { TextQuery } from '../search-query';
 import type { PageWindow, SearchPage } from '../search.repository';
 import type { Vocabulary } from '../vocabulary';
+import type { Region } from '../../places/regions';
 
 // How the records of an answer matched the query (see record-match.ts for the per-record refinement).
 export type AnswerMatch = 'text' | 'corrected' | 'nearby' | 'fallback';
+
+export const EMPTY_PAGE: SearchPage = { total: 0, totalExact: true, codeMatched: false, rows: [] };
 
 export interface WordCorrection {
   from: string;
@@ -26,10 +29,19 @@ export interface StepAnswer {
 
 // What the steps of a text search know, filled in as they run (see text-search.steps.ts).
 export interface TextSearchState {
-  readonly text: TextQuery;
+  /** The words searched: the query's, less those naming a region (see named-region). */
+  text: TextQuery;
+  /** The query's words and the request's plan, as they came. */
+  readonly typed: TextQuery;
+  readonly requestPlan: SearchPlan;
   readonly window: PageWindow;
-  readonly plan: SearchPlan;
-  readonly region: string | null;
+  plan: SearchPlan;
+  /** The region searched: the request's, or the one the query names when that is narrower. */
+  region: string | null;
+  /** The country or region the query names (query-qualifiers.ts). */
+  namedRegion: Region | null;
+  /** The query names a region outside the one the request asks for: nothing can match. */
+  regionConflict: boolean;
   vocabulary?: Vocabulary;
   /** The places the query names as typed, best first. */
   places: RankedPlace[];
@@ -52,9 +64,13 @@ export interface TextSearchState {
 export function initialState(text: TextQuery, window: PageWindow, plan: SearchPlan): TextSearchState {
   return {
     text,
+    typed: text,
+    requestPlan: plan,
     window,
     plan,
     region: plan.filters.region ?? null,
+    namedRegion: null,
+    regionConflict: false,
     places: [],
     bound: false,
     corrected: null,

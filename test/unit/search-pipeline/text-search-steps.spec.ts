@@ -77,8 +77,11 @@ const run = (query: string, script: Script, steps: readonly TextSearchStep[] = T
 describe('the text search steps', () => {
   it('are one list of named steps, strict first and the similarity fallback last', () => {
     expect(TEXT_SEARCH_STEPS.map((s) => s.name)).toEqual([
+      'named-region',
+      'region-conflict',
       'named-places',
       'full-text',
+      'region-in-address',
       'around-named-place',
       'word-corrections',
       'corrected-places',
@@ -88,8 +91,9 @@ describe('the text search steps', () => {
       'around-meant-place',
       'unbound-full-text',
       'similar-text',
+      'nothing-found',
     ]);
-    expect(TEXT_SEARCH_STEPS.filter((s) => s.final).map((s) => s.name)).toEqual(['similar-text']);
+    expect(TEXT_SEARCH_STEPS.filter((s) => s.final).map((s) => s.name)).toEqual(['region-conflict', 'nothing-found']);
   });
 
   describe('full-text', () => {
@@ -164,12 +168,84 @@ describe('the text search steps', () => {
     });
   });
 
-  describe('similar-text', () => {
-    it('answers last, even with nothing', async () => {
+  describe('similar-text and nothing-found', () => {
+    it('asks for similar addresses when a word is no address word, and says nothing when none is found', async () => {
       const r = await run('Qwzrtx', {});
-      expect(r.step).toBe('similar-text');
-      expect(r.answer).toMatchObject({ match: 'fallback', page: { total: 0 } });
       expect(r.calls[r.calls.length - 1]).toBe('fuzzy');
+      expect(r.step).toBe('nothing-found');
+      expect(r.answer).toMatchObject({ match: 'fallback', page: { total: 0 } });
+    });
+
+    it('answers with similar addresses, marked as the fallback', async () => {
+      const r = await run('Qwzrtx', { fuzzy: 2 });
+      expect(r.step).toBe('similar-text');
+      expect(r.answer.match).toBe('fallback');
+    });
+
+    it('does not guess when every word is an address word and together they match nothing', async () => {
+      const r = await run('Herrengasse Vaduz', {});
+      expect(r.calls).not.toContain('fuzzy');
+      expect(r.step).toBe('nothing-found');
+    });
+  });
+
+  describe('named-region and region-conflict', () => {
+    it('binds the search to the country the query names and searches the rest', async () => {
+      const r = await run('Dallas, Poland', {});
+      expect(r.state.namedRegion?.code).toBe('PL');
+      expect(r.state.plan.filters.region).toBe('PL');
+      expect(r.state.text.words).toEqual(['dallas']);
+      expect(r.calls).toContain('named:dallas');
+    });
+
+    it('does not bind when a town has the name too (the query may mean it)', async () => {
+      const washington = place('Washington', { kind: 'locality' });
+      const r = await run('Main Street, Washington', { named: [[washington]] });
+      expect(r.state.namedRegion).toBeNull();
+      expect(r.state.text.words).toEqual(['main', 'street', 'washington']);
+    });
+
+    it('answers nothing when the region named lies outside the one asked for', async () => {
+      const { calls, deps } = scripted({});
+      const outside = { ...plan, filters: { circles: [], region: 'US-TX' } } as unknown as SearchPlan;
+      const r = await runTextSearch(
+        TEXT_SEARCH_STEPS,
+        initialState(buildTextQuery('Vaduz, LIE')!, window, outside),
+        deps,
+      );
+      expect(r.step).toBe('region-conflict');
+      expect(r.answer.page.total).toBe(0);
+      expect(calls.filter((c) => c.startsWith('fullText'))).toEqual([]);
+    });
+
+    it('finds records whose address names the region though no place links them to it', async () => {
+      const words: Array<[string, number]> = [
+        ['gaziantep', 3],
+        ['turkiye', 90],
+      ];
+      const r = await run('Gaziantep, Türkiye', { fullText: [0, 1], words });
+      expect(r.step).toBe('region-in-address');
+      expect(r.calls.filter((c) => c.startsWith('fullText'))).toEqual([
+        'fullText:gaziantep',
+        'fullText:gaziantep turkiye',
+      ]);
+    });
+  });
+
+  describe('believable approximations', () => {
+    it('does not answer with the surroundings of a named place when other words found nothing there', async () => {
+      const dallas = place('Dallas', { label: 'Dallas, Texas, United States' });
+      const r = await run('Herrengasse Dallas', { named: [[dallas]], fullText: [0], area: 5 });
+      expect(r.state.ran).not.toContain('around-named-place');
+      expect(r.calls).not.toContain('area');
+    });
+
+    it('drops similar names that are no believable spelling of the query ("New Yrok" is not New Yekepa)', async () => {
+      const yekepa = place('New Yekepa', { similarity: 0.5 });
+      const york = place('New York', { similarity: 0.4 });
+      const r = await run('New Yrok', { misspelt: [yekepa, york], fullText: [0, 0], area: 3 });
+      expect(r.state.meant.map((p) => p.name)).toEqual(['New York']);
+      expect(r.answer.places.map((p) => p.name)).toEqual(['New York']);
     });
   });
 
@@ -181,7 +257,7 @@ describe('the text search steps', () => {
   it('keeps what each step found for the next (state)', async () => {
     const state: TextSearchState = initialState(buildTextQuery('Vaduz')!, window, plan);
     const { deps } = scripted({ named: [[place('Vaduz')]] });
-    await TEXT_SEARCH_STEPS[0].run(state, deps);
+    for (const step of TEXT_SEARCH_STEPS.slice(0, 3)) if (step.when(state)) await step.run(state, deps);
     expect(state.places.map((p) => p.name)).toEqual(['Vaduz']);
     expect(state.bound).toBe(true);
   });
