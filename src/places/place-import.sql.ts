@@ -22,6 +22,7 @@ export const PLACE_STAGED: ReadonlyArray<StagedColumn<PlaceRecord>> = [
   ['lat', 'float8', (p) => p.lat],
   ['importance', 'float8', (p) => p.importance],
   ['population', 'int8', (p) => p.population],
+  ['category', 'text', (p) => p.category ?? null],
   ['source_id', 'text', (p) => p.sourceId],
 ];
 const DATA_COLUMNS = [
@@ -39,6 +40,7 @@ const DATA_COLUMNS = [
   'location',
   'importance',
   'population',
+  'category',
   'source',
   'source_id',
 ];

@@ -27,6 +27,8 @@ export interface PlaceRecord {
   /** 0..1: how much the place matters when names collide. */
   importance: number;
   population: number | null;
+  /** A poi's category as an OSM tag ("amenity=restaurant"); absent or null for other places. */
+  category?: string | null;
   source: string;
   sourceId: string;
 }

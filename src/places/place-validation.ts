@@ -15,6 +15,7 @@ import {
   STREET_IMPORTANCE,
 } from './gazetteer/place-importance';
 import { regionByCode, regionEntry } from './regions';
+import { CATEGORY_SHAPE, MAX_CATEGORY_LENGTH } from './poi-category';
 
 // One place as a reader found it, before validation: the documented GeoJSON property names, so a
 // rejection names the field the file has. Readers that map other names (OpenStreetMap tags,
@@ -33,6 +34,8 @@ export interface RawPlace {
   population?: unknown;
   /** A string, or an array of strings (joined with spaces). */
   alt_names?: unknown;
+  /** A poi's category as an OSM tag ("amenity=restaurant", poi-category.ts). */
+  category?: unknown;
   /** The place's id in its source; a hash of the content when absent. */
   id?: unknown;
   lon?: unknown;
@@ -171,6 +174,13 @@ export function validatePlace(raw: RawPlace, defaults: PlaceDefaults): PlaceResu
       : raw.alt_names;
   const altNames = text(alt, MAX_ALT_NAMES_LENGTH);
   if ('problem' in altNames) return reject('alt_names', `${altNames.problem} (or an array of strings)`);
+  const category = text(raw.category, MAX_CATEGORY_LENGTH);
+  if ('problem' in category) return reject('category', category.problem);
+  if (category.value !== null && !CATEGORY_SHAPE.test(category.value))
+    return reject(
+      'category',
+      `must be an OpenStreetMap tag like "amenity=restaurant", got ${JSON.stringify(category.value)}`,
+    );
 
   const parts = {
     kind,
@@ -211,6 +221,7 @@ export function validatePlace(raw: RawPlace, defaults: PlaceDefaults): PlaceResu
       lat,
       importance,
       population,
+      category: category.value,
       source: defaults.source,
       sourceId: id,
     },

@@ -36,6 +36,8 @@ export interface SearchRow {
   /** The place a recovered address is from, and the locality the record lies in (see places). */
   placeId: string | null;
   localityId: string | null;
+  /** The place the record was found near, when that is not the answer's first (a category's pois). */
+  nearPlaceId?: string;
 }
 
 export interface SearchPage {

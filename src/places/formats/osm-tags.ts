@@ -1,5 +1,6 @@
 import { OSM_PLACE_TYPE_IMPORTANCE } from '../gazetteer/place-importance';
 import { MAX_ALT_NAMES_LENGTH, RawPlace } from '../place-validation';
+import { hasPoiKey, POI_KEYS, poiCategoryOf } from '../poi-category';
 
 // Which OpenStreetMap objects become places, and how their tags fill a place:
 // - address: a node, or a building/area way, with addr:housenumber and addr:street (or addr:place,
@@ -8,7 +9,8 @@ import { MAX_ALT_NAMES_LENGTH, RawPlace } from '../place-validation';
 //   node (or area), with its population; region: place=state|province; country: place=country;
 // - street: a named highway=* way, one place per way (a long street split into several ways is
 //   several places, each at the middle vertex of its own way);
-// - poi: a named amenity=*, shop=* or tourism=* object. One that is also an address gives both: the
+// - poi: a named object with a key of POI_KEYS (amenity, shop, tourism, ...), its category the tag
+//   (poi-category.ts). One that is also an address gives both: the
 //   address keeps the object's id, the poi gets "<id>:poi".
 export const LOCALITY_PLACES = [
   'city',
@@ -58,9 +60,7 @@ export const OSM_KEPT_TAGS = [
   'place',
   'population',
   'highway',
-  'amenity',
-  'shop',
-  'tourism',
+  ...POI_KEYS,
   'postal_code',
   'ISO3166-1',
   'ISO3166-1:alpha2',
@@ -131,8 +131,12 @@ export function placesFromOsm(
   } else if (name && line && tags.highway && !NOT_STREETS.has(tags.highway)) {
     out.push({ id: sourceId, place: { ...base, kind: 'street', name, street: name, locality: address.locality } });
   }
-  if (name && (tags.amenity || tags.shop || tags.tourism) && !out.some((p) => p.place.kind !== 'address')) {
-    out.push({ id: out.length > 0 ? `${sourceId}:poi` : sourceId, place: { ...base, ...address, kind: 'poi', name } });
+  if (name && hasPoiKey(tags) && !out.some((p) => p.place.kind !== 'address')) {
+    const category = poiCategoryOf(tags);
+    out.push({
+      id: out.length > 0 ? `${sourceId}:poi` : sourceId,
+      place: { ...base, ...address, kind: 'poi', name, category },
+    });
   }
   return out;
 }

@@ -22,7 +22,7 @@ export interface RecordMatch {
 // "street"); the last word also as the start of one, since it may still be being typed.
 export function textMatchOf(row: SearchRow, answer: StepAnswer): RecordMatch {
   if (answer.match === 'nearby') {
-    const place = answer.places[0];
+    const place = answer.places.find((p) => p.id === row.nearPlaceId) ?? answer.places[0];
     return { kind: 'nearby', place: place?.label, ...distance(row) };
   }
   if (answer.match === 'corrected') return { kind: 'corrected', corrections: answer.corrections };

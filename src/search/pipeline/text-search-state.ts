@@ -4,6 +4,7 @@ import type { TextQuery } from '../search-query';
 import type { PageWindow, SearchPage } from '../search.repository';
 import type { Vocabulary } from '../vocabulary';
 import type { Region } from '../../places/regions';
+import type { CategoryQuery } from '../category-query';
 
 // How the records of an answer matched the query (see record-match.ts for the per-record refinement).
 export type AnswerMatch = 'text' | 'corrected' | 'nearby' | 'fallback';
@@ -57,6 +58,8 @@ export interface TextSearchState {
   correctedPlaces: RankedPlace[];
   /** The places the query means: those of the corrected words, else the names most like the query. */
   meant: RankedPlace[];
+  /** The category the query names ("hotel in Vaduz": tourism=hotel), when it named one (named-category). */
+  category: CategoryQuery | null;
   /** Which steps ran, in order (for `interpretation`). */
   ran: string[];
 }
@@ -77,6 +80,7 @@ export function initialState(text: TextQuery, window: PageWindow, plan: SearchPl
     corrections: [],
     correctedPlaces: [],
     meant: [],
+    category: null,
     ran: [],
   };
 }

@@ -1,3 +1,4 @@
+import { readCategoryQuery } from '../category-query';
 import { placeCoversQuery, placeResemblesQuery, someWordUnknown } from './query-believability';
 import type { TextSearchState } from './text-search-state';
 
@@ -50,3 +51,6 @@ export const someWordMisspelt = (s: TextSearchState): boolean => someWordUnknown
 
 /** The query names a region: an address may name it in words though the record is not linked to it. */
 export const namesRegion = (s: TextSearchState): boolean => s.namedRegion !== null && !s.regionConflict;
+
+/** The query names a category of place ("restaurant", "hotel in Vaduz"; see category-query.ts). */
+export const namesCategory = (s: TextSearchState): boolean => readCategoryQuery(s.text.text) !== null;

@@ -19,13 +19,15 @@ import {
   unboundAsTyped,
   someWordMisspelt,
   namesRegion,
+  namesCategory,
   wordsCorrected,
 } from './text-search.predicates';
+import { namedCategory } from './named-category.step';
 import { EMPTY_PAGE, StepAnswer, TextSearchState } from './text-search-state';
 
 export interface SearchSteps {
   repository: Pick<SearchRepository, 'vocabulary' | 'searchFullText' | 'searchArea' | 'searchFuzzy' | 'wordCandidates'>;
-  placeMatcher: Pick<PlaceMatcherService, 'named' | 'misspelt'>;
+  placeMatcher: Pick<PlaceMatcherService, 'named' | 'misspelt' | 'atCategory'>;
 }
 
 export interface TextSearchStep {
@@ -44,6 +46,7 @@ export interface TextSearchStep {
 export const TEXT_SEARCH_STEPS: readonly TextSearchStep[] = [
   { name: 'named-region', when: always, run: namedRegion },
   { name: 'region-conflict', when: namesRegionElsewhere, run: nothingFound, final: true },
+  { name: 'named-category', when: namesCategory, run: namedCategory },
   { name: 'named-places', when: always, run: namedPlaces },
   { name: 'full-text', when: boundAsTyped, run: fullTextAsTyped },
   { name: 'region-in-address', when: namesRegion, run: regionInAddress },

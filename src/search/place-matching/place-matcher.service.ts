@@ -1,4 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import type { SearchPlan } from '../search-filters';
+import type { PageWindow } from '../search-limits';
+import type { CategoryArea } from '../sql/category-search.sql';
+import type { CategoryImagery } from './category-imagery';
 import { TextQuery } from '../search-query';
 import { Vocabulary } from '../vocabulary';
 import { shouldSplitPrefix } from '../word-statistics';
@@ -14,6 +18,11 @@ export class PlaceMatcherService {
   /** `vocabulary`: the catalogue's, to decide whether the index looks up the last word (see shouldSplitPrefix). */
   async named(query: TextQuery, region: string | null, vocabulary: Vocabulary): Promise<RankedPlace[]> {
     return rankPlaces(query, await this.repository.candidates(query, region, shouldSplitPrefix(query, vocabulary)));
+  }
+
+  /** The imagery at the pois of these categories (OSM tags) in the area, nearest poi first. */
+  atCategory(tags: string[], area: CategoryArea, window: PageWindow, plan: SearchPlan): Promise<CategoryImagery> {
+    return this.repository.categoryImagery(tags, area, window, plan);
   }
 
   async misspelt(query: TextQuery, region: string | null): Promise<RankedPlace[]> {

@@ -1,8 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { GenerateSql, SAMPLE_UUID, SAMPLE_UUID_2, SqlSubject } from '../../database/generate-sql';
 import { PrismaService } from '../../database/prisma.service';
-import { sampleText } from '../search-sql.samples';
+import { SAMPLE_PAGE, samplePlan, sampleText } from '../search-sql.samples';
+import type { SearchPlan } from '../search-filters';
+import type { PageWindow } from '../search-limits';
 import { TextQuery } from '../search-query';
+import { CategoryArea, categoryImagerySql } from '../sql/category-search.sql';
+import { categoryPage, CategoryImagery, CategoryRow } from './category-imagery';
 import { PlaceCandidate } from './place-ranking';
 import { placeCandidatesSql, recordPlacesSql, similarPlacesSql } from './place-candidates.sql';
 
@@ -13,6 +17,7 @@ export class PlaceMatchingRepository {
   static placeCandidatesSql = placeCandidatesSql;
   static similarPlacesSql = similarPlacesSql;
   static recordPlacesSql = recordPlacesSql;
+  static categoryImagerySql = categoryImagerySql;
 
   constructor(private readonly prisma: PrismaService) {}
 
@@ -30,6 +35,31 @@ export class PlaceMatchingRepository {
   // million records; past the search's fallback budget it finds no misspelt place.
   async similar(text: string, region: string | null): Promise<PlaceCandidate[]> {
     return (await this.prisma.bestEffortQuery<PlaceCandidate>(similarPlacesSql(text, region))) ?? [];
+  }
+
+  // The imagery at the pois of a category (see category-search.sql.ts), nearest poi first.
+  @GenerateSql(
+    {
+      name: 'a category anywhere in a country',
+      params: () => [['amenity=restaurant'], { around: null, country: 'LI' }, SAMPLE_PAGE, samplePlan({})],
+    },
+    {
+      name: 'a category around a place',
+      params: () => [
+        ['tourism=hotel', 'tourism=motel'],
+        { around: { lat: 47.141, lon: 9.5215, radiusM: 10_000 }, country: null },
+        SAMPLE_PAGE,
+        samplePlan({}),
+      ],
+    },
+  )
+  async categoryImagery(
+    tags: string[],
+    area: CategoryArea,
+    window: PageWindow,
+    plan: SearchPlan,
+  ): Promise<CategoryImagery> {
+    return categoryPage(await this.prisma.rawQuery<CategoryRow>(categoryImagerySql(tags, area, window, plan)));
   }
 
   @GenerateSql({ params: () => [[SAMPLE_UUID], [SAMPLE_UUID_2]] })

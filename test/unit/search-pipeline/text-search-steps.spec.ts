@@ -35,6 +35,8 @@ interface Script {
   misspelt?: RankedPlace[];
   candidates?: Record<string, string[]>;
   words?: Array<[string, number]>;
+  /** Records at the pois of a category. */
+  category?: number;
 }
 
 function scripted(script: Script) {
@@ -64,6 +66,11 @@ function scripted(script: Script) {
     placeMatcher: {
       named: async (q: TextQuery) => log(`named:${q.words.join(' ')}`, named.shift() ?? []),
       misspelt: async () => log('misspelt', script.misspelt ?? []),
+      atCategory: async (tags: string[], area: { around: { radiusM: number } | null }) =>
+        log(`category:${tags.join(',')}@${area.around?.radiusM ?? 'anywhere'}`, {
+          page: page(script.category ?? 0),
+          pois: [],
+        }),
     } as unknown as SearchSteps['placeMatcher'],
   };
   return { calls, deps };
@@ -79,6 +86,7 @@ describe('the text search steps', () => {
     expect(TEXT_SEARCH_STEPS.map((s) => s.name)).toEqual([
       'named-region',
       'region-conflict',
+      'named-category',
       'named-places',
       'full-text',
       'region-in-address',
@@ -257,8 +265,44 @@ describe('the text search steps', () => {
   it('keeps what each step found for the next (state)', async () => {
     const state: TextSearchState = initialState(buildTextQuery('Vaduz')!, window, plan);
     const { deps } = scripted({ named: [[place('Vaduz')]] });
-    for (const step of TEXT_SEARCH_STEPS.slice(0, 3)) if (step.when(state)) await step.run(state, deps);
+    const upToPlaces = TEXT_SEARCH_STEPS.slice(0, TEXT_SEARCH_STEPS.findIndex((s) => s.name === 'named-places') + 1);
+    for (const step of upToPlaces) if (step.when(state)) await step.run(state, deps);
     expect(state.places.map((p) => p.name)).toEqual(['Vaduz']);
     expect(state.bound).toBe(true);
+  });
+
+  describe('named-category', () => {
+    it('answers a category that is the whole query with the imagery at its pois', async () => {
+      const r = await run('restaurants', { category: 3 });
+      expect(r.step).toBe('named-category');
+      expect(r.answer.match).toBe('nearby');
+      expect(r.calls).toEqual(['named:restaurants', 'category:amenity=restaurant@anywhere']);
+    });
+
+    it('looks for the pois around the place the rest names, within its surroundings', async () => {
+      const r = await run('hotel in Vaduz', { named: [[place('Vaduz')]], category: 1 });
+      expect(r.step).toBe('named-category');
+      expect(r.calls).toEqual(['named:vaduz', 'category:tourism=hotel@10000']);
+    });
+
+    it('goes on as before when the category has no imagery, or the rest names no town', async () => {
+      const none = await run('restaurant', { category: 0, fullText: [2], words: [['restaurant', 5]] });
+      expect(none.step).toBe('full-text');
+      const street = await run('Bank Street 3', {
+        named: [[place('Street', { kind: 'street' })]],
+        fullText: [1],
+        words: [
+          ['bank', 3],
+          ['street', 90],
+        ],
+      });
+      expect(street.calls).not.toContainEqual(expect.stringMatching(/^category:/));
+      expect(street.step).toBe('full-text');
+    });
+
+    it('is no category when the whole query is also a town', async () => {
+      const r = await run('Spring', { named: [[place('Spring')], [place('Spring')]], fullText: [1] });
+      expect(r.calls).not.toContainEqual(expect.stringMatching(/^category:/));
+    });
   });
 });
