@@ -14,6 +14,8 @@ interface PlaceFields {
   altNames?: string;
   regionCode?: string | null;
   countryCode?: string | null;
+  /** A poi's category ("amenity=restaurant"). */
+  category?: string;
 }
 
 /** A place with an id of its own. */
@@ -38,8 +40,8 @@ export function insertPlaces(places: Array<TestPlace | KeyedTestPlace>): Promise
   return withClient(async (c) => {
     for (const p of places) {
       await c.query(
-        `INSERT INTO places (id, kind, name, label, alt_names, locality, location, importance, region_code, country_code, source, source_id)
-         VALUES ($1, $2, $3, $4, $5, $6, ST_SetSRID(ST_MakePoint($7, $8), 4326), $9, $10, $11, 'test', $12)`,
+        `INSERT INTO places (id, kind, name, label, alt_names, locality, location, importance, region_code, country_code, source, source_id, category)
+         VALUES ($1, $2, $3, $4, $5, $6, ST_SetSRID(ST_MakePoint($7, $8), 4326), $9, $10, $11, 'test', $12, $13)`,
         [
           idOf(p),
           p.kind,
@@ -53,6 +55,7 @@ export function insertPlaces(places: Array<TestPlace | KeyedTestPlace>): Promise
           p.regionCode ?? null,
           p.countryCode ?? null,
           p.key ?? idOf(p),
+          p.category ?? null,
         ],
       );
     }

@@ -1,0 +1,116 @@
+import { TestingModule } from '@nestjs/testing';
+import { SearchResponseDto } from '../../src/search/search-response.dto';
+import { insertPlaces, KeyedTestPlace, offset, resetPlaces } from '../helpers/places';
+import { startSearchService } from '../helpers/search-service';
+import { feature, importFixture, resetImagery } from '../helpers/test-app';
+
+// A query naming a category of place ("restaurant", "hotel in Vaduz", "Apotheke Vaduz", "pharmacy
+// near 47.14,9.52") answers with the imagery at the pois of that category, on a real database.
+const VADUZ_CENTRE: [number, number] = [9.5215, 47.141];
+const FELDKIRCH_CENTRE: [number, number] = [9.598, 47.238]; // about 12 km from Vaduz
+const town = (key: string, name: string, [lon, lat]: [number, number], countryCode: string): KeyedTestPlace => ({
+  key,
+  kind: 'locality',
+  name,
+  label: `${name}, Testland`,
+  lon,
+  lat,
+  importance: 0.4,
+  countryCode,
+});
+const poi = (key: string, name: string, category: string, [lon, lat]: [number, number]): KeyedTestPlace => ({
+  key,
+  kind: 'poi',
+  name,
+  label: `${name}, Vaduz`,
+  lon,
+  lat,
+  importance: 0.05,
+  category,
+});
+const LOEWEN = offset(VADUZ_CENTRE, 200, 0);
+const SONNENHOF = offset(VADUZ_CENTRE, -300, 400);
+const FELDKIRCH_HOTEL = offset(FELDKIRCH_CENTRE, 100, 0);
+const PHARMACY = offset([9.52, 47.14], 100, 50);
+const BANK = offset(VADUZ_CENTRE, 0, -600);
+const PLACES = [
+  town('vaduz', 'Vaduz', VADUZ_CENTRE, 'LI'),
+  town('feldkirch', 'Feldkirch', FELDKIRCH_CENTRE, 'AT'),
+  poi('loewen', 'Gasthof Löwen', 'amenity=restaurant', LOEWEN),
+  poi('sonnenhof', 'Hotel Sonnenhof', 'tourism=hotel', SONNENHOF),
+  poi('feldkirch-hotel', 'Hotel Alpina', 'tourism=hotel', FELDKIRCH_HOTEL),
+  poi('pharmacy', 'Apotheke am Städtle', 'amenity=pharmacy', PHARMACY),
+  poi('bank', 'Landesbank', 'amenity=bank', BANK),
+];
+
+describe('search by category', () => {
+  let moduleRef: TestingModule;
+  let search: (body: object) => Promise<SearchResponseDto>;
+  const nameOf = new Map<string, string>();
+
+  beforeAll(async () => {
+    await resetImagery();
+    await resetPlaces();
+    await insertPlaces(PLACES);
+    const records = {
+      atLoewen: feature('Herrengasse 2, 9490 Vaduz', {}, offset(LOEWEN, 10, 0)),
+      nearLoewen: feature('Herrengasse 4, 9490 Vaduz', {}, offset(LOEWEN, 0, 30)),
+      restaurantweg: feature('Restaurantweg 5, 9490 Vaduz', {}, offset(VADUZ_CENTRE, 1_500, 0)),
+      atSonnenhof: feature('Mareestrasse 29, 9490 Vaduz', {}, offset(SONNENHOF, 0, 20)),
+      atFeldkirchHotel: feature('Marktgasse 1, 6800 Feldkirch', {}, offset(FELDKIRCH_HOTEL, 15, 0)),
+      atPharmacy: feature('Städtle 20, 9490 Vaduz', {}, offset(PHARMACY, 0, 15)),
+      atBank: feature('Bank Street 3, 9490 Vaduz', {}, offset(BANK, 0, 10)),
+    };
+    for (const [name, f] of Object.entries(records)) nameOf.set(f.id, name);
+    expect((await importFixture(Object.values(records))).rejected).toBe(0);
+    ({ moduleRef, search } = await startSearchService());
+  });
+
+  afterAll(async () => {
+    await moduleRef?.close();
+    await resetImagery();
+    await resetPlaces();
+  });
+
+  const names = async (query: string) => (await search({ query, limit: 10 })).data.map((d) => nameOf.get(d.id));
+
+  it('"restaurant" finds the imagery at restaurants, nearest the restaurant first, not an address on Restaurantweg', async () => {
+    const found = await search({ query: 'restaurant', include: ['match', 'interpretation'] });
+    expect(found.data.map((d) => nameOf.get(d.id))).toEqual(['atLoewen', 'nearLoewen']);
+    expect(found.data[0].match).toEqual({
+      kind: 'nearby',
+      place: 'Gasthof Löwen, Vaduz',
+      distance_m: expect.any(Number),
+    });
+    expect(found.data[0].match!.distance_m).toBeLessThan(15);
+    expect(found.interpretation).toMatchObject({ step: 'named-category', approximate: true });
+    expect(await names('Restaurants')).toEqual(['atLoewen', 'nearLoewen']);
+  });
+
+  it('"hotel in Vaduz" finds the Vaduz hotel and not another town\'s', async () => {
+    expect(await names('hotel in Vaduz')).toEqual(['atSonnenhof']);
+    expect(await names('Hotels Feldkirch')).toEqual(['atFeldkirchHotel']);
+  });
+
+  it('reads German words and a point given as coordinates', async () => {
+    expect(await names('Apotheke Vaduz')).toEqual(['atPharmacy']);
+    expect(await names('pharmacy near 47.14,9.52')).toEqual(['atPharmacy']);
+    // Nothing within the point's radius: the later steps run (and find no address of these words).
+    expect(await names('pharmacy near 47.3,9.7')).toEqual([]);
+  });
+
+  it('leaves address searches holding a category word as they were', async () => {
+    expect(await names('Restaurantweg 5')).toEqual(['restaurantweg']);
+    expect(await names('Bank Street 3')).toEqual(['atBank']);
+    expect(await names('Herrengasse 2')).toEqual(['atLoewen']);
+  });
+
+  it('keeps the request filters and never fails on odd input', async () => {
+    expect(await names('restaurant')).toHaveLength(2);
+    const none = await search({ query: 'restaurant', captured_after: '2030-01-01' });
+    expect(none.data).toEqual([]);
+    for (const query of ['hotel in', 'hotel in ;;;', 'pharmacy near 91.5, 9', 'Apotheke in der Nähe von']) {
+      await expect(search({ query })).resolves.toMatchObject({ isSuccess: true });
+    }
+  });
+});
