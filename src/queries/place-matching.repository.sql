@@ -117,6 +117,107 @@ ST_X(p.location) AS lon, ST_Y(p.location) AS lat, similarity(p.name_norm, lis_no
   LIMIT $6
 ;
 
+-- PlaceMatchingRepository.categoryImagery: a category anywhere in a country
+--   $1 = ["amenity=restaurant"]
+--   $2 = "LI"
+--   $3 = 100
+--   $4 = 100
+--   $5 = 50
+--   $6 = 20
+--   $7 = 10
+--   $8 = 0
+  WITH poi AS MATERIALIZED (
+    SELECT q.*, row_number() OVER (ORDER BY q.ord, q.id) AS poi_rank
+    FROM (
+      SELECT p.* FROM unnest($1::text[]) AS t(tag) CROSS JOIN LATERAL (
+        SELECT p.id, p.kind, p.name, p.label, p.alt_names, p.importance, p.location,
+             ST_X(p.location) AS lon, ST_Y(p.location) AS lat, -p.importance::float8 AS ord
+        FROM places p
+        WHERE p.category IS NOT NULL AND (p.country_code IS NULL OR p.country_code = $2) AND p.category = t.tag
+        ORDER BY p.importance DESC, p.id
+        LIMIT $3
+      ) p
+      ORDER BY p.ord, p.id
+      LIMIT $4
+    ) q
+  ), hit AS MATERIALIZED (
+    SELECT DISTINCT ON (x.id) x.id, poi.poi_rank, poi.id AS poi_id, x.d
+    FROM poi CROSS JOIN LATERAL (
+      SELECT i.id, (i.location::geography <-> poi.location::geography) AS d
+      FROM imagery i
+      WHERE ST_DWithin(i.location::geography, poi.location::geography, $5::float8)
+      ORDER BY 2
+      LIMIT $6
+    ) x
+    ORDER BY x.id, poi.poi_rank, x.d
+  )
+  SELECT c.total, r.*
+  FROM (SELECT count(*)::int AS total FROM hit) c
+  LEFT JOIN LATERAL (
+    SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
+i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat,
+i.place_id AS "placeId", i.locality_id AS "localityId", 0::float8 AS score, h.d::float8 AS distance, h.poi_rank,
+           poi.id AS "poiId", poi.kind AS "poiKind", poi.name AS "poiName", poi.label AS "poiLabel",
+           poi.alt_names AS "poiAltNames", poi.importance AS "poiImportance", poi.lon AS "poiLon", poi.lat AS "poiLat"
+    FROM hit h JOIN imagery i ON i.id = h.id JOIN poi ON poi.id = h.poi_id
+    ORDER BY h.poi_rank, h.d, i.id
+    LIMIT $7 OFFSET $8
+  ) r ON true
+;
+
+-- PlaceMatchingRepository.categoryImagery: a category around a place
+--   $1 = 9.5215
+--   $2 = 47.141
+--   $3 = 9.389271924991755
+--   $4 = 47.05105896902016
+--   $5 = 9.653728075008244
+--   $6 = 47.230941030979835
+--   $7 = 9.5215
+--   $8 = 47.141
+--   $9 = 10000
+--   $10 = ["tourism=hotel","tourism=motel"]
+--   $11 = 9.5215
+--   $12 = 47.141
+--   $13 = 100
+--   $14 = 50
+--   $15 = 20
+--   $16 = 10
+--   $17 = 0
+  WITH poi AS MATERIALIZED (
+    SELECT q.*, row_number() OVER (ORDER BY q.ord, q.id) AS poi_rank
+    FROM (
+      SELECT p.id, p.kind, p.name, p.label, p.alt_names, p.importance, p.location,
+             ST_X(p.location) AS lon, ST_Y(p.location) AS lat, (p.location::geography <-> ST_SetSRID(ST_MakePoint($1::float8, $2::float8), 4326)::geography)::float8 AS ord
+      FROM places p
+      WHERE p.category IS NOT NULL AND p.location && ST_MakeEnvelope($3::float8, $4::float8, $5::float8, $6::float8, 4326) AND ST_DWithin(p.location::geography, ST_SetSRID(ST_MakePoint($7::float8, $8::float8), 4326)::geography, $9::float8) AND p.category = ANY($10::text[])
+      ORDER BY p.location <-> ST_SetSRID(ST_MakePoint($11::float8, $12::float8), 4326)
+      LIMIT $13
+    ) q
+  ), hit AS MATERIALIZED (
+    SELECT DISTINCT ON (x.id) x.id, poi.poi_rank, poi.id AS poi_id, x.d
+    FROM poi CROSS JOIN LATERAL (
+      SELECT i.id, (i.location::geography <-> poi.location::geography) AS d
+      FROM imagery i
+      WHERE ST_DWithin(i.location::geography, poi.location::geography, $14::float8)
+      ORDER BY 2
+      LIMIT $15
+    ) x
+    ORDER BY x.id, poi.poi_rank, x.d
+  )
+  SELECT c.total, r.*
+  FROM (SELECT count(*)::int AS total FROM hit) c
+  LEFT JOIN LATERAL (
+    SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
+i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat,
+i.place_id AS "placeId", i.locality_id AS "localityId", 0::float8 AS score, h.d::float8 AS distance, h.poi_rank,
+           poi.id AS "poiId", poi.kind AS "poiKind", poi.name AS "poiName", poi.label AS "poiLabel",
+           poi.alt_names AS "poiAltNames", poi.importance AS "poiImportance", poi.lon AS "poiLon", poi.lat AS "poiLat"
+    FROM hit h JOIN imagery i ON i.id = h.id JOIN poi ON poi.id = h.poi_id
+    ORDER BY h.poi_rank, h.d, i.id
+    LIMIT $16 OFFSET $17
+  ) r ON true
+;
+
 -- PlaceMatchingRepository.recordPlaces
 --   $1 = ["0f5ca291-e477-55f8-b961-57871f26c005"]
 --   $2 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b"]

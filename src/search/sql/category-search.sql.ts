@@ -22,24 +22,42 @@ export interface CategoryArea {
   country: string | null;
 }
 
-export function categoryImagerySql(tags: string[], area: CategoryArea, window: PageWindow, plan: SearchPlan) {
+// The pois looked at: around a point, the GiST index walks them nearest first (planar order; the
+// rank is the sphere's); anywhere, the most important of each category from the btree index (a
+// scan per tag: one scan for several tags would read every poi of them to sort them).
+function poisSql(tags: string[], area: CategoryArea): Prisma.Sql {
+  const columns = Prisma.sql`p.id, p.kind, p.name, p.label, p.alt_names, p.importance, p.location,
+               ST_X(p.location) AS lon, ST_Y(p.location) AS lat`;
   // category IS NOT NULL spelt out: it is the condition of both partial indexes.
-  const where: Prisma.Sql[] = [Prisma.sql`p.category IS NOT NULL`, Prisma.sql`p.category = ANY(${tags}::text[])`];
-  let order = Prisma.sql`-p.importance`;
-  let knn = Prisma.sql`-p.importance, p.id`;
-  if (area.around) {
-    const { west, south, east, north } = circleBounds(area.around, area.around.radiusM);
-    const box = (w: number, e: number) =>
-      Prisma.sql`p.location && ST_MakeEnvelope(${w}::float8, ${south}::float8, ${e}::float8, ${north}::float8, 4326)`;
-    where.push(west <= east ? box(west, east) : Prisma.sql`(${box(west, 180)} OR ${box(-180, east)})`);
-    where.push(
-      Prisma.sql`ST_DWithin(p.location::geography, ${geography(area.around)}, ${area.around.radiusM}::float8)`,
-    );
-    order = Prisma.sql`(p.location::geography <-> ${geography(area.around)})`;
-    // The GiST index walks the pois nearest the point first (planar order; the rank is the sphere's).
-    knn = Prisma.sql`p.location <-> ST_SetSRID(ST_MakePoint(${area.around.lon}::float8, ${area.around.lat}::float8), 4326)`;
-  }
+  const where: Prisma.Sql[] = [Prisma.sql`p.category IS NOT NULL`];
   if (area.country) where.push(Prisma.sql`(p.country_code IS NULL OR p.country_code = ${area.country})`);
+  if (!area.around) {
+    return Prisma.sql`
+        SELECT p.* FROM unnest(${tags}::text[]) AS t(tag) CROSS JOIN LATERAL (
+          SELECT ${columns}, -p.importance::float8 AS ord
+          FROM places p
+          WHERE ${Prisma.join(where, ' AND ')} AND p.category = t.tag
+          ORDER BY p.importance DESC, p.id
+          LIMIT ${CATEGORY_POIS}
+        ) p
+        ORDER BY p.ord, p.id
+        LIMIT ${CATEGORY_POIS}`;
+  }
+  const around = area.around;
+  const { west, south, east, north } = circleBounds(around, around.radiusM);
+  const box = (w: number, e: number) =>
+    Prisma.sql`p.location && ST_MakeEnvelope(${w}::float8, ${south}::float8, ${e}::float8, ${north}::float8, 4326)`;
+  where.push(west <= east ? box(west, east) : Prisma.sql`(${box(west, 180)} OR ${box(-180, east)})`);
+  where.push(Prisma.sql`ST_DWithin(p.location::geography, ${geography(around)}, ${around.radiusM}::float8)`);
+  return Prisma.sql`
+        SELECT ${columns}, (p.location::geography <-> ${geography(around)})::float8 AS ord
+        FROM places p
+        WHERE ${Prisma.join(where, ' AND ')} AND p.category = ANY(${tags}::text[])
+        ORDER BY p.location <-> ST_SetSRID(ST_MakePoint(${around.lon}::float8, ${around.lat}::float8), 4326)
+        LIMIT ${CATEGORY_POIS}`;
+}
+
+export function categoryImagerySql(tags: string[], area: CategoryArea, window: PageWindow, plan: SearchPlan) {
   const imagery = [
     Prisma.sql`ST_DWithin(i.location::geography, poi.location::geography, ${CATEGORY_REACH_M}::float8)`,
     ...filterConditions(plan.filters),
@@ -47,13 +65,7 @@ export function categoryImagerySql(tags: string[], area: CategoryArea, window: P
   return Prisma.sql`
     WITH poi AS MATERIALIZED (
       SELECT q.*, row_number() OVER (ORDER BY q.ord, q.id) AS poi_rank
-      FROM (
-        SELECT p.id, p.kind, p.name, p.label, p.alt_names, p.importance, p.location,
-               ST_X(p.location) AS lon, ST_Y(p.location) AS lat, ${order}::float8 AS ord
-        FROM places p
-        WHERE ${Prisma.join(where, ' AND ')}
-        ORDER BY ${knn}
-        LIMIT ${CATEGORY_POIS}
+      FROM (${poisSql(tags, area)}
       ) q
     ), hit AS MATERIALIZED (
       SELECT DISTINCT ON (x.id) x.id, poi.poi_rank, poi.id AS poi_id, x.d
