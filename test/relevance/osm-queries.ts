@@ -87,7 +87,11 @@ function garbage(truth: OsmTruth, limit: number): OsmQuery[] {
   // Towns: the named towns and villages of the file. A street "is in" a town when an address on it
   // names the town, or a street of that name lies within 3 km of the town's node.
   const towns = truth.places.filter((p) => ['town', 'village'].includes(p.tags.place));
-  const streetNames = [...new Set(truth.streets.map((s) => s.tags.name))].sort();
+  // A street named like a place ("Nendeln") names that place too: not garbage.
+  const placeNames = new Set(truth.places.map((p) => normal(p.tags.name)));
+  const streetNames = [...new Set(truth.streets.map((s) => s.tags.name))]
+    .filter((n) => !placeNames.has(normal(n)))
+    .sort();
   const inTown = (street: string, town: OsmObject) =>
     truth.addresses.some((a) => a.address!.street === street && a.address!.city === town.tags.name) ||
     truth.streets.some((s) => s.tags.name === street && distanceM(s, town) < 3000);
