@@ -5,7 +5,15 @@ import { ImageryModule } from '../../src/imagery/imagery.module';
 import { ImageryPlaceLinker } from '../../src/imagery/place-linking/imagery-place-linker.service';
 import { LOCALITY_MAX_DISTANCE_M } from '../../src/imagery/place-linking/imagery-place-link.repository';
 import { seededRandom } from '../../src/common/deterministic-random';
-import { GAZETTEER, insertPlaces, linkedRows, offset, resetPlaces, SCHAAN } from '../helpers/places';
+import {
+  GAZETTEER,
+  insertPlaces,
+  insertUnlinkedImagery,
+  linkedRows,
+  offset,
+  resetPlaces,
+  SCHAAN,
+} from '../helpers/places';
 import { prismaClient, resetImagery, testConfig } from '../helpers/test-app';
 
 // open-location-code is Google's reference implementation, already the service's reader of plus codes.
@@ -70,14 +78,10 @@ describe('plus codes for imagery far from every place', () => {
     await insertPlaces(GAZETTEER);
     const beyond = offset([SCHAAN.lon, SCHAAN.lat], 0, LOCALITY_MAX_DISTANCE_M + 2_000);
     const within = offset([SCHAAN.lon, SCHAAN.lat], 0, LOCALITY_MAX_DISTANCE_M - 2_000);
-    const insert = (id: string, [lon, lat]: [number, number], own: string | null) => prisma.$executeRaw`
-      INSERT INTO imagery (id, address, address_origin, captured_at, heading, image_url, location)
-      VALUES (${id}::uuid, ${own ?? 'stand-in'}, ${own === null ? 'locality' : 'own'}, '2020-05-01', 90, 'a.jpg',
-              ST_SetSRID(ST_MakePoint(${lon}, ${lat}), 4326))`;
-    await insert(ids.sea, [0, 0], null);
-    await insert(ids.beyond, beyond, null);
-    await insert(ids.within, within, null);
-    await insert(ids.ownBeyond, beyond, 'Alpweg 3');
+    await insertUnlinkedImagery(ids.sea, [0, 0], null);
+    await insertUnlinkedImagery(ids.beyond, beyond, null);
+    await insertUnlinkedImagery(ids.within, within, null);
+    await insertUnlinkedImagery(ids.ownBeyond, beyond, 'Alpweg 3');
 
     await moduleRef.get(ImageryPlaceLinker).linkRecords(Object.values(ids));
     const rows = await linkedRows();
