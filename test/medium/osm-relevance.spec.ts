@@ -7,7 +7,8 @@ import { accuracy, CategoryResult, formatMisses, formatTable } from '../relevanc
 // gate, on a seeded sample of 150 queries per category. The floors are today's figures, a little
 // below, so they only ratchet up: raise them as the importer and search improve. The issue's goals
 // are reverse >= 98%, forward >= 95% top-1 in each category, garbage 100%; natural features, place
-// names and categories ("restaurant in Vaduz": 0% today) are far from them and gated at what they
+// names and categories ("restaurant in Vaduz": 67% since the named-category step; schools and
+// kindergartens are no categories, see docs/places.md) are far from them and gated at what they
 // achieve, even 0.
 const FLOORS: Record<string, { top1: number; top5: number }> = {
   'reverse: number+street': { top1: 0.995, top5: 0.995 },
@@ -19,7 +20,7 @@ const FLOORS: Record<string, { top1: number; top5: number }> = {
   'poi name': { top1: 0.88, top5: 0.92 },
   'natural name': { top1: 0.04, top5: 0.08 },
   'place name': { top1: 0.02, top5: 0.23 },
-  'category in town': { top1: 0, top5: 0 },
+  'category in town': { top1: 0.65, top5: 0.7 },
   garbage: { top1: 0.97, top5: 0.97 },
 };
 
