@@ -63,3 +63,9 @@ export function buildCategoryTerms(): { source: string; categories: CategoryTerm
     categories: [...byTag.values()],
   };
 }
+
+// One category a line: small diffs when the presets change (prettier leaves the file alone).
+export function renderCategoryTerms(data: ReturnType<typeof buildCategoryTerms>): string {
+  const lines = data.categories.map((c) => `    ${JSON.stringify(c)}`);
+  return `{\n  "source": ${JSON.stringify(data.source)},\n  "categories": [\n${lines.join(',\n')}\n  ]\n}\n`;
+}
