@@ -10,8 +10,8 @@ import { hasPoiKey, POI_KEYS, poiCategoryOf } from '../poi-category';
 // - street: a named highway=* way, one place per way (a long street split into several ways is
 //   several places, each at the middle vertex of its own way);
 // - poi: a named object with a key of POI_KEYS (amenity, shop, tourism, ...), its category the tag
-//   (poi-category.ts). One that is also an address gives both: the
-//   address keeps the object's id, the poi gets "<id>:poi".
+//   (poi-category.ts). One that is also an address gives both: the address keeps the object's id,
+//   the poi gets "<id>:poi".
 export const LOCALITY_PLACES = [
   'city',
   'town',
