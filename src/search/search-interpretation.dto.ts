@@ -102,6 +102,15 @@ export class SearchInterpretationDto {
   })
   named_region?: NamedRegionDto;
 
+  @ApiPropertyOptional({
+    type: [String],
+    description:
+      'Text: the categories of place the query names, as OpenStreetMap tags, when the answer is the imagery at ' +
+      'their points of interest (step named-category)',
+    example: ['tourism=hotel'],
+  })
+  categories?: string[];
+
   @ApiPropertyOptional({ type: () => [WordCorrectionDto], description: 'Text: the words corrected, when any were' })
   corrections?: WordCorrectionDto[];
 

@@ -140,6 +140,7 @@ function describe(
     approximate: answer.match !== 'text',
   };
   if (state.namedRegion) described.named_region = { code: state.namedRegion.code, name: state.namedRegion.name };
+  if (step === 'named-category' && state.category) described.categories = state.category.tags;
   if (answer.corrections.length > 0) described.corrections = answer.corrections;
   const place = answer.places[0];
   if (place) described.place = { id: place.id, kind: place.kind, label: place.label };

@@ -83,7 +83,12 @@ describe('search by category', () => {
       distance_m: expect.any(Number),
     });
     expect(found.data[0].match!.distance_m).toBeLessThan(15);
-    expect(found.interpretation).toMatchObject({ step: 'named-category', approximate: true });
+    expect(found.interpretation).toMatchObject({
+      step: 'named-category',
+      approximate: true,
+      categories: ['amenity=restaurant'],
+      place: { kind: 'poi', label: 'Gasthof Löwen, Vaduz' },
+    });
     expect(await names('Restaurants')).toEqual(['atLoewen', 'nearLoewen']);
   });
 
