@@ -100,6 +100,8 @@ const SAMPLE_PLACE: PlaceRecord = {
   street: 'Herrengasse',
   postcode: '9490',
   locality: 'Vaduz',
+  municipality: 'Vaduz',
+  district: null,
   region: 'Vaduz',
   regionCode: 'LI-11',
   countryCode: 'LI',

@@ -13,6 +13,10 @@ export interface PlaceRecord {
   street: string | null;
   postcode: string | null;
   locality: string | null;
+  /** The municipality it lies in (OSM: the admin_level 8 boundary), where known. */
+  municipality: string | null;
+  /** The hamlet, village or suburb it belongs to, where known and not its locality. */
+  district: string | null;
   region: string | null;
   /** ISO 3166-2 ("US-CA"), where known. */
   regionCode: string | null;

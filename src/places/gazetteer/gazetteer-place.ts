@@ -33,6 +33,8 @@ export function gazetteerPlace(sourceId: string, fields: PlaceFields & { kind: P
     street: null,
     postcode: null,
     locality: null,
+    municipality: null,
+    district: null,
     region: null,
     regionCode: null,
     countryCode: null,
