@@ -2,8 +2,8 @@ import { OSM_PLACE_TYPE_IMPORTANCE } from '../gazetteer/place-importance';
 import { MAX_ALT_NAMES_LENGTH, RawPlace } from '../place-validation';
 
 // Which OpenStreetMap objects become places, and how their tags fill a place:
-// - address: a node, or a building/area way, with addr:housenumber and addr:street (or addr:place,
-//   which then stands in for the street: "Silum 6");
+// - address: a node, or a building/area way, with addr:housenumber; addr:street, else addr:place,
+//   stands for the street ("Silum 6"); one with neither is given a street where it lies (osm-setting.ts);
 // - locality: a named place=city|town|village|hamlet|suburb|quarter|neighbourhood|borough|isolated_dwelling
 //   node (or area), with its population; region: place=state|province; country: place=country;
 // - street: a named highway=* way, one place per way (a long street split into several ways is
@@ -36,6 +36,9 @@ const NOT_STREETS = new Set([
   'rest_area',
   'corridor',
 ]);
+// The keys whose named objects are points of interest.
+const POI_KEYS = ['amenity', 'shop', 'tourism'];
+const NOT_POIS = new Set<string>();
 // Other names that should find a place too.
 const ALT_NAME_TAGS = [
   'alt_name',
@@ -58,9 +61,7 @@ export const OSM_KEPT_TAGS = [
   'place',
   'population',
   'highway',
-  'amenity',
-  'shop',
-  'tourism',
+  ...POI_KEYS,
   'postal_code',
   'ISO3166-1',
   'ISO3166-1:alpha2',
@@ -91,10 +92,11 @@ export function placesFromOsm(
   const address = {
     housenumber: tags['addr:housenumber'],
     street: tags['addr:street'] ?? tags['addr:place'],
-    locality: tags['addr:city'] ?? tags['addr:place'] ?? tags['addr:suburb'],
+    locality: tags['addr:city'],
+    district: tags['addr:suburb'] ?? tags['addr:hamlet'] ?? (tags['addr:street'] ? tags['addr:place'] : undefined),
     region: tags['addr:state'] ?? tags['addr:province'],
   };
-  if (address.housenumber && address.street) {
+  if (address.housenumber) {
     out.push({ id: sourceId, place: { ...base, ...address, kind: 'address' } });
   }
   const place = tags.place;
@@ -128,13 +130,22 @@ export function placesFromOsm(
         population: parsePopulation(tags.population),
       },
     });
-  } else if (name && line && tags.highway && !NOT_STREETS.has(tags.highway)) {
+  } else if (name && line && isStreet(tags.highway)) {
     out.push({ id: sourceId, place: { ...base, kind: 'street', name, street: name, locality: address.locality } });
   }
-  if (name && (tags.amenity || tags.shop || tags.tourism) && !out.some((p) => p.place.kind !== 'address')) {
+  if (
+    name &&
+    POI_KEYS.some((k) => tags[k] && !NOT_POIS.has(tags[k]!)) &&
+    !out.some((p) => p.place.kind !== 'address')
+  ) {
     out.push({ id: out.length > 0 ? `${sourceId}:poi` : sourceId, place: { ...base, ...address, kind: 'poi', name } });
   }
   return out;
+}
+
+// A highway=* value one could stand in.
+export function isStreet(highway: string | undefined): boolean {
+  return highway !== undefined && !NOT_STREETS.has(highway);
 }
 
 // The source id of an osmium export feature: osmium numbers areas 2 x way id, or 2 x relation id + 1.

@@ -1,0 +1,140 @@
+import { areasFromOsm } from '../../src/places/formats/osm-areas';
+import { OsmContext } from '../../src/places/formats/osm-context';
+import { settlePlace } from '../../src/places/formats/osm-setting';
+import { placesFromOsm } from '../../src/places/formats/osm-tags';
+import type { PointSetting } from '../../src/places/place-area-session';
+import type { RawPlace } from '../../src/places/place-validation';
+
+const POLYGON = {
+  type: 'Polygon',
+  coordinates: [
+    [
+      [9.5, 47.1],
+      [9.6, 47.1],
+      [9.6, 47.2],
+      [9.5, 47.1],
+    ],
+  ],
+};
+const POINT = { type: 'Point', coordinates: [9.5, 47.1] };
+const LINE = {
+  type: 'LineString',
+  coordinates: [
+    [9.5, 47.1],
+    [9.6, 47.2],
+  ],
+};
+const NOWHERE: PointSetting = {
+  postcode: null,
+  municipality: null,
+  region: null,
+  regionCode: null,
+  countryCode: null,
+  district: null,
+  street: null,
+  nearPostcode: null,
+};
+
+describe('what says where OpenStreetMap places lie', () => {
+  it('keeps named administrative areas with their level, and codes only where ISO 3166 puts them', () => {
+    const area = (tags: Record<string, string>, geometry: object = POLYGON) =>
+      areasFromOsm(tags, geometry).map((a) => [a.kind, a.level, a.name, a.code, a.postcode, a.placeType]);
+    expect(area({ boundary: 'administrative', admin_level: '2', name: 'Liechtenstein', 'ISO3166-1': 'li' })).toEqual([
+      ['admin', 2, 'Liechtenstein', 'LI', null, null],
+    ]);
+    expect(area({ boundary: 'administrative', admin_level: '4', name: 'Bayern', 'ISO3166-2': 'DE-BY' })).toEqual([
+      ['admin', 4, 'Bayern', 'DE-BY', null, null],
+    ]);
+    expect(area({ boundary: 'administrative', admin_level: '8', name: 'Vaduz', 'ISO3166-1': 'LI' })).toEqual([
+      ['admin', 8, 'Vaduz', null, null, null],
+    ]);
+    // A boundary drawn as a line, one without a name or a level: nothing.
+    expect(area({ boundary: 'administrative', admin_level: '8', name: 'Vaduz' }, LINE)).toEqual([]);
+    expect(area({ boundary: 'administrative', admin_level: '8' })).toEqual([]);
+    expect(area({ boundary: 'administrative', name: 'Oberland' })).toEqual([]);
+    expect(area({ boundary: 'postal_code', postal_code: '9497' })).toEqual([
+      ['postal', null, null, null, '9497', null],
+    ]);
+    expect(area({ place: 'hamlet', name: 'Silum' }, POINT)).toEqual([
+      ['place_node', null, 'Silum', null, null, 'hamlet'],
+    ]);
+    expect(area({ place: 'suburb', name: 'Ebenholz' })).toEqual([
+      ['place_area', null, 'Ebenholz', null, null, 'suburb'],
+    ]);
+    // Towns are localities, not districts; a platform is no street.
+    expect(area({ place: 'town', name: 'Vaduz' }, POINT)).toEqual([]);
+    expect(area({ highway: 'residential', name: 'Kirchweg' }, LINE)).toEqual([
+      ['street', null, 'Kirchweg', null, null, null],
+    ]);
+    expect(area({ highway: 'platform', name: 'Gleis 1' }, LINE)).toEqual([]);
+    expect(area({ 'addr:postcode': '9490', building: 'yes' })).toEqual([['postcode', null, null, null, '9490', null]]);
+  });
+});
+
+describe('OpenStreetMap tags: every address', () => {
+  const kinds = (tags: Record<string, string>, line = false) =>
+    placesFromOsm('n1', tags, 9.5, 47.1, line).map((p) => [p.id, p.place.kind, p.place.street, p.place.district]);
+
+  it('makes an address of every house number, with or without a street', () => {
+    expect(kinds({ 'addr:housenumber': '3' })).toEqual([['n1', 'address', undefined, undefined]]);
+    expect(kinds({ 'addr:housenumber': '6', 'addr:place': 'Silum' })).toEqual([['n1', 'address', 'Silum', undefined]]);
+    // addr:place beside addr:street names the hamlet the street is in.
+    expect(kinds({ 'addr:housenumber': '6', 'addr:street': 'Sücka', 'addr:place': 'Steg' })).toEqual([
+      ['n1', 'address', 'Sücka', 'Steg'],
+    ]);
+  });
+});
+
+describe('settling a place where it lies', () => {
+  const settle = (place: RawPlace, setting: Partial<PointSetting>, context = new OsmContext()) => {
+    const kept = settlePlace(place, { ...NOWHERE, ...setting }, context);
+    return kept ? place : null;
+  };
+  const address = (fields: Partial<RawPlace> = {}): RawPlace => ({
+    kind: 'address',
+    housenumber: '5',
+    lon: 9.5,
+    lat: 47.1,
+    ...fields,
+  });
+
+  it('takes each part from the record first, then the boundaries, then what is near', () => {
+    const inVaduz = { municipality: 'Vaduz', countryCode: 'LI', postcode: '9490', district: 'Ebenholz' };
+    expect(settle(address({ street: 'Herrengasse' }), inVaduz)).toMatchObject({
+      locality: 'Vaduz',
+      municipality: 'Vaduz',
+      postcode: '9490',
+      country_code: 'LI',
+      district: 'Ebenholz',
+    });
+    expect(
+      settle(address({ street: 'Herrengasse', locality: 'Schaan', postcode: '9494', country_code: 'CH' }), inVaduz),
+    ).toMatchObject({ locality: 'Schaan', postcode: '9494', country_code: 'CH', municipality: 'Vaduz' });
+    // No postal area: an address on the same street (learnt earlier), else the nearest postcode.
+    const context = new OsmContext();
+    context.learn(
+      { kind: 'address', street: 'Herrengasse', locality: 'Vaduz', postcode: '9490', lon: 9.5, lat: 47.1 },
+      undefined,
+    );
+    expect(settle(address({ street: 'Herrengasse' }), { nearPostcode: '9999' }, context)).toMatchObject({
+      postcode: '9490',
+    });
+    expect(settle(address({ street: 'Kirchweg' }), { nearPostcode: '9999' })).toMatchObject({ postcode: '9999' });
+  });
+
+  it('gives an address without a street the nearest street, else its district; drops one with nothing', () => {
+    expect(settle(address(), { street: 'Landstrasse', district: 'Silum' })).toMatchObject({ street: 'Landstrasse' });
+    expect(settle(address(), { district: 'Silum', municipality: 'Triesenberg' })).toMatchObject({
+      street: 'Silum',
+      locality: 'Triesenberg',
+    });
+    expect(settle(address(), {})).toBeNull();
+  });
+
+  it('gives a region its code and a locality its country, but never a municipality its own name', () => {
+    const region = { region: 'Bayern', regionCode: 'DE-BY', countryCode: 'DE', municipality: 'Vaduz' };
+    const vaduz = settle({ kind: 'locality', name: 'Vaduz', lon: 9.5, lat: 47.1 }, region);
+    expect(vaduz).toMatchObject({ region: 'Bayern', region_code: 'DE-BY', country_code: 'DE' });
+    expect(vaduz!.municipality).toBeUndefined();
+  });
+});
