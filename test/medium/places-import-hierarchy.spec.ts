@@ -108,8 +108,10 @@ describe('places import: where OpenStreetMap places lie (boundaries, places, str
       n6: 'address | Silum 6, 9497 Triesenberg | LI | Triesenberg | ',
       n7: 'locality | Silum, Liechtenstein | LI | Triesenberg | ',
       n8: 'locality | Vaduz, Liechtenstein | LI |  | ',
+      n9: 'poi | Kuhgrat, 9497 Triesenberg | LI | Triesenberg | ', // Silum is 2.7 km away
       w200: 'street | Herrengasse, 9490 Vaduz | LI | Vaduz | Ebenholz',
       w201: 'street | Landstrasse, Vaduz | LI | Vaduz | ',
+      w202: 'poi | Samina, 9497 Triesenberg | LI | Triesenberg | ',
       w904: 'locality | Ebenholz, Liechtenstein | LI | Vaduz | ',
     });
   });

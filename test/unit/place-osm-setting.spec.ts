@@ -71,7 +71,7 @@ describe('what says where OpenStreetMap places lie', () => {
   });
 });
 
-describe('OpenStreetMap tags: every address', () => {
+describe('OpenStreetMap tags: every address, and names worth finding', () => {
   const kinds = (tags: Record<string, string>, line = false) =>
     placesFromOsm('n1', tags, 9.5, 47.1, line).map((p) => [p.id, p.place.kind, p.place.street, p.place.district]);
 
@@ -82,6 +82,15 @@ describe('OpenStreetMap tags: every address', () => {
     expect(kinds({ 'addr:housenumber': '6', 'addr:street': 'Sücka', 'addr:place': 'Steg' })).toEqual([
       ['n1', 'address', 'Sücka', 'Steg'],
     ]);
+  });
+
+  it('makes points of interest of named peaks, waters, rivers, parks and monuments, not of trees', () => {
+    expect(kinds({ natural: 'peak', name: 'Kuhgrat' })).toEqual([['n1', 'poi', undefined, undefined]]);
+    expect(kinds({ waterway: 'river', name: 'Rhein' }, true)).toEqual([['n1', 'poi', undefined, undefined]]);
+    expect(kinds({ leisure: 'park', name: 'Rathauspark' })).toEqual([['n1', 'poi', undefined, undefined]]);
+    expect(kinds({ historic: 'castle', name: 'Schloss Vaduz' })).toEqual([['n1', 'poi', undefined, undefined]]);
+    expect(kinds({ natural: 'tree', name: 'Dorflinde' })).toEqual([]);
+    expect(kinds({ natural: 'peak' })).toEqual([]);
   });
 });
 

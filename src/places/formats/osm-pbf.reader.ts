@@ -16,13 +16,16 @@ export { OSMIUM_MISSING, osmiumAvailable } from './osmium-export';
 // other objects never leave osmium.
 const EXPORT_CONFIG: OsmiumExportConfig = {
   attributes: { type: false, id: false },
-  linear_tags: ['highway'],
+  linear_tags: ['highway', 'waterway'],
   area_tags: [
     'building',
     'addr:housenumber',
     'amenity',
     'shop',
     'tourism',
+    'leisure',
+    'historic',
+    'natural',
     'place',
     'boundary',
   ],

@@ -8,7 +8,8 @@ import { MAX_ALT_NAMES_LENGTH, RawPlace } from '../place-validation';
 //   node (or area), with its population; region: place=state|province; country: place=country;
 // - street: a named highway=* way, one place per way (a long street split into several ways is
 //   several places, each at the middle vertex of its own way);
-// - poi: a named amenity=*, shop=* or tourism=* object. One that is also an address gives both: the
+// - poi: a named amenity, shop, tourism, leisure, historic, office, craft, natural (peak, water,
+//   ...) or waterway (river, stream, ...) object. One that is also an address gives both: the
 //   address keeps the object's id, the poi gets "<id>:poi".
 export const LOCALITY_PLACES = [
   'city',
@@ -37,8 +38,9 @@ const NOT_STREETS = new Set([
   'corridor',
 ]);
 // The keys whose named objects are points of interest.
-const POI_KEYS = ['amenity', 'shop', 'tourism'];
-const NOT_POIS = new Set<string>();
+const POI_KEYS = ['amenity', 'shop', 'tourism', 'leisure', 'historic', 'office', 'craft', 'natural', 'waterway'];
+// natural=* and waterway=* values that name nothing one would look for.
+const NOT_POIS = new Set(['tree', 'tree_row', 'scrub', 'grassland', 'wood', 'shrub', 'riverbank', 'ditch', 'drain']);
 // Other names that should find a place too.
 const ALT_NAME_TAGS = [
   'alt_name',
