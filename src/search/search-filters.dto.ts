@@ -17,7 +17,16 @@ export const RADIUS_MAX_M = 50_000;
 export const FOV_DEFAULT_DEG = 90;
 export const COMPASS_POINTS = ['N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW'] as const;
 export const SORTS = ['relevance', 'distance', 'newest', 'oldest'] as const;
-export const INCLUDES = ['captured_at', 'heading', 'distance_m', 'score', 'total', 'interpretation', 'place'] as const;
+export const INCLUDES = [
+  'captured_at',
+  'heading',
+  'distance_m',
+  'score',
+  'total',
+  'interpretation',
+  'place',
+  'match',
+] as const;
 export type CompassPoint = (typeof COMPASS_POINTS)[number];
 export type SortOrder = (typeof SORTS)[number];
 export type IncludeName = (typeof INCLUDES)[number];

@@ -1,11 +1,13 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IncludeName } from './search-filters.dto';
 import { LIMIT_MAX, RESULT_WINDOW_MAX } from './search.dto';
+import { SearchInterpretationDto } from './search-interpretation.dto';
+import { RecordMatchDto } from './search-match.dto';
 
 // Response classes (not interfaces) so the OpenAPI document describes them. The pattern repeats the
 // uuid format because validators commonly skip formats.
 const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
-const OPT_IN = (name: IncludeName) => `Only with include: ["${name}"].`;
+export const OPT_IN = (name: IncludeName) => `Only with include: ["${name}"].`;
 
 export class GeoJsonPoint {
   @ApiProperty({ enum: ['Point'], example: 'Point' })
@@ -125,68 +127,12 @@ export class ImageryRecordDto {
     description: `The place the record matched, or else the place it belongs to. ${OPT_IN('place')}`,
   })
   place?: MatchedPlaceDto;
-}
-
-// In `interpretation`, when nothing lies within the radius of the query's point.
-export class NearestImageryDto {
-  @ApiProperty({
-    minimum: 0,
-    description: "Metres from the query's point to the nearest record (sphere), to 0.1 m",
-    example: 402.3,
-  })
-  distance_m: number;
-
-  @ApiProperty({ minimum: -90, maximum: 90, description: "The nearest record's point", example: 34.0731 })
-  lat: number;
-
-  @ApiProperty({ minimum: -180, maximum: 180, description: "The nearest record's point", example: -118.3981 })
-  lon: number;
-}
-
-// Opt-in `interpretation`: how the query text was read.
-export class SearchInterpretationDto {
-  @ApiProperty({ enum: ['text', 'coordinates', 'plus_code', 'location_code'], example: 'text' })
-  kind: 'text' | 'coordinates' | 'plus_code' | 'location_code';
-
-  @ApiProperty({
-    description: 'The words searched (text), lat,lon (coordinates), the full plus code, or the location code',
-    example: 'herrengasse 35 vaduz',
-  })
-  normalized: string;
 
   @ApiPropertyOptional({
-    minimum: -90,
-    maximum: 90,
-    description: 'The point searched around (coordinates, plus_code)',
-    example: 47.14,
+    type: () => RecordMatchDto,
+    description: `How the record matched the query: exact, prefix, partial, corrected, nearby, fallback or filter. ${OPT_IN('match')}`,
   })
-  lat?: number;
-
-  @ApiPropertyOptional({
-    minimum: -180,
-    maximum: 180,
-    description: 'The point searched around (coordinates, plus_code)',
-    example: 9.52,
-  })
-  lon?: number;
-
-  @ApiPropertyOptional({
-    minimum: 0,
-    description:
-      "Metres searched around the point (coordinates, plus_code): 250, a coarse plus code's area, or near.radius_m",
-    example: 250,
-  })
-  radius_m?: number;
-
-  // Same nullable form as interpretation itself (see SearchResponseDto).
-  @ApiPropertyOptional({
-    type: () => NearestImageryDto,
-    nullable: true,
-    description:
-      'Only when nothing lies within radius_m of the point (coordinates, plus_code): the nearest record the other filters let ' +
-      'through, looked for among the 1,000 records nearest the point; null when none of them does.',
-  })
-  nearest?: NearestImageryDto | null;
+  match?: RecordMatchDto;
 }
 
 @ApiExtraModels(SearchInterpretationDto)

@@ -2,35 +2,27 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { regionByCode } from '../places/regions';
 import { formatCaptureDate, formatCompass, resolveImageUrl } from './search-record-format';
-import { PlaceMatcherService } from './place-matching/place-matcher.service';
-import { pinsOf, RankedPlace } from './place-matching/place-ranking';
-import { surroundingsPlan } from './place-matching/place-surroundings';
 import { RecordPlaces } from './place-matching/record-places';
+import { pointMatchOf, RecordMatch, textMatchOf } from './pipeline/record-match';
+import { TextSearchPipeline, TextSearchResult } from './pipeline/text-search.pipeline';
+import { EMPTY_PAGE } from './pipeline/text-search-state';
 import { interpretQuery, QueryInterpretation } from './query-interpretation';
 import { planSearch, SearchPlan } from './search-filters';
 import { IncludeName } from './search-filters.dto';
 import { SearchRequestDto } from './search.dto';
-import { ImageryRecordDto, NearestImageryDto, SearchInterpretationDto, SearchResponseDto } from './search-response.dto';
-import { resultIdFor, TextQuery } from './search-query';
-import { PageWindow, SearchPage, SearchRepository, SearchRow } from './search.repository';
-import { correctQuery, unknownWords, wordsToCorrect } from './typo-correction';
+import { ImageryRecordDto, SearchResponseDto } from './search-response.dto';
+import { NearestImageryDto, SearchInterpretationDto } from './search-interpretation.dto';
+import { resultIdFor } from './search-query';
+import { SearchPage, SearchRepository, SearchRow } from './search.repository';
 
-const EMPTY: SearchPage = { total: 0, totalExact: true, codeMatched: false, rows: [] };
-
-interface Outcome {
-  page: SearchPage;
-  /** The text actually searched (after spelling correction), for `interpretation`. */
-  searched?: TextQuery;
-  corrected?: boolean;
-  /** The places the query named, best first. */
-  places: RankedPlace[];
-}
-
+// One search: the query read (query-interpretation.ts), the filters planned (search-filters.ts), then
+// either the text search's steps (pipeline/text-search.steps.ts) or the imagery around a point or
+// under the filters alone; then the records in the response's shape with what `include` asks for.
 @Injectable()
 export class SearchService {
   constructor(
     private readonly repository: SearchRepository,
-    private readonly placeMatcher: PlaceMatcherService,
+    private readonly textSearch: TextSearchPipeline,
     private readonly recordPlaces: RecordPlaces,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -41,102 +33,43 @@ export class SearchService {
     const interpretation = request.query === undefined ? null : interpretQuery(request.query, request.near);
     const { plan, scope } = planSearch(request, interpretation);
 
-    let outcome: Outcome = { page: EMPTY, places: [] };
+    let result: TextSearchResult | null = null;
+    let found: SearchPage = EMPTY_PAGE;
     if (interpretation === null || interpretation.kind !== 'text') {
-      outcome = { page: await this.repository.searchArea(window, plan), places: [] };
+      found = await this.repository.searchArea(window, plan);
     } else if (interpretation.text) {
-      outcome = await this.searchText(interpretation.text, window, plan);
+      result = await this.textSearch.search(interpretation.text, window, plan);
+      found = result.answer.page;
     }
 
     const include = new Set<IncludeName>(request.include ?? []);
     const region = plan.filters.region === undefined ? undefined : regionByCode(plan.filters.region);
-    const data = outcome.page.rows.map((row) =>
-      this.toRecord(row, include, scoreOf(row, plan, outcome.searched !== undefined)),
-    );
-    if (include.has('place')) await this.recordPlaces.attach(data, outcome.page.rows, outcome.places);
+    const data = found.rows.map((row) => {
+      const record = this.toRecord(row, include, scoreOf(row, plan, result?.answer.searched !== undefined));
+      if (include.has('match')) record.match = matchOf(row, result, plan);
+      return record;
+    });
+    if (include.has('place')) await this.recordPlaces.attach(data, found.rows, result?.answer.places ?? []);
     const response: SearchResponseDto = {
       isSuccess: true,
       page,
-      pageTotal: Math.ceil(outcome.page.total / limit),
+      pageTotal: Math.ceil(found.total / limit),
       data,
       result_id: resultIdFor({ query: request.query, limit }, scope),
       region: region?.name ?? 'global',
       region_id: region?.code ?? null,
     };
     if (include.has('total')) {
-      response.total = outcome.page.total;
-      response.total_exact = outcome.page.totalExact;
+      response.total = found.total;
+      response.total_exact = found.totalExact;
     }
     if (include.has('interpretation')) {
-      response.interpretation = describe(interpretation, outcome, plan);
-      if (response.interpretation && plan.anchor && interpretation?.kind !== 'text' && outcome.page.total === 0) {
+      response.interpretation = describe(interpretation, result, plan);
+      if (response.interpretation && plan.anchor && interpretation?.kind !== 'text' && found.total === 0) {
         response.interpretation.nearest = await this.nearestOutside(plan);
       }
     }
     return response;
-  }
-
-  // The places the query names pin their imagery first (see place-ranking.ts). Full text first; when
-  // it finds nothing, the imagery around the place it names; then the same with misspelt words
-  // corrected against the vocabulary and misspelt place names looked up by similarity (and around
-  // the place meant); when that finds nothing either, trigram similarity of the whole query. A word
-  // the vocabulary does not know (see unknownWords) would make the full-text search find nothing, so
-  // without named places it is not sent until the corrections found nothing.
-  private async searchText(text: TextQuery, window: PageWindow, plan: SearchPlan): Promise<Outcome> {
-    const region = plan.filters.region ?? null;
-    // The vocabulary is in memory but for its first read (and one a minute after, see vocabulary()).
-    const vocabulary = await this.repository.vocabulary();
-    const places = await this.placeMatcher.named(text, region, vocabulary);
-    const bound = places.length > 0 || unknownWords(text, vocabulary).length === 0;
-    if (bound) {
-      const exact = await this.repository.searchFullText(text, window, plan, pinsOf(places));
-      if (exact.total > 0) return { page: exact, searched: text, places };
-    }
-    const around = await this.aroundPlace(places, window, plan);
-    if (around) return around;
-
-    // The words the vocabulary does not hold; when it holds them all (they matched nothing together),
-    // every word: a typo can make another real word ("Boneville" for "Bonneville"), and without a
-    // correction the similar-places statement runs, over every place name (cut at its budget: 500 ms
-    // of a 1,012 ms `Bangor Street, Boneville` at 10M records).
-    const correctable = wordsToCorrect(text);
-    const unknown = correctable.filter((w) => vocabulary.docsOf(w) === undefined);
-    const candidates = await (unknown.length > 0
-      ? this.repository.wordCandidates(unknown)
-      : this.repository.wordCandidates(correctable, true));
-    const corrected = correctQuery(text, candidates);
-    // Places the corrected words name are the surer guess; then the addresses that hold the corrected
-    // words; else the names most like the query, asked for only then (trigram similarity over every
-    // place name: the costliest statement of a typo, 43 ms for "Willqw Creek" at 1M records, whose
-    // corrected words find the 49 Willow Creek addresses that "Johns Creek", the most similar name,
-    // would have pushed down).
-    const named = corrected ? await this.placeMatcher.named(corrected, region, vocabulary) : [];
-    if (corrected && named.length === 0) {
-      const page = await this.repository.searchFullText(corrected, window, plan);
-      if (page.total > 0) return { page, searched: corrected, corrected: true, places: [] };
-    }
-    const meant = named.length > 0 ? named : await this.placeMatcher.misspelt(text, region);
-    if (meant.length > 0) {
-      const page = await this.repository.searchFullText(corrected ?? text, window, plan, pinsOf(meant));
-      if (page.total > 0) return { page, searched: corrected ?? text, corrected: corrected !== null, places: meant };
-      const aroundMeant = await this.aroundPlace(meant, window, plan);
-      if (aroundMeant) return aroundMeant;
-    }
-    // Skipped above: the text may still match what the vocabulary in memory cannot know (a location
-    // code, a word imported since it was read).
-    if (!bound) {
-      const exact = await this.repository.searchFullText(text, window, plan);
-      if (exact.total > 0) return { page: exact, searched: text, places };
-    }
-    return { page: await this.repository.searchFuzzy(text, window, plan), searched: text, places: [] };
-  }
-
-  // A place the query names has no imagery of its own: the imagery nearest to it, within its
-  // surroundings (see place-surroundings.ts), under the request's other filters.
-  private async aroundPlace(places: RankedPlace[], window: PageWindow, plan: SearchPlan): Promise<Outcome | null> {
-    if (places.length === 0) return null;
-    const page = await this.repository.searchArea(window, surroundingsPlan(plan, places[0]));
-    return page.total > 0 ? { page, places: [places[0]] } : null;
   }
 
   // Nothing within the radius of the query's point: how far the nearest record is that the other
@@ -174,9 +107,13 @@ function scoreOf(row: SearchRow, plan: SearchPlan, textSearch: boolean): number 
   return Math.max(0, 1 - row.distance / plan.anchor.radiusM);
 }
 
+function matchOf(row: SearchRow, result: TextSearchResult | null, plan: SearchPlan): RecordMatch {
+  return result === null ? pointMatchOf(row, plan) : textMatchOf(row, result.answer);
+}
+
 function describe(
   interpretation: QueryInterpretation | null,
-  outcome: Outcome,
+  result: TextSearchResult | null,
   plan: SearchPlan,
 ): SearchInterpretationDto | null {
   if (interpretation === null) return null;
@@ -190,11 +127,23 @@ function describe(
       radius_m: plan.anchor!.radiusM,
     };
   }
-  if (outcome.page.codeMatched && outcome.searched?.code) {
-    return { kind: 'location_code', normalized: outcome.searched.code.toUpperCase() };
+  if (result === null) return { kind: 'text', normalized: interpretation.normalized };
+  const { answer, step, state } = result;
+  if (answer.page.codeMatched && answer.searched?.code) {
+    return { kind: 'location_code', normalized: answer.searched.code.toUpperCase(), step, approximate: false };
   }
-  const normalized = outcome.corrected && outcome.searched ? outcome.searched.text : interpretation.normalized;
-  return { kind: 'text', normalized };
+  const corrected = answer.corrections.length > 0 && answer.searched !== undefined;
+  const described: SearchInterpretationDto = {
+    kind: 'text',
+    normalized: corrected ? answer.searched!.text : interpretation.normalized,
+    step,
+    approximate: answer.match !== 'text',
+  };
+  if (state.namedRegion) described.named_region = { code: state.namedRegion.code, name: state.namedRegion.name };
+  if (answer.corrections.length > 0) described.corrections = answer.corrections;
+  const place = answer.places[0];
+  if (place) described.place = { id: place.id, kind: place.kind, label: place.label };
+  return described;
 }
 
 function round(n: number, digits: number): number {

@@ -100,3 +100,40 @@ export function correctQuery(query: TextQuery, candidates: ReadonlyMap<string, r
   });
   return changed ? textQueryFromGroups(groups, best.join(' '), query.code) : null;
 }
+
+// The words a correction changed, in query order: the typed word and the vocabulary word taken for it.
+export function correctionsOf(typed: TextQuery, corrected: TextQuery): Array<{ from: string; to: string }> {
+  const best = corrected.text.split(' ');
+  return typed.groups.flatMap((group, i) =>
+    best[i] !== undefined && best[i] !== group[0] ? [{ from: group[0], to: best[i] }] : [],
+  );
+}
+
+// Vocabulary words one swap of neighbouring letters away ("yrok" for "york"): the trigram lookup of
+// wordCandidates misses them in short words, where a swap leaves no trigram in common.
+export function knownTranspositions(word: string, vocabulary: Vocabulary): string[] {
+  const letters = [...word];
+  const out: string[] = [];
+  for (let i = 0; i + 1 < letters.length; i++) {
+    if (letters[i] === letters[i + 1]) continue;
+    const swapped = [...letters];
+    [swapped[i], swapped[i + 1]] = [swapped[i + 1], swapped[i]];
+    const candidate = swapped.join('');
+    if (vocabulary.docsOf(candidate) !== undefined && !out.includes(candidate)) out.push(candidate);
+  }
+  return out;
+}
+
+// The trigram candidates of each word with its known transpositions first.
+export function withTranspositions(
+  candidates: ReadonlyMap<string, readonly string[]>,
+  words: readonly string[],
+  vocabulary: Vocabulary,
+): Map<string, string[]> {
+  const out = new Map<string, string[]>([...candidates].map(([w, list]) => [w, [...list]]));
+  for (const w of words) {
+    const swaps = knownTranspositions(w, vocabulary);
+    if (swaps.length > 0) out.set(w, [...swaps, ...(out.get(w) ?? []).filter((c) => !swaps.includes(c))]);
+  }
+  return out;
+}

@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/config/app-config';
 import { PrismaService } from '../../src/database/prisma.service';
 import { SearchRequestDto } from '../../src/search/search.dto';
 import { SearchRepository } from '../../src/search/search.repository';
+import { TextSearchPipeline } from '../../src/search/pipeline/text-search.pipeline';
 import { SearchService } from '../../src/search/search.service';
 import { vocabularySql } from '../../src/search/sql/vocabulary.sql';
 import { PlaceMatcherService } from '../../src/search/place-matching/place-matcher.service';
@@ -66,9 +67,10 @@ export async function recordStatements(
     // Best-effort statements run in full here: the ceiling replays what our server would send.
     const prisma = { rawQuery, bestEffortQuery: rawQuery } as unknown as PrismaService;
     const places = new PlaceMatchingRepository(prisma);
+    const repository = new SearchRepository(prisma);
     const service = new SearchService(
-      new SearchRepository(prisma),
-      new PlaceMatcherService(places),
+      repository,
+      new TextSearchPipeline(repository, new PlaceMatcherService(places)),
       new RecordPlaces(places),
       config,
     );

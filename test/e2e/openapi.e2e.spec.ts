@@ -81,6 +81,7 @@ describe('OpenAPI document and Swagger UI', () => {
       'total',
       'interpretation',
       'place',
+      'match',
     ]);
     expect(request.properties.region).toMatchObject({ type: 'string', maxLength: 6 });
     // lat and lon may be left out when query is coordinates or a plus code (near: { radius_m } is its radius).
@@ -142,7 +143,7 @@ describe('OpenAPI document and Swagger UI', () => {
       Object.keys(record.properties)
         .filter((k) => !record.required.includes(k))
         .sort(),
-    ).toEqual(['captured_at', 'distance_m', 'heading', 'place', 'score']);
+    ).toEqual(['captured_at', 'distance_m', 'heading', 'match', 'place', 'score']);
     expect(record.additionalProperties).toBe(false);
     expect(schema('GeoJsonPoint').properties.coordinates).toMatchObject({ minItems: 2, maxItems: 2 });
   });

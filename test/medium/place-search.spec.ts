@@ -71,7 +71,13 @@ describe('search that knows places', () => {
     // both words comes first, not the records of the Springfields (the names most like the query).
     const got = await search({ query: 'Springfeld Court', include: ['interpretation'] });
     expect(got.data.map((d) => keyOf(d.id))).toEqual(['springfield-court']);
-    expect(got.interpretation).toEqual({ kind: 'text', normalized: 'springfield court' });
+    expect(got.interpretation).toEqual({
+      kind: 'text',
+      normalized: 'springfield court',
+      step: 'corrected-full-text',
+      approximate: true,
+      corrections: [{ from: 'springfeld', to: 'springfield' }],
+    });
     // A misspelt place name whose corrected words hold no address still finds the place.
     expect((await keys({ query: 'Sprngfield' }))[0]).toBe('springfield-mo');
   });

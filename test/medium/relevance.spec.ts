@@ -50,6 +50,9 @@ describe('relevance suite', () => {
   it('world: puts the place a person means first for ambiguous names, typed or misspelt (top-1 at least 95%)', () =>
     expectAtLeast('world', 'top1', 0.95));
 
+  it('qualified: the place of the country or state named, and nothing in a country without one (top-1 at least 95%)', () =>
+    expectAtLeast('qualified', 'top1', 0.95));
+
   it('lists distinct Springfields, each naming its state', () => {
     const addresses = springfield.data.map((d) => d.address);
     expect(addresses.length).toBeGreaterThanOrEqual(5);

@@ -85,7 +85,12 @@ describe('SearchRepository on PostgreSQL/PostGIS', () => {
       expect(await topIds(q)).toEqual([ids.code]);
     expect(await topIds('zrh')).toEqual([extra.zrh]);
     const res = await search('9490', 10, 1, { include: ['interpretation'] });
-    expect(res.interpretation).toEqual({ kind: 'location_code', normalized: '9490' });
+    expect(res.interpretation).toEqual({
+      kind: 'location_code',
+      normalized: '9490',
+      step: 'full-text',
+      approximate: false,
+    });
     // The code wins; addresses that merely contain 9490 follow.
     expect(res.data[0].id).toBe(extra.postcode);
     expect(res.data.map((r) => r.id)).toContain(ids.herrengasse35);
@@ -110,7 +115,16 @@ describe('SearchRepository on PostgreSQL/PostGIS', () => {
     expect(await topIds('Tübnger Strase 12')).toEqual([ids.tuebinger]);
     const res = await search('Evergren Terace', 10, 1, { include: ['interpretation'] });
     expect(res.data[0].id).toBe(extra.mainStreet);
-    expect(res.interpretation).toEqual({ kind: 'text', normalized: 'evergreen terrace' });
+    expect(res.interpretation).toEqual({
+      kind: 'text',
+      normalized: 'evergreen terrace',
+      step: 'corrected-full-text',
+      approximate: true,
+      corrections: [
+        { from: 'evergren', to: 'evergreen' },
+        { from: 'terace', to: 'terrace' },
+      ],
+    });
   });
 
   it('corrects a typo that made another real word when the words together match nothing', async () => {
@@ -122,7 +136,12 @@ describe('SearchRepository on PostgreSQL/PostGIS', () => {
     fuzzy.mockRestore();
     expect(res.data.map((r) => r.id)).toEqual([extra.bonneville]);
     // Every word is one the catalogue holds, so none is named as the correction.
-    expect(res.interpretation).toEqual({ kind: 'text', normalized: 'bangor street boneville' });
+    expect(res.interpretation).toEqual({
+      kind: 'text',
+      normalized: 'bangor street boneville',
+      step: 'corrected-full-text',
+      approximate: true,
+    });
   });
 
   it('keeps the vocabulary in step with imports and updates', async () => {

@@ -19,6 +19,7 @@ export const CATEGORIES = [
   'location_codes',
   'garbage',
   'world',
+  'qualified',
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
 

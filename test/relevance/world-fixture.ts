@@ -5,6 +5,7 @@ import { foldText } from '../../src/search/search-query';
 import { hashString } from '../../src/common/deterministic-random';
 import type { FixtureRecord } from './relevance-catalogue';
 import type { RelevanceQuery } from './relevance-fixture';
+import { qualifiedQueries } from './qualified-queries';
 
 // The world category: names many places share, from the built-in gazetteer. Each place of such a
 // name gets one imagery record at its point (its address the gazetteer's label, as demo cities
@@ -22,6 +23,9 @@ export interface WorldFixture {
   places: PlaceRecord[];
   records: FixtureRecord[];
   queries: RelevanceQuery[];
+  /** The places of each name asked for, most important first, and the record at each place. */
+  names: PlaceRecord[][];
+  recordOf: ReadonlyMap<string, string>;
 }
 
 const key = (name: string) => foldText(name);
@@ -61,7 +65,13 @@ export function worldFixture(): WorldFixture {
     const typo = misspelt(best.name);
     if (typo) queries.push({ category: 'world', query: typo, expected, from });
   }
-  return { places, records, queries };
+  queries.push(
+    ...qualifiedQueries(
+      names.map(([, list]) => list),
+      recordOf,
+    ),
+  );
+  return { places, records, queries, names: names.map(([, list]) => list), recordOf };
 }
 
 // As typed so far: the name up to two letters into its last word ("San Fr"), or the first five

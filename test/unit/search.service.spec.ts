@@ -4,6 +4,7 @@ import { SearchRequestDto } from '../../src/search/search.dto';
 import { SearchException } from '../../src/search/search.exception';
 import { TextQuery } from '../../src/search/search-query';
 import { PageWindow, SearchPage, SearchRepository, SearchRow } from '../../src/search/search.repository';
+import { TextSearchPipeline } from '../../src/search/pipeline/text-search.pipeline';
 import { SearchService } from '../../src/search/search.service';
 import { Vocabulary } from '../../src/search/vocabulary';
 import { PlaceMatcherService } from '../../src/search/place-matching/place-matcher.service';
@@ -80,7 +81,12 @@ const request = (over: Partial<SearchRequestDto> = {}) =>
 const noPlaces = { named: async () => [], misspelt: async () => [] } as unknown as PlaceMatcherService;
 const noRecordPlaces = { attach: async () => undefined } as unknown as RecordPlaces;
 const serviceWith = (repo: FakeSearchRepository) =>
-  new SearchService(repo as unknown as SearchRepository, noPlaces, noRecordPlaces, config);
+  new SearchService(
+    repo as unknown as SearchRepository,
+    new TextSearchPipeline(repo as unknown as SearchRepository, noPlaces),
+    noRecordPlaces,
+    config,
+  );
 
 describe('SearchService', () => {
   it('formats records exactly as the contract says, with no opt-in fields by default', async () => {
@@ -119,7 +125,13 @@ describe('SearchService', () => {
     expect(repo.methods()).toEqual(['candidates:herengasse', 'fullText']);
     expect(repo.calls[1].query!.groups[0]).toEqual(['herengasse', 'herrengasse', 'hengasse']);
     expect(res.pageTotal).toBe(2);
-    expect(res.interpretation).toEqual({ kind: 'text', normalized: 'herrengasse 35' });
+    expect(res.interpretation).toEqual({
+      kind: 'text',
+      normalized: 'herrengasse 35',
+      step: 'corrected-full-text',
+      approximate: true,
+      corrections: [{ from: 'herengasse', to: 'herrengasse' }],
+    });
   });
 
   it('falls back to trigram similarity when neither full text nor corrections find anything', async () => {
@@ -183,7 +195,12 @@ describe('SearchService', () => {
     const repo = new FakeSearchRepository([page(1, [row()], { codeMatched: true })]);
     const res = await serviceWith(repo).search(request({ query: 'li 9490-35', include: ['interpretation'] }));
     expect(repo.calls[0].query!.code).toBe('li949035');
-    expect(res.interpretation).toEqual({ kind: 'location_code', normalized: 'LI949035' });
+    expect(res.interpretation).toEqual({
+      kind: 'location_code',
+      normalized: 'LI949035',
+      step: 'full-text',
+      approximate: false,
+    });
   });
 
   it('adds exactly the opt-in fields asked for', async () => {

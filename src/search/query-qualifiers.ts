@@ -1,0 +1,124 @@
+import countries from 'i18n-iso-countries';
+import { allCountries, allRegions, Region, regionByCode } from '../places/regions';
+import { tokenize } from './search-query';
+
+// A country or first-level region the query names after the place ("Dallas, Poland", "Tulsa OK",
+// "Vaduz, LIE", "Springfield Illinois"): it binds the search to that region, so no step (a
+// correction, a similar name) can answer from another one. Recognised at the end of the query:
+// - after a comma: a country's name (English, German, French, Italian, Spanish), its ISO alpha-2 or
+//   alpha-3 code, an ISO 3166-2 code ("US-TX"), or a region of a country that writes regions in
+//   addresses (REGION_CODE_COUNTRIES) by name or short code ("TX");
+// - without a comma: English names and alpha-3 codes only (names in other languages are English words
+//   too often: "Island" is Iceland in German; two-letter codes are too many words).
+// A name or code that means two regions ("Georgia", "CA" as Canada and California) binds nothing;
+// nor do the last words after a connecting word ("Rue de France" is a street).
+const REGION_CODE_COUNTRIES = ['US', 'CA', 'AU'];
+const NAME_LANGUAGES = ['en', 'de', 'fr', 'it', 'es'];
+const CONNECTORS = new Set([
+  'de',
+  'du',
+  'des',
+  'di',
+  'da',
+  'do',
+  'of',
+  'the',
+  'del',
+  'della',
+  'von',
+  'van',
+  'am',
+  'an',
+]);
+const MAX_QUALIFIER_WORDS = 4;
+const AMBIGUOUS = null;
+
+export interface NamedRegion {
+  region: Region;
+  /** The query without the words naming the region. */
+  rest: string;
+  /** The words naming it, as typed. */
+  words: string;
+}
+
+type RegionIndex = Map<string, Region | typeof AMBIGUOUS>;
+let index: { englishNames: RegionIndex; names: RegionIndex; commaCodes: RegionIndex } | undefined;
+
+function add(map: RegionIndex, key: string, region: Region): void {
+  if (!key) return;
+  const held = map.get(key);
+  if (held === undefined) map.set(key, region);
+  else if (held !== AMBIGUOUS && held.code !== region.code) map.set(key, AMBIGUOUS);
+}
+
+const keyOf = (text: string) => tokenize(text).join(' ');
+
+function regionIndex() {
+  if (index) return index;
+  const englishNames: RegionIndex = new Map();
+  const names: RegionIndex = new Map();
+  const commaCodes: RegionIndex = new Map();
+  for (const country of allCountries()) {
+    const alpha3 = countries.alpha2ToAlpha3(country.code)?.toLowerCase();
+    for (const lang of NAME_LANGUAGES)
+      for (const name of [country.name, ...(countries.getName(country.code, lang, { select: 'all' }) ?? [])])
+        if (name.length > 2) add(lang === 'en' ? englishNames : names, keyOf(name), country);
+    if (alpha3) add(englishNames, alpha3, country);
+    add(commaCodes, country.code.toLowerCase(), country);
+  }
+  for (const entry of allRegions()) {
+    if (!REGION_CODE_COUNTRIES.includes(entry.countryCode)) continue;
+    const region = regionByCode(entry.code)!;
+    add(englishNames, keyOf(entry.name), region);
+    add(commaCodes, entry.shortCode.toLowerCase(), region);
+  }
+  // After a comma, names in every language count too; a two-letter code keeps its code meaning.
+  for (const [key, region] of englishNames) {
+    if (region === AMBIGUOUS) names.set(key, AMBIGUOUS);
+    else add(names, key, region);
+  }
+  for (const [key, region] of names) if (!commaCodes.has(key)) commaCodes.set(key, region);
+  index = { englishNames, names, commaCodes };
+  return index;
+}
+
+function lookUp(tail: string, afterComma: boolean): Region | typeof AMBIGUOUS | undefined {
+  const trimmed = tail.trim();
+  if (/^[A-Za-z]{2}-[A-Za-z0-9]{1,3}$/.test(trimmed)) return regionByCode(trimmed);
+  const key = keyOf(trimmed);
+  if (!key) return undefined;
+  const { englishNames, commaCodes } = regionIndex();
+  return afterComma ? commaCodes.get(key) : englishNames.get(key);
+}
+
+// The region the query names at its end, and the query without it; null when it names none, or the
+// rest would be empty (a query that is only "Germany" searches for the country as a place).
+export function namedRegionOf(query: string): NamedRegion | null {
+  const comma = query.lastIndexOf(',');
+  if (comma > 0) {
+    const rest = query.slice(0, comma).trim();
+    const found = tokenize(rest).length > 0 ? lookUp(query.slice(comma + 1), true) : undefined;
+    if (found === AMBIGUOUS) return null;
+    if (found) return { region: found, rest, words: query.slice(comma + 1).trim() };
+  }
+  const words = query.trim().split(/\s+/);
+  for (let n = Math.min(MAX_QUALIFIER_WORDS, words.length - 1); n >= 1; n--) {
+    const restWords = words.slice(0, -n);
+    const before = tokenize(restWords[restWords.length - 1] ?? '').pop();
+    if (before === undefined || CONNECTORS.has(before)) continue;
+    const found = lookUp(words.slice(-n).join(' '), false);
+    if (found === AMBIGUOUS) return null;
+    if (found)
+      return { region: found, rest: restWords.join(' ').replace(/[\s,]+$/u, ''), words: words.slice(-n).join(' ') };
+  }
+  return null;
+}
+
+// The region to search in when the request asks for `requested` and the query names `named`: the
+// narrower of the two when one lies in the other; null when they do not meet (nothing can match).
+export function boundRegion(requested: string | undefined, named: Region): string | null {
+  if (requested === undefined || requested === named.code) return named.code;
+  if (named.kind === 'region' && named.countryCode === requested) return named.code;
+  if (requested.startsWith(`${named.code}-`)) return requested;
+  return null;
+}

@@ -1,0 +1,113 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { WordCorrectionDto } from './search-match.dto';
+
+export class NamedRegionDto {
+  @ApiProperty({ description: 'ISO 3166-1 alpha-2 or ISO 3166-2 code', example: 'LI' })
+  code: string;
+
+  @ApiProperty({ example: 'Liechtenstein' })
+  name: string;
+}
+
+export class InterpretedPlaceDto {
+  @ApiProperty({ format: 'uuid', example: '5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b' })
+  id: string;
+
+  @ApiProperty({ enum: ['country', 'region', 'locality', 'postcode', 'street', 'address', 'poi'], example: 'locality' })
+  kind: string;
+
+  @ApiProperty({ example: 'Vaduz, Liechtenstein' })
+  label: string;
+}
+
+// In `interpretation`, when nothing lies within the radius of the query's point.
+export class NearestImageryDto {
+  @ApiProperty({
+    minimum: 0,
+    description: "Metres from the query's point to the nearest record (sphere), to 0.1 m",
+    example: 402.3,
+  })
+  distance_m: number;
+
+  @ApiProperty({ minimum: -90, maximum: 90, description: "The nearest record's point", example: 34.0731 })
+  lat: number;
+
+  @ApiProperty({ minimum: -180, maximum: 180, description: "The nearest record's point", example: -118.3981 })
+  lon: number;
+}
+
+// Opt-in `interpretation`: how the query text was read.
+export class SearchInterpretationDto {
+  @ApiProperty({ enum: ['text', 'coordinates', 'plus_code', 'location_code'], example: 'text' })
+  kind: 'text' | 'coordinates' | 'plus_code' | 'location_code';
+
+  @ApiProperty({
+    description: 'The words searched (text), lat,lon (coordinates), the full plus code, or the location code',
+    example: 'herrengasse 35 vaduz',
+  })
+  normalized: string;
+
+  @ApiPropertyOptional({
+    minimum: -90,
+    maximum: 90,
+    description: 'The point searched around (coordinates, plus_code)',
+    example: 47.14,
+  })
+  lat?: number;
+
+  @ApiPropertyOptional({
+    minimum: -180,
+    maximum: 180,
+    description: 'The point searched around (coordinates, plus_code)',
+    example: 9.52,
+  })
+  lon?: number;
+
+  @ApiPropertyOptional({
+    minimum: 0,
+    description:
+      "Metres searched around the point (coordinates, plus_code): 250, a coarse plus code's area, or near.radius_m",
+    example: 250,
+  })
+  radius_m?: number;
+
+  // Same nullable form as interpretation itself (see SearchResponseDto).
+  @ApiPropertyOptional({
+    type: () => NearestImageryDto,
+    nullable: true,
+    description:
+      'Only when nothing lies within radius_m of the point (coordinates, plus_code): the nearest record the other filters let ' +
+      'through, looked for among the 1,000 records nearest the point; null when none of them does.',
+  })
+  nearest?: NearestImageryDto | null;
+
+  @ApiPropertyOptional({
+    description: 'Text: the search step that answered (docs/api.md, "How a query is read")',
+    example: 'full-text',
+  })
+  step?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Text: true when the answer is not the words as typed: misspelt words corrected, imagery near the place named, ' +
+      'or the addresses most similar to the query',
+    example: false,
+  })
+  approximate?: boolean;
+
+  @ApiPropertyOptional({
+    type: () => NamedRegionDto,
+    description:
+      'Text: the country or region the query names at its end ("Vaduz, Liechtenstein", "Tulsa, OK"); the search kept to it',
+  })
+  named_region?: NamedRegionDto;
+
+  @ApiPropertyOptional({ type: () => [WordCorrectionDto], description: 'Text: the words corrected, when any were' })
+  corrections?: WordCorrectionDto[];
+
+  @ApiPropertyOptional({
+    type: () => InterpretedPlaceDto,
+    description: 'Text: the place the query was read as naming (the best of them), when it names one',
+  })
+  place?: InterpretedPlaceDto;
+}

@@ -1,0 +1,51 @@
+import { boundRegion, namedRegionOf } from '../../../src/search/query-qualifiers';
+import { regionByCode } from '../../../src/places/regions';
+
+const named = (q: string) => {
+  const n = namedRegionOf(q);
+  return n && { code: n.region.code, rest: n.rest, words: n.words };
+};
+
+describe('namedRegionOf', () => {
+  it.each([
+    ['Dallas, Poland', 'PL', 'Dallas'],
+    ['Tulsa, Kenya', 'KE', 'Tulsa'],
+    ['Tulsa, OK', 'US-OK', 'Tulsa'],
+    ['Springfield Illinois', 'US-IL', 'Springfield'],
+    ['Vaduz, LIE', 'LI', 'Vaduz'],
+    ['Vaduz, LI', 'LI', 'Vaduz'],
+    ['Vaduz Liechtenstein', 'LI', 'Vaduz'],
+    ['Berlin DEU', 'DE', 'Berlin'],
+    ['Bern, Schweiz', 'CH', 'Bern'],
+    ['Portland, US-OR', 'US-OR', 'Portland'],
+    ['San Jose Costa Rica', 'CR', 'San Jose'],
+    ['Springfield, Illinois, United States', 'US', 'Springfield, Illinois'],
+  ])('%s names %s', (query, code, rest) => {
+    expect(named(query)).toMatchObject({ code, rest });
+  });
+
+  it.each([
+    ['Germany', 'the query is only the country: a place search'],
+    ['Tulsa OK', 'two-letter codes count only after a comma'],
+    ['Merritt Island', '"Island" is Iceland only in German: other languages only after a comma'],
+    ['Rue de France', 'a name after a connecting word belongs to a street'],
+    ['Berlin, DE', 'DE is Germany and Delaware'],
+    ['Main Street, Georgia', 'Georgia is a country and a US state'],
+    ['Beverly Hills, CA 90210', 'a postcode after the code is no region'],
+    ['Herrengasse 35, 9490 Vaduz', 'no region named'],
+  ])('%s names none (%s)', (query) => {
+    expect(named(query)).toBeNull();
+  });
+});
+
+describe('boundRegion', () => {
+  const region = (code: string) => regionByCode(code)!;
+  it('keeps the narrower of the requested and the named region, and nothing when they do not meet', () => {
+    expect(boundRegion(undefined, region('PL'))).toBe('PL');
+    expect(boundRegion('US', region('US-TX'))).toBe('US-TX');
+    expect(boundRegion('US-TX', region('US'))).toBe('US-TX');
+    expect(boundRegion('US-TX', region('US-TX'))).toBe('US-TX');
+    expect(boundRegion('US-TX', region('PL'))).toBeNull();
+    expect(boundRegion('US-TX', region('US-OK'))).toBeNull();
+  });
+});

@@ -1,0 +1,83 @@
+import { pointMatchOf, textMatchOf } from '../../../src/search/pipeline/record-match';
+import { StepAnswer } from '../../../src/search/pipeline/text-search-state';
+import { SearchPlan } from '../../../src/search/search-filters';
+import { buildTextQuery } from '../../../src/search/search-query';
+import { SearchRow } from '../../../src/search/search.repository';
+
+const row = (address: string, distance: number | null = null): SearchRow => ({
+  id: '0f5ca291-e477-55f8-b961-57871f26c005',
+  address,
+  capturedAt: '2015-09-10',
+  heading: 273.1,
+  interactive: true,
+  imageUrl: '/img/1.jpg',
+  lon: 9.5209,
+  lat: 47.1391,
+  score: 1,
+  distance,
+  placeId: null,
+  localityId: null,
+});
+const answer = (query: string, over: Partial<StepAnswer> = {}): StepAnswer => ({
+  page: { total: 1, totalExact: true, codeMatched: false, rows: [] },
+  match: 'text',
+  searched: buildTextQuery(query)!,
+  places: [],
+  corrections: [],
+  ...over,
+});
+
+describe('textMatchOf', () => {
+  it('is exact when the address holds every word, in any order and spelling the search treats as one', () => {
+    expect(textMatchOf(row('Herrengasse 35, 9490 Vaduz'), answer('vaduz herrengasse 35'))).toEqual({ kind: 'exact' });
+    expect(textMatchOf(row('12 Main Street, Dallas, TX'), answer('12 main st dallas'))).toEqual({ kind: 'exact' });
+  });
+
+  it('is prefix when the last word is only the start of an address word', () => {
+    expect(textMatchOf(row('Herrengasse 35, 9490 Vaduz'), answer('herrengasse 35 vad'))).toEqual({ kind: 'prefix' });
+  });
+
+  it('is partial, naming the words the address lacks, when others matched elsewhere (a region, a place)', () => {
+    expect(textMatchOf(row('Herrengasse 35, 9490 Vaduz'), answer('herrengasse 35 liechtenstein'))).toEqual({
+      kind: 'partial',
+      unmatched: ['liechtenstein'],
+    });
+  });
+
+  it('says which words were corrected', () => {
+    const corrections = [{ from: 'herengasse', to: 'herrengasse' }];
+    expect(textMatchOf(row('Herrengasse 35'), answer('herrengasse', { match: 'corrected', corrections }))).toEqual({
+      kind: 'corrected',
+      corrections,
+    });
+  });
+
+  it('gives the place and the distance for imagery near a named place', () => {
+    const place = { label: 'Vaduz, Liechtenstein' } as StepAnswer['places'][number];
+    expect(textMatchOf(row('Aeulestrasse 5', 84.23), answer('vaduz', { match: 'nearby', places: [place] }))).toEqual({
+      kind: 'nearby',
+      place: 'Vaduz, Liechtenstein',
+      distance_m: 84.2,
+    });
+  });
+
+  it('marks the similarity fallback as a guess, with the words the address lacks', () => {
+    expect(textMatchOf(row('Herrengasse 35'), answer('herrengase 35', { match: 'fallback' }))).toEqual({
+      kind: 'fallback',
+      unmatched: ['herrengase'],
+    });
+  });
+
+  it('counts a location code equal to the query as exact though the address does not hold it', () => {
+    const page = { total: 1, totalExact: true, codeMatched: true, rows: [] };
+    expect(textMatchOf(row('Herrengasse 7'), answer('LI-9490-35', { page }))).toEqual({ kind: 'exact' });
+  });
+});
+
+describe('pointMatchOf', () => {
+  it('is nearby with the distance for a point search, filter without one', () => {
+    const anchored = { anchor: { lat: 47.14, lon: 9.52, radiusM: 250 } } as SearchPlan;
+    expect(pointMatchOf(row('x', 12.34), anchored)).toEqual({ kind: 'nearby', distance_m: 12.3 });
+    expect(pointMatchOf(row('x'), { anchor: null } as SearchPlan)).toEqual({ kind: 'filter' });
+  });
+});
