@@ -109,6 +109,7 @@ const SAMPLE_PLACE: PlaceRecord = {
   altNames: '',
   lon: 9.5209,
   lat: 47.1391,
+  line: null,
   importance: 0.1,
   population: null,
   source: SAMPLE_SOURCE,

@@ -22,6 +22,7 @@ export const PLACE_STAGED: ReadonlyArray<StagedColumn<PlaceRecord>> = [
   ['alt_names', 'text', (p) => p.altNames],
   ['lon', 'float8', (p) => p.lon],
   ['lat', 'float8', (p) => p.lat],
+  ['line', 'text', (p) => p.line],
   ['importance', 'float8', (p) => p.importance],
   ['population', 'int8', (p) => p.population],
   ['source_id', 'text', (p) => p.sourceId],
@@ -41,6 +42,7 @@ const DATA_COLUMNS = [
   'label',
   'alt_names',
   'location',
+  'line',
   'importance',
   'population',
   'source',
@@ -58,10 +60,11 @@ export function placeImportSql(staging: string) {
       table: 'places',
       dataColumns: DATA_COLUMNS,
       incoming: `
-      SELECT ${PLACE_STAGED.filter(([c]) => c !== 'lon' && c !== 'lat')
+      SELECT ${PLACE_STAGED.filter(([c]) => c !== 'lon' && c !== 'lat' && c !== 'line')
         .map(([c]) => `s.${c}`)
         .join(', ')},
-             ST_SetSRID(ST_MakePoint(s.lon, s.lat), 4326) AS location, $1::text AS source
+             ST_SetSRID(ST_MakePoint(s.lon, s.lat), 4326) AS location,
+             ST_SetSRID(ST_GeomFromGeoJSON(s.line), 4326) AS line, $1::text AS source
       FROM ${staging} s`,
     }),
     drop: `DROP TABLE IF EXISTS ${staging}`,

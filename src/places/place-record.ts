@@ -28,6 +28,8 @@ export interface PlaceRecord {
   altNames: string;
   lon: number;
   lat: number;
+  /** A street's line as GeoJSON (LineString or MultiLineString), where the source has it. */
+  line: string | null;
   /** 0..1: how much the place matters when names collide. */
   importance: number;
   population: number | null;

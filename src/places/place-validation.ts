@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { MAX_ADDRESS_LENGTH, Rejection } from '../imagery/imagery-feature';
+import { streetLine } from './place-geometry';
 import { placeLabel } from './place-label';
 import { ALT_NAME_SEPARATOR, PLACE_KINDS, PlaceKind, PlaceRecord, placeId } from './place-record';
 import { countryNames, regionNames } from './gazetteer/gazetteer-place';
@@ -39,6 +40,8 @@ export interface RawPlace {
   id?: unknown;
   lon?: unknown;
   lat?: unknown;
+  /** A street's line (GeoJSON LineString or MultiLineString); kept for streets only, dropped when unusable. */
+  line?: unknown;
 }
 
 export type PlaceResult = { ok: true; place: PlaceRecord } | { ok: false; rejection: Rejection };
@@ -219,6 +222,7 @@ export function validatePlace(raw: RawPlace, defaults: PlaceDefaults): PlaceResu
       altNames: joinAltNames(label, [altNames.value, ...areaNames]),
       lon,
       lat,
+      line: kind === 'street' ? streetLine(raw.line) : null,
       importance,
       population,
       source: defaults.source,

@@ -4,29 +4,30 @@
 BEGIN
 ;
 -- PlaceImportSession.writeBatch: one place [2/4]
-COPY places_import_staging_<random> (id, kind, name, housenumber, street, postcode, locality, municipality, district, region, region_code, country_code, label, alt_names, lon, lat, importance, population, source_id) FROM STDIN
+COPY places_import_staging_<random> (id, kind, name, housenumber, street, postcode, locality, municipality, district, region, region_code, country_code, label, alt_names, lon, lat, line, importance, population, source_id) FROM STDIN
 ;
 -- PlaceImportSession.writeBatch: one place [3/4]
 --   $1 = "sample-source"
   WITH up AS (
-    INSERT INTO places AS t (id, kind, name, housenumber, street, postcode, locality, municipality, district, region, region_code, country_code, label, alt_names, location, importance, population, source, source_id)
-    SELECT n.id, n.kind, n.name, n.housenumber, n.street, n.postcode, n.locality, n.municipality, n.district, n.region, n.region_code, n.country_code, n.label, n.alt_names, n.location, n.importance, n.population, n.source, n.source_id
+    INSERT INTO places AS t (id, kind, name, housenumber, street, postcode, locality, municipality, district, region, region_code, country_code, label, alt_names, location, line, importance, population, source, source_id)
+    SELECT n.id, n.kind, n.name, n.housenumber, n.street, n.postcode, n.locality, n.municipality, n.district, n.region, n.region_code, n.country_code, n.label, n.alt_names, n.location, n.line, n.importance, n.population, n.source, n.source_id
     FROM (
 WITH n AS (
   SELECT s.id, s.kind, s.name, s.housenumber, s.street, s.postcode, s.locality, s.municipality, s.district, s.region, s.region_code, s.country_code, s.label, s.alt_names, s.importance, s.population, s.source_id,
-         ST_SetSRID(ST_MakePoint(s.lon, s.lat), 4326) AS location, $1::text AS source
+         ST_SetSRID(ST_MakePoint(s.lon, s.lat), 4326) AS location,
+         ST_SetSRID(ST_GeomFromGeoJSON(s.line), 4326) AS line, $1::text AS source
   FROM places_import_staging_<random> s
 )
-SELECT n.*, cur.found, (cur.kind, cur.name, cur.housenumber, cur.street, cur.postcode, cur.locality, cur.municipality, cur.district, cur.region, cur.region_code, cur.country_code, cur.label, cur.alt_names, cur.location, cur.importance, cur.population, cur.source, cur.source_id) IS DISTINCT FROM (n.kind, n.name, n.housenumber, n.street, n.postcode, n.locality, n.municipality, n.district, n.region, n.region_code, n.country_code, n.label, n.alt_names, n.location, n.importance, n.population, n.source, n.source_id) AS changed
+SELECT n.*, cur.found, (cur.kind, cur.name, cur.housenumber, cur.street, cur.postcode, cur.locality, cur.municipality, cur.district, cur.region, cur.region_code, cur.country_code, cur.label, cur.alt_names, cur.location, cur.line, cur.importance, cur.population, cur.source, cur.source_id) IS DISTINCT FROM (n.kind, n.name, n.housenumber, n.street, n.postcode, n.locality, n.municipality, n.district, n.region, n.region_code, n.country_code, n.label, n.alt_names, n.location, n.line, n.importance, n.population, n.source, n.source_id) AS changed
 FROM n
 LEFT JOIN LATERAL (
-  SELECT true AS found, t.kind, t.name, t.housenumber, t.street, t.postcode, t.locality, t.municipality, t.district, t.region, t.region_code, t.country_code, t.label, t.alt_names, t.location, t.importance, t.population, t.source, t.source_id FROM places t WHERE t.id = n.id OFFSET 0
+  SELECT true AS found, t.kind, t.name, t.housenumber, t.street, t.postcode, t.locality, t.municipality, t.district, t.region, t.region_code, t.country_code, t.label, t.alt_names, t.location, t.line, t.importance, t.population, t.source, t.source_id FROM places t WHERE t.id = n.id OFFSET 0
 ) cur ON true) n
     WHERE n.found IS NULL OR n.changed
     ORDER BY n.id
     ON CONFLICT (id) DO UPDATE SET
-      kind = EXCLUDED.kind, name = EXCLUDED.name, housenumber = EXCLUDED.housenumber, street = EXCLUDED.street, postcode = EXCLUDED.postcode, locality = EXCLUDED.locality, municipality = EXCLUDED.municipality, district = EXCLUDED.district, region = EXCLUDED.region, region_code = EXCLUDED.region_code, country_code = EXCLUDED.country_code, label = EXCLUDED.label, alt_names = EXCLUDED.alt_names, location = EXCLUDED.location, importance = EXCLUDED.importance, population = EXCLUDED.population, source = EXCLUDED.source, source_id = EXCLUDED.source_id, updated_at = now()
-    WHERE (t.kind, t.name, t.housenumber, t.street, t.postcode, t.locality, t.municipality, t.district, t.region, t.region_code, t.country_code, t.label, t.alt_names, t.location, t.importance, t.population, t.source, t.source_id) IS DISTINCT FROM (EXCLUDED.kind, EXCLUDED.name, EXCLUDED.housenumber, EXCLUDED.street, EXCLUDED.postcode, EXCLUDED.locality, EXCLUDED.municipality, EXCLUDED.district, EXCLUDED.region, EXCLUDED.region_code, EXCLUDED.country_code, EXCLUDED.label, EXCLUDED.alt_names, EXCLUDED.location, EXCLUDED.importance, EXCLUDED.population, EXCLUDED.source, EXCLUDED.source_id)
+      kind = EXCLUDED.kind, name = EXCLUDED.name, housenumber = EXCLUDED.housenumber, street = EXCLUDED.street, postcode = EXCLUDED.postcode, locality = EXCLUDED.locality, municipality = EXCLUDED.municipality, district = EXCLUDED.district, region = EXCLUDED.region, region_code = EXCLUDED.region_code, country_code = EXCLUDED.country_code, label = EXCLUDED.label, alt_names = EXCLUDED.alt_names, location = EXCLUDED.location, line = EXCLUDED.line, importance = EXCLUDED.importance, population = EXCLUDED.population, source = EXCLUDED.source, source_id = EXCLUDED.source_id, updated_at = now()
+    WHERE (t.kind, t.name, t.housenumber, t.street, t.postcode, t.locality, t.municipality, t.district, t.region, t.region_code, t.country_code, t.label, t.alt_names, t.location, t.line, t.importance, t.population, t.source, t.source_id) IS DISTINCT FROM (EXCLUDED.kind, EXCLUDED.name, EXCLUDED.housenumber, EXCLUDED.street, EXCLUDED.postcode, EXCLUDED.locality, EXCLUDED.municipality, EXCLUDED.district, EXCLUDED.region, EXCLUDED.region_code, EXCLUDED.country_code, EXCLUDED.label, EXCLUDED.alt_names, EXCLUDED.location, EXCLUDED.line, EXCLUDED.importance, EXCLUDED.population, EXCLUDED.source, EXCLUDED.source_id)
     RETURNING (t.xmax = 0) AS inserted
   )
   SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated FROM up
@@ -40,13 +41,14 @@ COMMIT
   FROM (
 WITH n AS (
   SELECT s.id, s.kind, s.name, s.housenumber, s.street, s.postcode, s.locality, s.municipality, s.district, s.region, s.region_code, s.country_code, s.label, s.alt_names, s.importance, s.population, s.source_id,
-         ST_SetSRID(ST_MakePoint(s.lon, s.lat), 4326) AS location, $1::text AS source
+         ST_SetSRID(ST_MakePoint(s.lon, s.lat), 4326) AS location,
+         ST_SetSRID(ST_GeomFromGeoJSON(s.line), 4326) AS line, $1::text AS source
   FROM places_import_staging_<random> s
 )
-SELECT n.*, cur.found, (cur.kind, cur.name, cur.housenumber, cur.street, cur.postcode, cur.locality, cur.municipality, cur.district, cur.region, cur.region_code, cur.country_code, cur.label, cur.alt_names, cur.location, cur.importance, cur.population, cur.source, cur.source_id) IS DISTINCT FROM (n.kind, n.name, n.housenumber, n.street, n.postcode, n.locality, n.municipality, n.district, n.region, n.region_code, n.country_code, n.label, n.alt_names, n.location, n.importance, n.population, n.source, n.source_id) AS changed
+SELECT n.*, cur.found, (cur.kind, cur.name, cur.housenumber, cur.street, cur.postcode, cur.locality, cur.municipality, cur.district, cur.region, cur.region_code, cur.country_code, cur.label, cur.alt_names, cur.location, cur.line, cur.importance, cur.population, cur.source, cur.source_id) IS DISTINCT FROM (n.kind, n.name, n.housenumber, n.street, n.postcode, n.locality, n.municipality, n.district, n.region, n.region_code, n.country_code, n.label, n.alt_names, n.location, n.line, n.importance, n.population, n.source, n.source_id) AS changed
 FROM n
 LEFT JOIN LATERAL (
-  SELECT true AS found, t.kind, t.name, t.housenumber, t.street, t.postcode, t.locality, t.municipality, t.district, t.region, t.region_code, t.country_code, t.label, t.alt_names, t.location, t.importance, t.population, t.source, t.source_id FROM places t WHERE t.id = n.id OFFSET 0
+  SELECT true AS found, t.kind, t.name, t.housenumber, t.street, t.postcode, t.locality, t.municipality, t.district, t.region, t.region_code, t.country_code, t.label, t.alt_names, t.location, t.line, t.importance, t.population, t.source, t.source_id FROM places t WHERE t.id = n.id OFFSET 0
 ) cur ON true) n
 ;
 
@@ -69,10 +71,11 @@ LEFT JOIN LATERAL (
 --   $14 = [""]
 --   $15 = [9.5209]
 --   $16 = [47.1391]
---   $17 = [0.1]
---   $18 = [null]
---   $19 = ["node/1"]
-INSERT INTO places_import_staging_<random> (id, kind, name, housenumber, street, postcode, locality, municipality, district, region, region_code, country_code, label, alt_names, lon, lat, importance, population, source_id) SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::float8[], $16::float8[], $17::float8[], $18::int8[], $19::text[])
+--   $17 = [null]
+--   $18 = [0.1]
+--   $19 = [null]
+--   $20 = ["node/1"]
+INSERT INTO places_import_staging_<random> (id, kind, name, housenumber, street, postcode, locality, municipality, district, region, region_code, country_code, label, alt_names, lon, lat, line, importance, population, source_id) SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::float8[], $16::float8[], $17::text[], $18::float8[], $19::int8[], $20::text[])
 ;
 -- PlaceImportSession.writeBatch: built-in database: array parameters instead of COPY [3/4]
 --   $1 = "sample-source"

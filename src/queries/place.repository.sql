@@ -17,7 +17,7 @@ SELECT pg_try_advisory_lock(hashtext($1), hashtext($2)) AS locked
 SET jit = off
 ;
 -- PlaceRepository.openImportSession [4/4]
-CREATE TEMP TABLE places_import_staging_<random> (id uuid, kind text, name text, housenumber text, street text, postcode text, locality text, municipality text, district text, region text, region_code text, country_code text, label text, alt_names text, lon float8, lat float8, importance float8, population int8, source_id text) ON COMMIT DELETE ROWS
+CREATE TEMP TABLE places_import_staging_<random> (id uuid, kind text, name text, housenumber text, street text, postcode text, locality text, municipality text, district text, region text, region_code text, country_code text, label text, alt_names text, lon float8, lat float8, line text, importance float8, population int8, source_id text) ON COMMIT DELETE ROWS
 ;
 
 -- PlaceRepository.openAreaSession [1/2]

@@ -1,3 +1,4 @@
+import { MAX_LINE_VERTICES, streetLine } from '../../src/places/place-geometry';
 import { areasFromOsm } from '../../src/places/formats/osm-areas';
 import { OsmContext } from '../../src/places/formats/osm-context';
 import { settlePlace } from '../../src/places/formats/osm-setting';
@@ -145,5 +146,45 @@ describe('settling a place where it lies', () => {
     const vaduz = settle({ kind: 'locality', name: 'Vaduz', lon: 9.5, lat: 47.1 }, region);
     expect(vaduz).toMatchObject({ region: 'Bayern', region_code: 'DE-BY', country_code: 'DE' });
     expect(vaduz!.municipality).toBeUndefined();
+  });
+});
+
+describe('street lines', () => {
+  it('keeps a line or multi-line of positions in range, and nothing for anything else', () => {
+    const line = {
+      type: 'LineString',
+      coordinates: [
+        [9.5, 47.1],
+        [9.6, 47.2, 450],
+      ],
+    };
+    expect(streetLine(line)).toBe('{"type":"LineString","coordinates":[[9.5,47.1],[9.6,47.2]]}');
+    expect(
+      JSON.parse(streetLine({ type: 'MultiLineString', coordinates: [line.coordinates, line.coordinates] })!),
+    ).toMatchObject({
+      type: 'MultiLineString',
+    });
+    expect(streetLine({ type: 'LineString', coordinates: [[9.5, 47.1]] })).toBeNull();
+    expect(
+      streetLine({
+        type: 'LineString',
+        coordinates: [
+          [9.5, 47.1],
+          [200, 47.2],
+        ],
+      }),
+    ).toBeNull();
+    expect(
+      streetLine({
+        type: 'LineString',
+        coordinates: [
+          [9.5, 47.1],
+          ['9.6', 47.2],
+        ],
+      }),
+    ).toBeNull();
+    expect(streetLine({ type: 'Point', coordinates: [9.5, 47.1] })).toBeNull();
+    const long = Array.from({ length: MAX_LINE_VERTICES + 1 }, (_, i) => [9.5 + i * 1e-6, 47.1]);
+    expect(streetLine({ type: 'LineString', coordinates: long })).toBeNull();
   });
 });

@@ -75,7 +75,10 @@ export async function* readOsm(path: string, areas?: OsmAreaLookup): AsyncGenera
     const tags: OsmTags = feature.properties ?? {};
     const places = placesFromOsm(id, tags, point[0], point[1], line);
     if (places.length === 0) yield { position: id, skipped: true };
-    for (const { id: sourceId, place } of places) chunk.push({ id: sourceId, place, placeType: tags.place });
+    for (const { id: sourceId, place } of places) {
+      if (place.kind === 'street') place.line = feature.geometry; // measured to by address recovery
+      chunk.push({ id: sourceId, place, placeType: tags.place });
+    }
     if (chunk.length >= LOOKUP_CHUNK) yield* settle();
   }
   yield* settle();

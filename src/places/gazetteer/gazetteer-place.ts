@@ -40,6 +40,7 @@ export function gazetteerPlace(sourceId: string, fields: PlaceFields & { kind: P
     countryCode: null,
     altNames: '',
     population: null,
+    line: null,
     ...fields,
     source: GAZETTEER_SOURCE,
     sourceId,
