@@ -188,3 +188,13 @@ describe('street lines', () => {
     expect(streetLine({ type: 'LineString', coordinates: long })).toBeNull();
   });
 });
+
+describe('one OSM object, several places', () => {
+  it('gives a way that is both a street and an address two ids', () => {
+    const tags = { highway: 'service', name: 'Zollstrasse', 'addr:housenumber': '7' };
+    expect(placesFromOsm('w5', tags, 9.5, 47.1, true).map((p) => [p.id, p.place.kind])).toEqual([
+      ['w5', 'address'],
+      ['w5:street', 'street'],
+    ]);
+  });
+});

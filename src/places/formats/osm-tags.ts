@@ -98,6 +98,9 @@ export function placesFromOsm(
     district: tags['addr:suburb'] ?? tags['addr:hamlet'] ?? (tags['addr:street'] ? tags['addr:place'] : undefined),
     region: tags['addr:state'] ?? tags['addr:province'],
   };
+  // An object that is an address and also a locality or street (a house number on a way) keeps its id
+  // for the address; the other place gets "<id>:<kind>", so the two never share an id.
+  const second = (kind: string) => (out.length > 0 ? `${sourceId}:${kind}` : sourceId);
   if (address.housenumber) {
     out.push({ id: sourceId, place: { ...base, ...address, kind: 'address' } });
   }
@@ -105,7 +108,7 @@ export function placesFromOsm(
   if (name && place && (LOCALITY_PLACES as readonly string[]).includes(place)) {
     const population = parsePopulation(tags.population);
     out.push({
-      id: sourceId,
+      id: second('locality'),
       place: {
         ...base,
         kind: 'locality',
@@ -118,12 +121,12 @@ export function placesFromOsm(
   } else if (name && place === 'country') {
     const code = tags['ISO3166-1:alpha2'] ?? tags['ISO3166-1'] ?? tags.country_code;
     out.push({
-      id: sourceId,
+      id: second('country'),
       place: { ...base, kind: 'country', name, country_code: code, population: parsePopulation(tags.population) },
     });
   } else if (name && place && REGION_PLACES.has(place)) {
     out.push({
-      id: sourceId,
+      id: second('region'),
       place: {
         ...base,
         kind: 'region',
@@ -133,7 +136,10 @@ export function placesFromOsm(
       },
     });
   } else if (name && line && isStreet(tags.highway)) {
-    out.push({ id: sourceId, place: { ...base, kind: 'street', name, street: name, locality: address.locality } });
+    out.push({
+      id: second('street'),
+      place: { ...base, kind: 'street', name, street: name, locality: address.locality },
+    });
   }
   if (
     name &&
