@@ -77,7 +77,7 @@ describe('web page map in Chromium', () => {
       query: POINT,
       limit: 10,
       page: 1,
-      include: ['place', 'interpretation'],
+      include: ['place', 'interpretation', 'match'],
     });
     expect(await page.locator('#empty-title').textContent()).toBe(`No imagery within 250 m of “${POINT}”`);
     expect(await page.locator('#empty-hint').textContent()).toBe('Nearest imagery is 402 m away.');
@@ -95,7 +95,7 @@ describe('web page map in Chromium', () => {
       limit: 10,
       page: 1,
       near: { radius_m: 410 },
-      include: ['place', 'interpretation'],
+      include: ['place', 'interpretation', 'match'],
     });
     expect(await resultAddresses(page)).toEqual([NEAREST.address]);
     expect(await page.locator('#empty').isHidden()).toBe(true);
@@ -110,7 +110,12 @@ describe('web page map in Chromium', () => {
     expect(suggestion.status()).toBe(200);
     expect(suggestion.request().postDataJSON()).toEqual({ query: 'Beverly Hills', limit: 5, page: 1 });
     const text = await searchBy(page, () => page.locator('#query').press('Enter'));
-    expect(text.request).toEqual({ query: 'Beverly Hills', limit: 10, page: 1, include: ['place', 'interpretation'] });
+    expect(text.request).toEqual({
+      query: 'Beverly Hills',
+      limit: 10,
+      page: 1,
+      include: ['place', 'interpretation', 'match'],
+    });
     expect(errors).toEqual([]);
   });
 

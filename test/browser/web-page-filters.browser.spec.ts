@@ -19,7 +19,7 @@ describe('web page in Chromium: filtering', () => {
       limit: 10,
       page: 1,
       facing: 'W',
-      include: ['place', 'interpretation'],
+      include: ['place', 'interpretation', 'match'],
     });
     const west = records.filter((r) => r.compass.endsWith('(W)'));
     expect((await resultAddresses(page)).sort()).toEqual(west.map((r) => r.address).sort());
@@ -118,7 +118,7 @@ describe('web page in Chromium: filtering', () => {
       page: 1,
       facing: 'N',
       near: movedNear,
-      include: ['place', 'interpretation'],
+      include: ['place', 'interpretation', 'match'],
     });
   }, 150_000); // a long story of ten steps through the page: a busy machine takes over a minute
 });

@@ -57,7 +57,7 @@ describe('web page in Chromium: searching', () => {
     expect(await options.nth(1).getAttribute('aria-selected')).toBe('true');
     const picked = (await options.nth(1).locator('.suggestion-address').textContent())!;
     const { request, body } = await searchBy(page, () => input.press('Enter'));
-    expect(request).toEqual({ query: picked, limit: 10, page: 1, include: ['place', 'interpretation'] });
+    expect(request).toEqual({ query: picked, limit: 10, page: 1, include: ['place', 'interpretation', 'match'] });
     expect(await input.inputValue()).toBe(picked);
     expect(await input.getAttribute('aria-expanded')).toBe('false');
     expect(body.data[0].address).toBe(picked);
@@ -120,6 +120,28 @@ describe('web page in Chromium: searching', () => {
     await screenshot(page, 'results');
   });
 
+  it('says what it searched for when the spelling was corrected, and marks those results', async () => {
+    const { page, errors } = await open();
+    await page.locator('#query').fill('Bergstrase');
+    const { body } = await searchBy(page, () => page.locator('#search-form button[type="submit"]').click());
+    expect(body.interpretation).toMatchObject({
+      approximate: true,
+      corrections: [{ from: 'bergstrase', to: 'bergstrasse' }],
+    });
+    expect(await page.locator('#status').textContent()).toBe(
+      'Results 1–10 for “Bergstrase”, page 1 of 3. Showing results for “bergstrasse”.',
+    );
+    const items = page.locator('.result');
+    expect(await items.count()).toBe(10);
+    expect(await page.locator('.result[data-approximate="corrected"]').count()).toBe(10);
+    expect(await items.first().locator('.badge-approximate').textContent()).toBe('Spelling corrected');
+    // Exact results carry no such mark.
+    await page.locator('#query').fill('Bergstrasse');
+    await searchBy(page, () => page.locator('#search-form button[type="submit"]').click());
+    expect(await page.locator('.badge-approximate').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
   it('hovering a result highlights its marker, and hovering a marker highlights its result', async () => {
     const { page } = await open('/?query=Bergstrasse');
     await page.locator('#map[data-camera="settled"]').waitFor();
@@ -155,7 +177,12 @@ describe('web page in Chromium: searching', () => {
     const first = await resultAddresses(page);
 
     const second = await searchBy(page, () => page.locator('#next-page').click());
-    expect(second.request).toEqual({ query: 'Bergstrasse', limit: 10, page: 2, include: ['place', 'interpretation'] });
+    expect(second.request).toEqual({
+      query: 'Bergstrasse',
+      limit: 10,
+      page: 2,
+      include: ['place', 'interpretation', 'match'],
+    });
     expect(await page.locator('#page-info').textContent()).toBe('Page 2 of 3');
     expect(new URL(page.url()).searchParams.get('page')).toBe('2');
     expect(await page.locator('.result .result-number').first().textContent()).toBe('11');

@@ -128,7 +128,7 @@ describe('web page: regions and places in Chromium', () => {
       limit: 10,
       page: 1,
       region: 'AT',
-      include: ['place', 'interpretation'],
+      include: ['place', 'interpretation', 'match'],
     });
     expect({ region: result.body.region, region_id: result.body.region_id }).toEqual({
       region: 'Austria',

@@ -115,7 +115,7 @@ describe('web page search state', () => {
       query: 'Vaduz',
       limit: 10,
       page: 1,
-      include: ['place', 'interpretation'],
+      include: ['place', 'interpretation', 'match'],
     });
     // A search by area alone has no query field at all (never an empty string).
     expect(requestBody({ query: '', page: 1, filters: { near: { lat: 1, lon: 2, radiusM: 250 } } })).toEqual({

@@ -11,6 +11,8 @@ export interface ImageryRecord {
   image: string;
   /** Only with include: ["place"], and only for records linked to a place. */
   place?: MatchedPlace;
+  /** Only with include: ["match"]: how the record matched the query. */
+  match?: { kind: 'exact' | 'prefix' | 'partial' | 'corrected' | 'nearby' | 'fallback' | 'filter' };
 }
 
 /** With include: ["interpretation"]: how the query was read. */
@@ -22,6 +24,10 @@ export interface Interpretation {
   radius_m?: number;
   /** Coordinates or a plus code with nothing within radius_m: the nearest imagery the filters let through. */
   nearest?: { distance_m: number; lat: number; lon: number } | null;
+  /** Text: true when what was found is not the words as typed (corrected, near the place named, a guess). */
+  approximate?: boolean;
+  /** Text: the words corrected. */
+  corrections?: Array<{ from: string; to: string }>;
 }
 
 export interface SearchResponse {

@@ -36,6 +36,14 @@ export interface OutcomeView {
   clear(): void;
 }
 
+// What the search was read as when it was not the words as typed: "Showing results for “new york”."
+export function readAs(interpretation: SearchResponse['interpretation']): string {
+  if (interpretation?.kind !== 'text' || !interpretation.approximate) return '';
+  return interpretation.corrections?.length
+    ? ` Showing results for “${interpretation.normalized}”.`
+    : ' No exact match: showing the closest results.';
+}
+
 export function createOutcomeView(ui: OutcomeElements): OutcomeView {
   function setStatus(text: string, kind: 'info' | 'error' = 'info'): void {
     ui.status.textContent = text;
@@ -80,7 +88,7 @@ export function createOutcomeView(ui: OutcomeElements): OutcomeView {
         setStatus(`Page ${page} is past the last page (${total}).`);
       } else {
         const range = records.length === 1 ? `Result ${first}` : `Results ${first}–${first + records.length - 1}`;
-        setStatus(`${range} for ${what}, page ${page} of ${total.toLocaleString('en-US')}.`);
+        setStatus(`${range} for ${what}, page ${page} of ${total.toLocaleString('en-US')}.${readAs(interpretation)}`);
       }
       showPager(page, total);
     },

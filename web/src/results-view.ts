@@ -82,6 +82,10 @@ function resultItem(record: ImageryRecord, number: number, events: ResultEvents)
   body.append(title, meta);
   if (record.place) body.append(placeLine(record));
   body.append(badge);
+  if (record.match && APPROXIMATE.has(record.match.kind)) {
+    li.dataset.approximate = record.match.kind;
+    body.append(el('span', 'badge badge-approximate', APPROXIMATE.get(record.match.kind)));
+  }
   li.append(thumb, body);
 
   li.addEventListener('mouseenter', () => events.onHover(record.id));
@@ -92,6 +96,13 @@ function resultItem(record: ImageryRecord, number: number, events: ResultEvents)
   });
   return li;
 }
+
+// Results that are not what was typed, and how the page says so.
+const APPROXIMATE = new Map<string, string>([
+  ['corrected', 'Spelling corrected'],
+  ['nearby', 'Nearby'],
+  ['fallback', 'Closest match'],
+]);
 
 // The place the record belongs to: "12 m from Herrengasse 35, 9490 Vaduz, facing it (8°)".
 function placeLine(record: ImageryRecord): HTMLParagraphElement {

@@ -181,10 +181,11 @@ export interface SearchRequestBody {
   include?: IncludeName[];
 }
 
-// The opt-in fields the page asks for: the place each result belongs to, and how the query was read
-// (for coordinates with nothing within the radius, how far the nearest imagery is).
-export type IncludeName = 'place' | 'interpretation';
-export const RESULT_INCLUDES: readonly IncludeName[] = ['place', 'interpretation'];
+// The opt-in fields the page asks for: the place each result belongs to, how the query was read (for
+// coordinates with nothing within the radius, how far the nearest imagery is; for text, what was
+// searched when it was not the words as typed), and how each result matched (approximate ones are marked).
+export type IncludeName = 'place' | 'interpretation' | 'match';
+export const RESULT_INCLUDES: readonly IncludeName[] = ['place', 'interpretation', 'match'];
 
 // Only the fields in use are sent: the API rejects unknown or null fields.
 export function requestBody(

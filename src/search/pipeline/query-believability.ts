@@ -33,6 +33,21 @@ export function someWordUnknown(query: TextQuery, vocabulary: Vocabulary | undef
   );
 }
 
+/**
+ * Every word that may hold a typo is within its allowance of a word of the address: the similar
+ * address is the query misspelt ("Dhlanson Lane" for Delanson Lane), not another street that shares
+ * letters with it ("Rosenstrasse" is not Rheinstrasse). Numbers and short words are not compared.
+ */
+export function addressResemblesQuery(query: TextQuery, address: string): boolean {
+  const words = [...new Set(tokenize(address))];
+  const last = query.groups.length - 1;
+  return query.groups.every(
+    (group, i) =>
+      allowedTypos(group[0]) === 0 ||
+      group.some((typed) => words.some((w) => editDistance(typed, w, i === last) <= allowedTypos(typed))),
+  );
+}
+
 function placeWords(place: PlaceCandidate): string[] {
   return [...new Set(tokenize(`${place.name} ${place.label} ${place.altNames}`))];
 }

@@ -6,7 +6,7 @@ import type { SearchRepository } from '../search.repository';
 import { boundRegion, namedRegionOf } from '../query-qualifiers';
 import { buildTextQuery, tokenize } from '../search-query';
 import { correctionsOf, correctQuery, unknownWords, withTranspositions, wordsToCorrect } from '../typo-correction';
-import { placeResemblesQuery } from './query-believability';
+import { addressResemblesQuery, placeResemblesQuery } from './query-believability';
 import {
   always,
   bestPlaceIsTheQuery,
@@ -176,7 +176,14 @@ async function unboundFullText(s: TextSearchState, { repository }: SearchSteps):
   return { page, match: 'text', searched: s.text, places: s.places, corrections: [] };
 }
 
+// A guess, given only when the best similar address resembles every word (see addressResemblesQuery).
+// The best is the first of page one, whatever page was asked for, so every page of a search agrees.
 async function similarText(s: TextSearchState, { repository }: SearchSteps): Promise<StepAnswer> {
   const page = await repository.searchFuzzy(s.text, s.window, s.plan);
-  return { page, match: 'fallback', searched: s.text, places: [], corrections: [] };
+  const best =
+    s.window.offset === 0
+      ? page.rows[0]
+      : (await repository.searchFuzzy(s.text, { limit: 1, offset: 0 }, s.plan)).rows[0];
+  const believable = best !== undefined && addressResemblesQuery(s.text, best.address);
+  return { page: believable ? page : EMPTY_PAGE, match: 'fallback', searched: s.text, places: [], corrections: [] };
 }

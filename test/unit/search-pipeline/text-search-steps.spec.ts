@@ -4,7 +4,7 @@ import { SearchSteps, TEXT_SEARCH_STEPS, TextSearchStep } from '../../../src/sea
 import { initialState, TextSearchState } from '../../../src/search/pipeline/text-search-state';
 import { SearchPlan } from '../../../src/search/search-filters';
 import { buildTextQuery, TextQuery } from '../../../src/search/search-query';
-import { SearchPage } from '../../../src/search/search.repository';
+import { SearchPage, SearchRow } from '../../../src/search/search.repository';
 import { Vocabulary } from '../../../src/search/vocabulary';
 
 // The control flow of the text search: which step runs when, what it leaves for the next, which one
@@ -31,6 +31,8 @@ interface Script {
   fullText?: number[];
   area?: number;
   fuzzy?: number;
+  /** The address of the best similar record. */
+  fuzzyAddress?: string;
   named?: RankedPlace[][];
   misspelt?: RankedPlace[];
   candidates?: Record<string, string[]>;
@@ -57,7 +59,11 @@ function scripted(script: Script) {
       vocabulary: async () => vocabulary,
       searchFullText: async (q: TextQuery) => log(`fullText:${q.words.join(' ')}`, page(fullText.shift() ?? 0)),
       searchArea: async () => log('area', page(script.area ?? 0)),
-      searchFuzzy: async () => log('fuzzy', page(script.fuzzy ?? 0)),
+      searchFuzzy: async () =>
+        log('fuzzy', {
+          ...page(script.fuzzy ?? 0),
+          rows: script.fuzzy ? [{ address: script.fuzzyAddress ?? '' } as SearchRow] : [],
+        }),
       wordCandidates: async (words: string[]) =>
         log(`candidates:${words.join(',')}`, new Map(Object.entries(script.candidates ?? {}))),
     } as unknown as SearchSteps['repository'],
@@ -176,10 +182,16 @@ describe('the text search steps', () => {
       expect(r.answer).toMatchObject({ match: 'fallback', page: { total: 0 } });
     });
 
-    it('answers with similar addresses, marked as the fallback', async () => {
-      const r = await run('Qwzrtx', { fuzzy: 2 });
+    it('answers with similar addresses, marked as the fallback, when the best resembles every word', async () => {
+      const r = await run('Delansn Lane', { fuzzy: 2, fuzzyAddress: '942 South Delanson Lane, Merritt Island' });
       expect(r.step).toBe('similar-text');
       expect(r.answer.match).toBe('fallback');
+    });
+
+    it('gives no guess that only shares letters with the query ("Rosenstrasse" is not Rheinstrasse)', async () => {
+      const r = await run('Rosenstrasse, Vaduz', { fuzzy: 3, fuzzyAddress: 'Rheinstrasse 5, 9490 Vaduz' });
+      expect(r.calls).toContain('fuzzy');
+      expect(r.step).toBe('nothing-found');
     });
 
     it('does not guess when every word is an address word and together they match nothing', async () => {

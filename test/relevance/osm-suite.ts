@@ -1,0 +1,143 @@
+import { openPlaceInput } from '../../src/places/place-reader';
+import { startPlaceImporter } from '../helpers/place-importer';
+import { linkedRows, resetPlaces } from '../helpers/places';
+import { startSearchService } from '../helpers/search-service';
+import { feature, importFixture, resetImagery } from '../helpers/test-app';
+import { CategoryResult, runRelevance } from './relevance-suite';
+import { OSM_CATEGORIES, osmQueries, OsmQuery, pointKey, recordId } from './osm-queries';
+import { OSM_FIXTURE, OsmObject, OsmTruth, readOsmTruth } from './osm-truth';
+
+// The OpenStreetMap relevance suite: the real Liechtenstein extract imported with the project's own
+// place import (as `npm run import:places -- <file> --country LI` does), imagery without addresses at
+// every ground-truth object (osm-truth.ts), addresses recovered by the linker on import, and then
+// (a) reverse: are the recovered addresses the objects' own, and (b) forward and garbage: does search
+// put the object first (osm-queries.ts).
+
+export const REVERSE_CATEGORIES = [
+  'reverse: number+street',
+  'reverse: +postcode',
+  'reverse: +town',
+  'reverse: addr:place',
+] as const;
+export type ReverseCategory = (typeof REVERSE_CATEGORIES)[number];
+
+export interface OsmRelevance {
+  truth: OsmTruth;
+  queries: OsmQuery[];
+  reverse: CategoryResult<ReverseCategory>[];
+  forward: CategoryResult<string>[];
+  records: number;
+  /** A record's objects and its recovered address, for reading misses. */
+  describe: (id: string | null) => string;
+}
+
+async function importPlaces(): Promise<void> {
+  const { moduleRef, importer, db } = await startPlaceImporter();
+  try {
+    const input = await openPlaceInput(OSM_FIXTURE, 'osm', { countryCode: 'LI' });
+    try {
+      const summary = await importer.importPlaces(input.items, { source: 'osm', countryCode: 'LI', dryRun: false });
+      if (summary.outcome !== 'complete') throw new Error(`OSM place import: ${summary.outcome}`);
+    } finally {
+      input.close();
+    }
+  } finally {
+    await db.end();
+    await moduleRef.close();
+  }
+}
+
+// Words of an address, compared without case; `phrase` must appear as whole words.
+const words = (s: string) =>
+  ` ${s
+    .toLowerCase()
+    .normalize('NFC')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()} `;
+const has = (address: string, phrase: string) => words(address).includes(words(phrase));
+
+// (a) reverse: the address recovered for the imagery at an address object, read as a person reads it
+// (the record's address text), against the object's tags. Each level counts the addresses that tag
+// what it checks: +postcode those with addr:postcode, +town those with addr:city too.
+function scoreReverse(addresses: OsmObject[], recovered: Map<string, string>): CategoryResult<ReverseCategory>[] {
+  const results = REVERSE_CATEGORIES.map((category) => ({ category, queries: 0, top1: 0, top5: 0, misses: [] }));
+  const score = (i: number, o: OsmObject, ok: boolean) => {
+    const r: CategoryResult<ReverseCategory> = results[i];
+    r.queries++;
+    if (ok) [r.top1, r.top5] = [r.top1 + 1, r.top5 + 1];
+    else r.misses.push({ query: `imagery at ${o.id}`, from: o.id, expected: recordId(o), got: [] });
+  };
+  for (const o of addresses) {
+    const a = o.address!;
+    const got = recovered.get(recordId(o)) ?? '';
+    const numbered = (named: string) => a.numbers.some((n) => has(got, `${named} ${n}`) || has(got, `${n} ${named}`));
+    if (!a.street) {
+      score(3, o, numbered(a.place!));
+      continue;
+    }
+    const street = numbered(a.street);
+    score(0, o, street);
+    if (!a.postcode) continue;
+    const postcode = street && has(got, a.postcode);
+    score(1, o, postcode);
+    if (a.city) score(2, o, postcode && has(got, a.city));
+  }
+  return results;
+}
+
+// Builds the catalogue in the database at DATABASE_URL (migrated; places and imagery are replaced)
+// and measures. `perCategory` caps each forward category (a seeded sample); reverse is every address.
+export async function measureOsmRelevance(perCategory: number): Promise<OsmRelevance> {
+  const truth = readOsmTruth();
+  const queries = osmQueries(truth, perCategory);
+  await resetImagery();
+  await resetPlaces();
+  await importPlaces();
+  const atPoint = new Map<string, OsmObject[]>();
+  for (const o of truth.objects) atPoint.set(pointKey(o), [...(atPoint.get(pointKey(o)) ?? []), o]);
+  const points = [...atPoint.values()].map((objects) => objects[0]);
+  // No address of its own: the linker recovers one from the places on import.
+  const summary = await importFixture(
+    points.map((o) => feature('', { id: recordId(o) }, [o.lon, o.lat])),
+    'osm-relevance',
+  );
+  if (summary.rejected > 0) throw new Error(`OSM relevance imagery: ${summary.rejected} records rejected`);
+  const recovered = new Map([...(await linkedRows()).values()].map((r) => [r.id, r.address]));
+  const reverse = scoreReverse(truth.addresses, recovered);
+
+  const { moduleRef, search } = await startSearchService();
+  let forward: CategoryResult<string>[];
+  try {
+    forward = await runRelevance(search, queries, OSM_CATEGORIES);
+  } finally {
+    await moduleRef.close();
+  }
+  const byRecord = new Map([...atPoint.values()].map((objects) => [recordId(objects[0]), objects]));
+  const describe = (id: string | null) => {
+    if (id === null) return 'nothing';
+    const objects = (byRecord.get(id) ?? []).map((o) => `${o.id} ${o.tags.name ?? ''}${addressOf(o)}`.trim());
+    return `[${objects.join('; ') || id}] recovered "${recovered.get(id) ?? '?'}"`;
+  };
+  return { truth, queries, reverse, forward, records: points.length, describe };
+}
+
+const addressOf = (o: OsmObject) =>
+  o.address
+    ? ` (${o.address.street ?? o.address.place} ${o.address.number}${o.address.postcode ? `, ${o.address.postcode}` : ''}${o.address.city ? ` ${o.address.city}` : ''})`
+    : '';
+
+// The ground truth counted, for the report.
+export function truthCounts(truth: OsmTruth): Record<string, number> {
+  const a = truth.addresses;
+  return {
+    objects: truth.objects.length,
+    addresses: a.length,
+    'addresses with addr:postcode': a.filter((o) => o.address!.postcode).length,
+    'addresses with addr:city': a.filter((o) => o.address!.city).length,
+    'addresses with addr:place, no addr:street': a.filter((o) => !o.address!.street).length,
+    'named streets': truth.streets.length,
+    'named POIs': truth.pois.length,
+    'named natural features': truth.naturals.length,
+    places: truth.places.length,
+  };
+}
