@@ -1,3 +1,4 @@
+import { interpolatedAddresses, MAX_INTERPOLATED } from '../../src/places/formats/osm-interpolation';
 import { MAX_LINE_VERTICES, streetLine } from '../../src/places/place-geometry';
 import { areasFromOsm } from '../../src/places/formats/osm-areas';
 import { OsmContext } from '../../src/places/formats/osm-context';
@@ -196,5 +197,32 @@ describe('one OSM object, several places', () => {
       ['w5', 'address'],
       ['w5:street', 'street'],
     ]);
+  });
+});
+
+describe('addr:interpolation', () => {
+  const line: Array<[number, number]> = [
+    [9.5, 47.1],
+    [9.5, 47.2],
+  ];
+  const end = (housenumber: string, street = 'Feldstrasse') => ({ housenumber, street });
+  const numbers = (kind: string, a: string, b: string, street?: string) =>
+    interpolatedAddresses(kind, line, end(a), end(b, street)).map((x) => [x.housenumber, x.place.lat]);
+
+  it('makes the numbers strictly between the ends, in either direction, by the step', () => {
+    expect(numbers('even', '2', '8')).toEqual([
+      ['4', expect.closeTo(47.1333, 3)],
+      ['6', expect.closeTo(47.1667, 3)],
+    ]);
+    expect(numbers('odd', '7', '1').map((n) => n[0])).toEqual(['3', '5']);
+    expect(numbers('all', '1', '4').map((n) => n[0])).toEqual(['2', '3']);
+    expect(numbers('3', '1', '10').map((n) => n[0])).toEqual(['4', '7']);
+  });
+
+  it('makes nothing for letters, alphabetic lines, two streets or too many numbers', () => {
+    expect(numbers('even', '2a', '8')).toEqual([]);
+    expect(numbers('alphabetic', '2', '8')).toEqual([]);
+    expect(numbers('even', '2', '8', 'Kirchweg')).toEqual([]);
+    expect(numbers('all', '1', String(MAX_INTERPOLATED + 10))).toEqual([]);
   });
 });

@@ -1,4 +1,6 @@
 import type { RawPlace } from '../place-validation';
+import type { InterpolationEnd } from './osm-interpolation';
+import type { OsmTags } from './osm-tags';
 
 // OpenStreetMap streets never say which town they are in, and many addresses leave out addr:city or
 // addr:postcode. osmium writes every node before any way, so by the time a street (a way) arrives the
@@ -25,6 +27,7 @@ const cell = (lon: number, lat: number, size: number): [number, number] => [
 ];
 
 export class OsmContext {
+  private readonly houses = new Map<string, InterpolationEnd>();
   private readonly streets = new Map<string, { postcode?: string; locality: string }>();
   private readonly towns = new Map<string, Town[]>();
   private townCount = 0;
@@ -76,6 +79,23 @@ export class OsmContext {
       this.towns.set(key, list);
       this.townCount++;
     }
+  }
+
+  // Remembers an address node by its position, as the end of an interpolation line may be.
+  rememberHouse(lon: number, lat: number, tags: OsmTags): void {
+    const housenumber = tags['addr:housenumber'];
+    if (!housenumber || this.houses.size >= MAX_CONTEXT_ENTRIES) return;
+    this.houses.set(`${lon},${lat}`, {
+      housenumber,
+      street: tags['addr:street'] ?? tags['addr:place'],
+      postcode: tags['addr:postcode'],
+      locality: tags['addr:city'],
+    });
+  }
+
+  // The address node at exactly this position, if one was remembered.
+  houseAt(position: unknown): InterpolationEnd | undefined {
+    return Array.isArray(position) ? this.houses.get(`${position[0]},${position[1]}`) : undefined;
   }
 
   private sameStreet(street: string, lon: number, lat: number) {

@@ -6,6 +6,7 @@ import type { RawPlace } from '../place-validation';
 import { AreaSink, loadOsmAreas } from './osm-areas';
 import { OsmContext } from './osm-context';
 import { settlePlace } from './osm-setting';
+import { interpolatedAddresses } from './osm-interpolation';
 import { OSM_KEPT_TAGS, osmSourceId, OsmTags, placesFromOsm } from './osm-tags';
 import { OsmiumExportConfig, osmiumExport } from './osmium-export';
 
@@ -16,7 +17,7 @@ export { OSMIUM_MISSING, osmiumAvailable } from './osmium-export';
 // other objects never leave osmium.
 const EXPORT_CONFIG: OsmiumExportConfig = {
   attributes: { type: false, id: false },
-  linear_tags: ['highway', 'waterway'],
+  linear_tags: ['highway', 'waterway', 'addr:interpolation'],
   area_tags: [
     'building',
     'addr:housenumber',
@@ -74,6 +75,9 @@ export async function* readOsm(path: string, areas?: OsmAreaLookup): AsyncGenera
     const line = /LineString$/.test(feature.geometry?.type ?? '');
     const tags: OsmTags = feature.properties ?? {};
     const places = placesFromOsm(id, tags, point[0], point[1], line);
+    if (id.startsWith('n')) context.rememberHouse(point[0], point[1], tags);
+    else if (tags['addr:interpolation'] && feature.geometry?.type === 'LineString')
+      places.push(...interpolated(id, tags['addr:interpolation'], feature.geometry.coordinates, context));
     if (places.length === 0) yield { position: id, skipped: true };
     for (const { id: sourceId, place } of places) {
       if (place.kind === 'street') place.line = feature.geometry; // measured to by address recovery
@@ -82,4 +86,15 @@ export async function* readOsm(path: string, areas?: OsmAreaLookup): AsyncGenera
     if (chunk.length >= LOOKUP_CHUNK) yield* settle();
   }
   yield* settle();
+}
+
+// The addresses an addr:interpolation line stands for ("<way id>:<number>"), from its end nodes.
+function interpolated(id: string, interpolation: string, coordinates: unknown, context: OsmContext) {
+  if (!Array.isArray(coordinates) || coordinates.length < 2) return [];
+  const [first, last] = [context.houseAt(coordinates[0]), context.houseAt(coordinates[coordinates.length - 1])];
+  if (!first || !last) return [];
+  return interpolatedAddresses(interpolation, coordinates as Array<[number, number]>, first, last).map((a) => ({
+    id: `${id}:${a.housenumber}`,
+    place: a.place,
+  }));
 }
