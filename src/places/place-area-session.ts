@@ -36,11 +36,15 @@ export interface PointSetting {
   street: string | null;
   /** The postcode of the nearest point with one within POSTCODE_REACH_M. */
   nearPostcode: string | null;
+  /** The postcode nearly every address of its municipality has (MUNICIPALITY_POSTCODE_SHARE). */
+  municipalityPostcode: string | null;
 }
 
 // How far the fallbacks reach, in metres (docs/places.md, "Where a place lies").
 export const STREET_REACH_M = 100; // a house number without addr:street joins the nearest named street
 export const POSTCODE_REACH_M = 200; // a place without a postcode takes the nearest address's
+// A municipality has a postcode of its own when at least this share of the postcodes in it agree.
+export const MUNICIPALITY_POSTCODE_SHARE = 0.9;
 // A place=* node stands for the area around it: how far, by its type (a hamlet is smaller than a village).
 export const PLACE_NODE_REACH_M: Readonly<Record<string, number>> = {
   suburb: 1500,
@@ -117,6 +121,23 @@ export class PlaceAreaSession {
     await this.client.query(`CREATE INDEX ON ${t} USING GIST (geom) WHERE kind = 'street'`);
     await this.client.query(`CREATE INDEX ON ${t} USING GIST (geom) WHERE kind = 'postcode'`);
     await this.client.query(`ANALYZE ${t}`);
+    // The postcode of each municipality whose postcode points nearly all agree (pieces of one area
+    // share its name and measured area).
+    await this.client.query(
+      `WITH counts AS (
+         SELECT a.name, a.area, c.postcode, count(*) AS n
+         FROM ${t} a JOIN ${t} c ON c.kind = 'postcode' AND ST_Covers(a.geom, c.geom)
+         WHERE a.kind IN ('admin', 'postal', 'place_area') AND a.kind = 'admin' AND a.level = 8
+         GROUP BY a.name, a.area, c.postcode),
+       ranked AS (
+         SELECT name, area, postcode, n, sum(n) OVER (PARTITION BY name, area) AS total,
+                row_number() OVER (PARTITION BY name, area ORDER BY n DESC, postcode) AS r
+         FROM counts)
+       UPDATE ${t} a SET postcode = ranked.postcode FROM ranked
+       WHERE ranked.r = 1 AND ranked.n >= $1 * ranked.total
+         AND a.kind = 'admin' AND a.level = 8 AND a.name = ranked.name AND a.area = ranked.area`,
+      [MUNICIPALITY_POSTCODE_SHARE],
+    );
   }
 
   // Where each point lies, in the order given (see PointSetting); one statement for all of them.
@@ -165,7 +186,8 @@ export function placeLookupSql(t: string): string {
       coalesce(${smallest(`a.kind = 'place_area'`, 'a.name')},
                ${nearest('place_node', 'a.name', `($3::jsonb ->> a.place_type)::float8`)}) AS district,
       ${nearest('street', 'a.name', String(STREET_REACH_M))} AS street,
-      ${nearest('postcode', 'a.postcode', String(POSTCODE_REACH_M))} AS "nearPostcode"
+      ${nearest('postcode', 'a.postcode', String(POSTCODE_REACH_M))} AS "nearPostcode",
+      ${smallest(`a.kind = 'admin' AND a.level = 8`, 'a.postcode')} AS "municipalityPostcode"
     FROM (SELECT t.i, ST_SetSRID(ST_MakePoint(t.lon, t.lat), 4326) AS pt
           FROM unnest($1::float8[], $2::float8[]) WITH ORDINALITY AS t(lon, lat, i)) p`;
 }

@@ -22,20 +22,35 @@ CROSS JOIN LATERAL (SELECT ST_Subdivide(g, 256) AS piece WHERE ST_Dimension(g) =
 WHERE NOT ST_IsEmpty(g)
 ;
 
--- PlaceAreaSession.index [1/5]
+-- PlaceAreaSession.index [1/6]
 CREATE INDEX ON place_areas_staging_<random> USING GIST (geom) WHERE kind IN ('admin', 'postal', 'place_area')
 ;
--- PlaceAreaSession.index [2/5]
+-- PlaceAreaSession.index [2/6]
 CREATE INDEX ON place_areas_staging_<random> USING GIST (geom) WHERE kind = 'place_node'
 ;
--- PlaceAreaSession.index [3/5]
+-- PlaceAreaSession.index [3/6]
 CREATE INDEX ON place_areas_staging_<random> USING GIST (geom) WHERE kind = 'street'
 ;
--- PlaceAreaSession.index [4/5]
+-- PlaceAreaSession.index [4/6]
 CREATE INDEX ON place_areas_staging_<random> USING GIST (geom) WHERE kind = 'postcode'
 ;
--- PlaceAreaSession.index [5/5]
+-- PlaceAreaSession.index [5/6]
 ANALYZE place_areas_staging_<random>
+;
+-- PlaceAreaSession.index [6/6]
+--   $1 = 0.9
+WITH counts AS (
+  SELECT a.name, a.area, c.postcode, count(*) AS n
+  FROM place_areas_staging_<random> a JOIN place_areas_staging_<random> c ON c.kind = 'postcode' AND ST_Covers(a.geom, c.geom)
+  WHERE a.kind IN ('admin', 'postal', 'place_area') AND a.kind = 'admin' AND a.level = 8
+  GROUP BY a.name, a.area, c.postcode),
+ranked AS (
+  SELECT name, area, postcode, n, sum(n) OVER (PARTITION BY name, area) AS total,
+         row_number() OVER (PARTITION BY name, area ORDER BY n DESC, postcode) AS r
+  FROM counts)
+UPDATE place_areas_staging_<random> a SET postcode = ranked.postcode FROM ranked
+WHERE ranked.r = 1 AND ranked.n >= $1 * ranked.total
+  AND a.kind = 'admin' AND a.level = 8 AND a.name = ranked.name AND a.area = ranked.area
 ;
 
 -- PlaceAreaSession.lookup
@@ -63,7 +78,9 @@ SELECT p.i::int AS i,
     ORDER BY ST_Distance(a.geom::geography, p.pt::geography) LIMIT 1) AS street,
   (SELECT a.postcode FROM (SELECT * FROM place_areas_staging_<random> a WHERE a.kind = 'postcode' ORDER BY a.geom <-> p.pt LIMIT 5) a
     WHERE ST_DWithin(a.geom::geography, p.pt::geography, 200)
-    ORDER BY ST_Distance(a.geom::geography, p.pt::geography) LIMIT 1) AS "nearPostcode"
+    ORDER BY ST_Distance(a.geom::geography, p.pt::geography) LIMIT 1) AS "nearPostcode",
+  (SELECT a.postcode FROM place_areas_staging_<random> a WHERE a.kind IN ('admin', 'postal', 'place_area') AND a.kind = 'admin' AND a.level = 8
+    AND ST_Covers(a.geom, p.pt) ORDER BY a.area LIMIT 1) AS "municipalityPostcode"
 FROM (SELECT t.i, ST_SetSRID(ST_MakePoint(t.lon, t.lat), 4326) AS pt
       FROM unnest($1::float8[], $2::float8[]) WITH ORDINALITY AS t(lon, lat, i)) p
 ;

@@ -103,14 +103,15 @@ describe('places import: where OpenStreetMap places lie (boundaries, places, str
       n1: 'address | Herrengasse 35, 9490 Vaduz | LI | Vaduz | Ebenholz',
       n2: 'address | Herrengasse 37, 9490 Vaduz | LI | Vaduz | Ebenholz', // postcode: same street
       n3: 'address | Steinort 5, 9497 Triesenberg | LI | Triesenberg | Silum', // postal area; hamlet node near
-      n4: 'address | Landstrasse 8, Vaduz | LI | Vaduz | ', // no addr:street: the street beside it
+      // No addr:street: the street beside it; no postcode near: the one all of Vaduz has.
+      n4: 'address | Landstrasse 8, 9490 Vaduz | LI | Vaduz | ',
       n5: 'address | Silum 3, 9497 Triesenberg | LI | Triesenberg | ', // no street near: its hamlet
       n6: 'address | Silum 6, 9497 Triesenberg | LI | Triesenberg | ',
       n7: 'locality | Silum, Liechtenstein | LI | Triesenberg | ',
       n8: 'locality | Vaduz, Liechtenstein | LI |  | ',
       n9: 'poi | Kuhgrat, 9497 Triesenberg | LI | Triesenberg | ', // Silum is 2.7 km away
       w200: 'street | Herrengasse, 9490 Vaduz | LI | Vaduz | Ebenholz',
-      w201: 'street | Landstrasse, Vaduz | LI | Vaduz | ',
+      w201: 'street | Landstrasse, 9490 Vaduz | LI | Vaduz | ',
       w202: 'poi | Samina, 9497 Triesenberg | LI | Triesenberg | ',
       w904: 'locality | Ebenholz, Liechtenstein | LI | Vaduz | ',
     });

@@ -35,6 +35,7 @@ const NOWHERE: PointSetting = {
   district: null,
   street: null,
   nearPostcode: null,
+  municipalityPostcode: null,
 };
 
 describe('what says where OpenStreetMap places lie', () => {
@@ -131,6 +132,9 @@ describe('settling a place where it lies', () => {
       postcode: '9490',
     });
     expect(settle(address({ street: 'Kirchweg' }), { nearPostcode: '9999' })).toMatchObject({ postcode: '9999' });
+    expect(settle(address({ street: 'Kirchweg' }), { municipalityPostcode: '9497' })).toMatchObject({
+      postcode: '9497',
+    });
   });
 
   it('gives an address without a street the nearest street, else its district; drops one with nothing', () => {

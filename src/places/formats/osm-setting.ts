@@ -8,7 +8,8 @@ import type { OsmContext } from './osm-context';
 //   --country; region: addr:state, else the admin_level 4 boundary (its ISO3166-2 code);
 // - municipality: the admin_level 8 boundary it lies in;
 // - postcode: addr:postcode, else the postal_code boundary it lies in, else an address on the same
-//   street nearby (OsmContext), else the nearest point with a postcode within POSTCODE_REACH_M;
+//   street nearby (OsmContext), else the nearest point with a postcode within POSTCODE_REACH_M, else
+//   the postcode nearly all of its municipality has (MUNICIPALITY_POSTCODE_SHARE);
 // - locality: addr:city, else the municipality, else as OsmContext finds it (same street, nearest town);
 // - district: addr:suburb/addr:hamlet, else the hamlet, village or suburb area it lies in, else the
 //   nearest such place node within its reach;
@@ -34,6 +35,6 @@ export function settlePlace(place: RawPlace, setting: PointSetting | undefined, 
     if (place.kind === 'address' && place.street === undefined) place.street = s.street ?? s.district ?? undefined;
   }
   context.complete(place);
-  place.postcode ??= s?.nearPostcode ?? undefined;
+  place.postcode ??= s?.nearPostcode ?? s?.municipalityPostcode ?? undefined;
   return place.kind !== 'address' || place.street !== undefined || place.locality !== undefined;
 }
