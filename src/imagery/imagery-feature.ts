@@ -14,7 +14,7 @@ export const SOURCE_PATTERN = /^[\x21-\x7e](?:[\x20-\x7e]{0,198}[\x21-\x7e])?$/;
 
 // Where a record's address comes from: its own, or recovered from the nearest address place, named
 // street or locality (see docs/places.md, "Imagery without addresses").
-export const ADDRESS_ORIGINS = ['own', 'address', 'street', 'locality'] as const;
+export const ADDRESS_ORIGINS = ['own', 'address', 'street', 'locality', 'plus_code'] as const;
 export type AddressOrigin = (typeof ADDRESS_ORIGINS)[number];
 
 export interface ImageryRecord {

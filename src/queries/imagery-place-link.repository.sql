@@ -28,7 +28,7 @@ candidates AS MATERIALIZED (
   WHERE (p.location <-> e.centre) <= e.radius
 ),
 cell_localities AS MATERIALIZED (
-  SELECT DISTINCT ON (t.id) t.id, t.loc_id, t.name, t.label, t.locality, t.region_code, t.country_code
+  SELECT DISTINCT ON (t.id) t.id, t.loc_id, t.name, t.label, t.locality, t.region_code, t.country_code, t.loc_location
   FROM (
     SELECT x.id, x.location, c.id AS loc_id, c.name, c.label, c.locality, c.region_code, c.country_code,
            c.location AS loc_location,
@@ -45,13 +45,15 @@ SELECT r.id, loc.id AS locality_id, loc.region_code, loc.country_code,
     OR (st.locality IS NOT NULL AND strpos(lower(st.label), lower(st.locality)) > 0)
   THEN st.label
   ELSE st.name || ', ' || loc.label
-END ELSE loc.label END AS address,
-  CASE WHEN NOT r.recover THEN NULL WHEN adr.id IS NOT NULL THEN 'address' WHEN st.id IS NOT NULL THEN 'street' WHEN loc.id IS NOT NULL THEN 'locality' END AS address_origin,
-  CASE WHEN r.recover THEN coalesce(adr.id, st.id, loc.id) END AS place_id
+END
+       WHEN far.far THEN lis_plus_code(ST_Y(r.location), ST_X(r.location)) ELSE loc.label END AS address,
+  CASE WHEN NOT r.recover THEN NULL WHEN adr.id IS NOT NULL THEN 'address' WHEN st.id IS NOT NULL THEN 'street'
+       WHEN far.far THEN 'plus_code' WHEN loc.id IS NOT NULL THEN 'locality' END AS address_origin,
+  CASE WHEN r.recover THEN coalesce(adr.id, st.id, CASE WHEN NOT far.far THEN loc.id END) END AS place_id
 FROM r
 LEFT JOIN cell_localities g ON g.id = r.id
 LEFT JOIN LATERAL (
-SELECT c.id, c.name, c.label, c.locality, c.region_code, c.country_code
+SELECT c.id, c.name, c.label, c.locality, c.region_code, c.country_code, c.location
 FROM (
   SELECT p.id, p.name, p.label, p.locality, p.region_code, p.country_code, p.location AS location
   FROM places p
@@ -62,6 +64,13 @@ FROM (
 ORDER BY ST_DistanceSphere(c.location, r.location), c.id
 LIMIT 1) own ON true
 CROSS JOIN LATERAL (
+  SELECT CASE WHEN g.id IS NULL THEN own.location ELSE g.loc_location END AS location
+) nl
+CROSS JOIN LATERAL (
+  SELECT nl.location IS NOT NULL
+         AND ST_DistanceSphere(nl.location, r.location) > 25000 AS far
+) far
+CROSS JOIN LATERAL (
   SELECT CASE WHEN g.id IS NULL THEN own.id ELSE g.loc_id END AS id,
          CASE WHEN g.id IS NULL THEN own.name ELSE g.name END AS name,
          CASE WHEN g.id IS NULL THEN own.label ELSE g.label END AS label,
@@ -69,7 +78,7 @@ CROSS JOIN LATERAL (
          CASE WHEN g.id IS NULL THEN own.country_code ELSE g.country_code END AS country_code
 ) loc
 LEFT JOIN LATERAL (
-SELECT c.id, c.name, c.label, c.locality, c.region_code, c.country_code
+SELECT c.id, c.name, c.label, c.locality, c.region_code, c.country_code, c.location
 FROM (
   SELECT p.id, p.name, p.label, p.locality, p.region_code, p.country_code, p.location AS location
   FROM places p
@@ -83,7 +92,7 @@ WHERE ST_DWithin(c.location::geography, r.location::geography, 50)
 ORDER BY ST_DistanceSphere(c.location, r.location), c.id
 LIMIT 1) adr ON true
 LEFT JOIN LATERAL (
-SELECT c.id, c.name, c.label, c.locality, c.region_code, c.country_code
+SELECT c.id, c.name, c.label, c.locality, c.region_code, c.country_code, c.location
 FROM (
   SELECT p.id, p.name, p.label, p.locality, p.region_code, p.country_code, coalesce(p.line, p.location) AS location
   FROM places p
@@ -136,7 +145,7 @@ candidates AS MATERIALIZED (
   WHERE (p.location <-> e.centre) <= e.radius
 ),
 cell_localities AS MATERIALIZED (
-  SELECT DISTINCT ON (t.id) t.id, t.loc_id, t.name, t.label, t.locality, t.region_code, t.country_code
+  SELECT DISTINCT ON (t.id) t.id, t.loc_id, t.name, t.label, t.locality, t.region_code, t.country_code, t.loc_location
   FROM (
     SELECT x.id, x.location, c.id AS loc_id, c.name, c.label, c.locality, c.region_code, c.country_code,
            c.location AS loc_location,
@@ -153,13 +162,15 @@ SELECT r.id, loc.id AS locality_id, loc.region_code, loc.country_code,
     OR (st.locality IS NOT NULL AND strpos(lower(st.label), lower(st.locality)) > 0)
   THEN st.label
   ELSE st.name || ', ' || loc.label
-END ELSE loc.label END AS address,
-  CASE WHEN NOT r.recover THEN NULL WHEN adr.id IS NOT NULL THEN 'address' WHEN st.id IS NOT NULL THEN 'street' WHEN loc.id IS NOT NULL THEN 'locality' END AS address_origin,
-  CASE WHEN r.recover THEN coalesce(adr.id, st.id, loc.id) END AS place_id
+END
+       WHEN far.far THEN lis_plus_code(ST_Y(r.location), ST_X(r.location)) ELSE loc.label END AS address,
+  CASE WHEN NOT r.recover THEN NULL WHEN adr.id IS NOT NULL THEN 'address' WHEN st.id IS NOT NULL THEN 'street'
+       WHEN far.far THEN 'plus_code' WHEN loc.id IS NOT NULL THEN 'locality' END AS address_origin,
+  CASE WHEN r.recover THEN coalesce(adr.id, st.id, CASE WHEN NOT far.far THEN loc.id END) END AS place_id
 FROM r
 LEFT JOIN cell_localities g ON g.id = r.id
 LEFT JOIN LATERAL (
-SELECT c.id, c.name, c.label, c.locality, c.region_code, c.country_code
+SELECT c.id, c.name, c.label, c.locality, c.region_code, c.country_code, c.location
 FROM (
   SELECT p.id, p.name, p.label, p.locality, p.region_code, p.country_code, p.location AS location
   FROM places p
@@ -170,6 +181,13 @@ FROM (
 ORDER BY ST_DistanceSphere(c.location, r.location), c.id
 LIMIT 1) own ON true
 CROSS JOIN LATERAL (
+  SELECT CASE WHEN g.id IS NULL THEN own.location ELSE g.loc_location END AS location
+) nl
+CROSS JOIN LATERAL (
+  SELECT nl.location IS NOT NULL
+         AND ST_DistanceSphere(nl.location, r.location) > 25000 AS far
+) far
+CROSS JOIN LATERAL (
   SELECT CASE WHEN g.id IS NULL THEN own.id ELSE g.loc_id END AS id,
          CASE WHEN g.id IS NULL THEN own.name ELSE g.name END AS name,
          CASE WHEN g.id IS NULL THEN own.label ELSE g.label END AS label,
@@ -177,7 +195,7 @@ CROSS JOIN LATERAL (
          CASE WHEN g.id IS NULL THEN own.country_code ELSE g.country_code END AS country_code
 ) loc
 LEFT JOIN LATERAL (
-SELECT c.id, c.name, c.label, c.locality, c.region_code, c.country_code
+SELECT c.id, c.name, c.label, c.locality, c.region_code, c.country_code, c.location
 FROM (
   SELECT p.id, p.name, p.label, p.locality, p.region_code, p.country_code, p.location AS location
   FROM places p
@@ -191,7 +209,7 @@ WHERE ST_DWithin(c.location::geography, r.location::geography, 50)
 ORDER BY ST_DistanceSphere(c.location, r.location), c.id
 LIMIT 1) adr ON true
 LEFT JOIN LATERAL (
-SELECT c.id, c.name, c.label, c.locality, c.region_code, c.country_code
+SELECT c.id, c.name, c.label, c.locality, c.region_code, c.country_code, c.location
 FROM (
   SELECT p.id, p.name, p.label, p.locality, p.region_code, p.country_code, coalesce(p.line, p.location) AS location
   FROM places p
@@ -245,7 +263,7 @@ candidates AS MATERIALIZED (
   WHERE (p.location <-> e.centre) <= e.radius
 ),
 cell_localities AS MATERIALIZED (
-  SELECT DISTINCT ON (t.id) t.id, t.loc_id, t.name, t.label, t.locality, t.region_code, t.country_code
+  SELECT DISTINCT ON (t.id) t.id, t.loc_id, t.name, t.label, t.locality, t.region_code, t.country_code, t.loc_location
   FROM (
     SELECT x.id, x.location, c.id AS loc_id, c.name, c.label, c.locality, c.region_code, c.country_code,
            c.location AS loc_location,
@@ -262,13 +280,15 @@ SELECT r.id, loc.id AS locality_id, loc.region_code, loc.country_code,
     OR (st.locality IS NOT NULL AND strpos(lower(st.label), lower(st.locality)) > 0)
   THEN st.label
   ELSE st.name || ', ' || loc.label
-END ELSE loc.label END AS address,
-  CASE WHEN NOT r.recover THEN NULL WHEN adr.id IS NOT NULL THEN 'address' WHEN st.id IS NOT NULL THEN 'street' WHEN loc.id IS NOT NULL THEN 'locality' END AS address_origin,
-  CASE WHEN r.recover THEN coalesce(adr.id, st.id, loc.id) END AS place_id
+END
+       WHEN far.far THEN lis_plus_code(ST_Y(r.location), ST_X(r.location)) ELSE loc.label END AS address,
+  CASE WHEN NOT r.recover THEN NULL WHEN adr.id IS NOT NULL THEN 'address' WHEN st.id IS NOT NULL THEN 'street'
+       WHEN far.far THEN 'plus_code' WHEN loc.id IS NOT NULL THEN 'locality' END AS address_origin,
+  CASE WHEN r.recover THEN coalesce(adr.id, st.id, CASE WHEN NOT far.far THEN loc.id END) END AS place_id
 FROM r
 LEFT JOIN cell_localities g ON g.id = r.id
 LEFT JOIN LATERAL (
-SELECT c.id, c.name, c.label, c.locality, c.region_code, c.country_code
+SELECT c.id, c.name, c.label, c.locality, c.region_code, c.country_code, c.location
 FROM (
   SELECT p.id, p.name, p.label, p.locality, p.region_code, p.country_code, p.location AS location
   FROM places p
@@ -279,6 +299,13 @@ FROM (
 ORDER BY ST_DistanceSphere(c.location, r.location), c.id
 LIMIT 1) own ON true
 CROSS JOIN LATERAL (
+  SELECT CASE WHEN g.id IS NULL THEN own.location ELSE g.loc_location END AS location
+) nl
+CROSS JOIN LATERAL (
+  SELECT nl.location IS NOT NULL
+         AND ST_DistanceSphere(nl.location, r.location) > 25000 AS far
+) far
+CROSS JOIN LATERAL (
   SELECT CASE WHEN g.id IS NULL THEN own.id ELSE g.loc_id END AS id,
          CASE WHEN g.id IS NULL THEN own.name ELSE g.name END AS name,
          CASE WHEN g.id IS NULL THEN own.label ELSE g.label END AS label,
@@ -286,7 +313,7 @@ CROSS JOIN LATERAL (
          CASE WHEN g.id IS NULL THEN own.country_code ELSE g.country_code END AS country_code
 ) loc
 LEFT JOIN LATERAL (
-SELECT c.id, c.name, c.label, c.locality, c.region_code, c.country_code
+SELECT c.id, c.name, c.label, c.locality, c.region_code, c.country_code, c.location
 FROM (
   SELECT p.id, p.name, p.label, p.locality, p.region_code, p.country_code, p.location AS location
   FROM places p
@@ -300,7 +327,7 @@ WHERE ST_DWithin(c.location::geography, r.location::geography, 50)
 ORDER BY ST_DistanceSphere(c.location, r.location), c.id
 LIMIT 1) adr ON true
 LEFT JOIN LATERAL (
-SELECT c.id, c.name, c.label, c.locality, c.region_code, c.country_code
+SELECT c.id, c.name, c.label, c.locality, c.region_code, c.country_code, c.location
 FROM (
   SELECT p.id, p.name, p.label, p.locality, p.region_code, p.country_code, coalesce(p.line, p.location) AS location
   FROM places p

@@ -21,6 +21,15 @@ const FOLD: Record<string, string> = {
   ı: 'i',
   ħ: 'h',
   ŧ: 't',
+  // Apostrophes and the okina, which unaccent() makes a plain apostrophe (a word break in both).
+  ʻ: "'",
+  ʼ: "'",
+  ʹ: "'",
+  ˈ: "'",
+  '‘': "'",
+  '’': "'",
+  '‛': "'",
+  '′': "'",
 };
 
 // Punctuation that belongs in addresses ("St.", "35,", "Fürst-Franz-Josef", "O'Brien", "19/2").
@@ -54,7 +63,7 @@ export function foldText(s: string): string {
     .toLowerCase()
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
-    .replace(/[ßẞæœøđðłþıħŧ]/gu, (c) => FOLD[c] ?? c);
+    .replace(/[ßẞæœøđðłþıħŧʻʼʹˈ‘’‛′]/gu, (c) => FOLD[c] ?? c);
 }
 
 // Text of words and address punctuation only, every punctuation mark right after a word (place names,

@@ -59,6 +59,18 @@ export function insertPlaces(places: Array<TestPlace | KeyedTestPlace>): Promise
   });
 }
 
+// An imagery record as an import leaves it before linking: one to recover (`own` null) carries a
+// stand-in address.
+export function insertUnlinkedImagery(id: string, [lon, lat]: [number, number], own: string | null): Promise<void> {
+  return withClient(async (c) => {
+    await c.query(
+      `INSERT INTO imagery (id, address, address_origin, captured_at, heading, image_url, location)
+       VALUES ($1::uuid, $2, $3, '2020-05-01', 90, 'a.jpg', ST_SetSRID(ST_MakePoint($4, $5), 4326))`,
+      [id, own ?? 'stand-in', own === null ? 'locality' : 'own', lon, lat],
+    );
+  });
+}
+
 export function resetPlaces(): Promise<void> {
   return withClient(async (c) => {
     await c.query('TRUNCATE places');

@@ -23,6 +23,7 @@ import {
   STAEDTLE_1,
   STREET_POINT,
   VADUZ,
+  LinkedRow,
 } from '../helpers/places';
 import { feature, prismaClient, resetImagery, testConfig } from '../helpers/test-app';
 
@@ -255,14 +256,16 @@ describe('importing imagery without addresses', () => {
     const rows = [...(await linkedRows()).values()];
     expect(rows.length).toBeLessThan(20_000);
     expect(rows.length % 300).toBe(0);
-    // The generated records lie all over the world: far from every address, nearest to one of the
-    // two localities.
-    expect(
-      rows.filter(
-        (r) =>
-          r.address_origin !== 'locality' || ![VADUZ.label, SCHAAN.label].includes(r.address) || r.place_id === null,
-      ),
-    ).toEqual([]);
+    // The generated records lie all over the world: far from every address, each takes the label of the
+    // nearer of the two localities within LOCALITY_MAX_DISTANCE_M of it, else its plus code.
+    const byLocality = (r: LinkedRow) =>
+      r.address_origin === 'locality' && [VADUZ.label, SCHAAN.label].includes(r.address) && r.place_id !== null;
+    const byPlusCode = (r: LinkedRow) =>
+      r.address_origin === 'plus_code' &&
+      /^[2-9CFGHJMPQRVWX]{8}\+[2-9CFGHJMPQRVWX]{2}$/.test(r.address) &&
+      r.place_id === null;
+    expect(rows.filter((r) => !byLocality(r) && !byPlusCode(r))).toEqual([]);
+    expect(rows.some(byPlusCode)).toBe(true);
 
     const second = await cli('import', args).done;
     expect(second.code).toBe(0);

@@ -15,6 +15,7 @@ import {
   FAR,
   GAZETTEER,
   insertPlaces,
+  insertUnlinkedImagery,
   linkedRows,
   offset,
   PAIR_POINT,
@@ -41,12 +42,7 @@ describe('ImageryPlaceLinker', () => {
   let linker: ImageryPlaceLinker;
   let prisma: PrismaClient;
 
-  // Records as an import leaves them before linking: recovered ones carry a stand-in address.
-  const insertImagery = async (id: string, [lon, lat]: [number, number], own: string | null) => {
-    await prisma.$executeRaw`
-      INSERT INTO imagery (id, address, address_origin, captured_at, heading, image_url, location)
-      VALUES (${id}::uuid, ${own ?? 'stand-in'}, ${own === null ? 'locality' : 'own'}, '2020-05-01', 90, 'a.jpg', ST_SetSRID(ST_MakePoint(${lon}, ${lat}), 4326))`;
-  };
+  const insertImagery = insertUnlinkedImagery;
   const versions = async () =>
     new Map(
       (await prisma.$queryRaw<Array<{ id: string; xmin: string }>>`SELECT id::text, xmin::text FROM imagery`).map(

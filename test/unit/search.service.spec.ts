@@ -4,27 +4,14 @@ import { SearchRequestDto } from '../../src/search/search.dto';
 import { SearchException } from '../../src/search/search.exception';
 import { TextQuery } from '../../src/search/search-query';
 import { PageWindow, SearchPage, SearchRepository, SearchRow } from '../../src/search/search.repository';
+import { searchRow } from '../helpers/search-rows';
 import { TextSearchPipeline } from '../../src/search/pipeline/text-search.pipeline';
 import { SearchService } from '../../src/search/search.service';
 import { Vocabulary } from '../../src/search/vocabulary';
 import { PlaceMatcherService } from '../../src/search/place-matching/place-matcher.service';
 import { RecordPlaces } from '../../src/search/place-matching/record-places';
 
-const row = (over: Partial<SearchRow> = {}): SearchRow => ({
-  id: '0f5ca291-e477-55f8-b961-57871f26c005',
-  address: 'Herrengasse 35, 9490 Vaduz',
-  capturedAt: '2015-09-10',
-  heading: 273.1,
-  interactive: true,
-  imageUrl: '/img/1.jpg',
-  lon: 9.5209,
-  lat: 47.1391,
-  score: 1,
-  distance: null,
-  placeId: null,
-  localityId: null,
-  ...over,
-});
+const row = searchRow;
 
 const page = (total: number, rows: SearchRow[] = [], over: Partial<SearchPage> = {}): SearchPage => ({
   total,
@@ -136,11 +123,14 @@ describe('SearchService', () => {
 
   it('falls back to trigram similarity when neither full text nor corrections find anything', async () => {
     const repo = new FakeSearchRepository([page(0)], page(3, [row()]));
-    const res = await serviceWith(repo).search(request({ query: 'Qzzyx 35', limit: 2 }));
+    const res = await serviceWith(repo).search(request({ query: 'Herrengase 35', limit: 2 }));
     // Nothing to correct to: the text as typed after all (a location code or a word newer than the
     // vocabulary in memory may still match), then similarity.
-    expect(repo.methods()).toEqual(['candidates:qzzyx', 'fullText', 'fuzzy']);
+    expect(repo.methods()).toEqual(['candidates:herrengase', 'fullText', 'fuzzy']);
     expect(res.pageTotal).toBe(2);
+    // A similar address that is no believable spelling of the query is no answer.
+    const guess = new FakeSearchRepository([page(0)], page(3, [row()]));
+    expect((await serviceWith(guess).search(request({ query: 'Qzzyx 35', limit: 2 }))).pageTotal).toBe(0);
   });
 
   it('asks for spelling candidates only for the words the vocabulary does not hold', async () => {

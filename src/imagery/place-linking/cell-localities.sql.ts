@@ -12,7 +12,8 @@
 export const LOCALITY_CELL_DEGREES = 0.01;
 
 // CTEs over `rows` (id, location, cx, cy; cx and cy from cellOf) ending in `cell_localities`: for each
-// row in a shared cell, its locality's id (loc_id), name, label, locality, region_code, country_code.
+// row in a shared cell, its locality's id (loc_id), name, label, locality, region_code, country_code
+// and location (loc_location).
 export function cellLocalitiesCtes(rows: string, candidates: number): string {
   const g = LOCALITY_CELL_DEGREES;
   return `
@@ -37,7 +38,7 @@ export function cellLocalitiesCtes(rows: string, candidates: number): string {
       WHERE (p.location <-> e.centre) <= e.radius
     ),
     cell_localities AS MATERIALIZED (
-      SELECT DISTINCT ON (t.id) t.id, t.loc_id, t.name, t.label, t.locality, t.region_code, t.country_code
+      SELECT DISTINCT ON (t.id) t.id, t.loc_id, t.name, t.label, t.locality, t.region_code, t.country_code, t.loc_location
       FROM (
         SELECT x.id, x.location, c.id AS loc_id, c.name, c.label, c.locality, c.region_code, c.country_code,
                c.location AS loc_location,

@@ -11,6 +11,11 @@ export const RECOVERY_RADIUS_M = 50;
 // their distance in metres on the sphere: a degree of longitude is shorter than one of latitude away from the
 // equator, so the planar nearest is not always the nearest.
 export const KNN_CANDIDATES = 3;
+// A record farther than this from every locality (on the sphere) is in no town: without an address or
+// street within RECOVERY_RADIUS_M, its address is its plus code (lis_plus_code), not the label of a
+// town that may be thousands of kilometres away. It is still linked to the nearest locality, whose
+// region and country are the best guess there is for the `region` filter.
+export const LOCALITY_MAX_DISTANCE_M = 25_000;
 // Records per relinking statement (each statement is its own transaction).
 export const RELINK_BATCH_SIZE = 5000;
 
@@ -18,7 +23,7 @@ export const RELINK_BATCH_SIZE = 5000;
 // record is a little larger than the circle it must hold, never smaller.
 const METRES_PER_DEGREE = 110_000;
 
-export type AddressOrigin = 'own' | 'address' | 'street' | 'locality';
+export type AddressOrigin = 'own' | 'address' | 'street' | 'locality' | 'plus_code';
 
 export interface RelinkBatch {
   examined: number;
@@ -41,7 +46,7 @@ function nearest(kind: 'address' | 'street' | 'locality', within: boolean, when?
     : '';
   const metres = within ? `WHERE ST_DWithin(c.location::geography, r.location::geography, ${RECOVERY_RADIUS_M})` : '';
   return `
-    SELECT c.id, c.name, c.label, c.locality, c.region_code, c.country_code
+    SELECT c.id, c.name, c.label, c.locality, c.region_code, c.country_code, c.location
     FROM (
       SELECT p.id, p.name, p.label, p.locality, p.region_code, p.country_code, ${shape} AS location
       FROM places p
@@ -66,10 +71,11 @@ const STREET_ADDRESS = `CASE
 
 // The links of a set of rows: `rows` yields (id, location, recover), where `recover` says the row has
 // no address of its own. Every row gets the locality it lies in or is nearest to (points only, so
-// "lies in" is "nearest to", with no distance bound: a record far out at sea still gets the nearest
-// locality and its region and country). Rows to recover get address, address_origin and place_id
-// from the first of: the nearest address place within 50 m, the nearest street place within 50 m, the
-// locality; all three are NULL when no place is known (an empty gazetteer), and for own addresses.
+// "lies in" is "nearest to"; no distance bound), and its region and country. Rows to
+// recover get address, address_origin and place_id from the first of: the nearest address place
+// within 50 m, the nearest street place within 50 m, the locality, the plus code (a locality is known
+// but farther than LOCALITY_MAX_DISTANCE_M); all three are NULL when no place is known (an empty
+// gazetteer), and for own addresses.
 // The locality comes from the row's grid cell when it shares one (see cell-localities.sql.ts), else
 // from a lookup of its own.
 export function placeLinksSql(rows: Prisma.Sql): Prisma.Sql {
@@ -77,12 +83,21 @@ export function placeLinksSql(rows: Prisma.Sql): Prisma.Sql {
     WITH r AS MATERIALIZED (SELECT x.id, x.location, x.recover, ${Prisma.raw(cellOf('x.location'))} FROM (${rows}) x),
     ${Prisma.raw(cellLocalitiesCtes('r', KNN_CANDIDATES))}
     SELECT r.id, loc.id AS locality_id, loc.region_code, loc.country_code,
-      CASE WHEN NOT r.recover THEN NULL WHEN adr.id IS NOT NULL THEN adr.label WHEN st.id IS NOT NULL THEN ${Prisma.raw(STREET_ADDRESS)} ELSE loc.label END AS address,
-      CASE WHEN NOT r.recover THEN NULL WHEN adr.id IS NOT NULL THEN 'address' WHEN st.id IS NOT NULL THEN 'street' WHEN loc.id IS NOT NULL THEN 'locality' END AS address_origin,
-      CASE WHEN r.recover THEN coalesce(adr.id, st.id, loc.id) END AS place_id
+      CASE WHEN NOT r.recover THEN NULL WHEN adr.id IS NOT NULL THEN adr.label WHEN st.id IS NOT NULL THEN ${Prisma.raw(STREET_ADDRESS)}
+           WHEN far.far THEN lis_plus_code(ST_Y(r.location), ST_X(r.location)) ELSE loc.label END AS address,
+      CASE WHEN NOT r.recover THEN NULL WHEN adr.id IS NOT NULL THEN 'address' WHEN st.id IS NOT NULL THEN 'street'
+           WHEN far.far THEN 'plus_code' WHEN loc.id IS NOT NULL THEN 'locality' END AS address_origin,
+      CASE WHEN r.recover THEN coalesce(adr.id, st.id, CASE WHEN NOT far.far THEN loc.id END) END AS place_id
     FROM r
     LEFT JOIN cell_localities g ON g.id = r.id
     LEFT JOIN LATERAL (${Prisma.raw(nearest('locality', false, 'g.id IS NULL'))}) own ON true
+    CROSS JOIN LATERAL (
+      SELECT CASE WHEN g.id IS NULL THEN own.location ELSE g.loc_location END AS location
+    ) nl
+    CROSS JOIN LATERAL (
+      SELECT nl.location IS NOT NULL
+             AND ST_DistanceSphere(nl.location, r.location) > ${Prisma.raw(String(LOCALITY_MAX_DISTANCE_M))} AS far
+    ) far
     CROSS JOIN LATERAL (
       SELECT CASE WHEN g.id IS NULL THEN own.id ELSE g.loc_id END AS id,
              CASE WHEN g.id IS NULL THEN own.name ELSE g.name END AS name,

@@ -64,18 +64,21 @@ export const TEXT_SEARCH_STEPS: readonly TextSearchStep[] = [
 ];
 
 // A country or region named at the end of the query ("Dallas, Poland", "Springfield, Illinois, USA")
-// binds every later step to it; its words are not searched for in addresses. Not when a town has the
-// same name ("Washington" is a state and a city): the query may mean either.
+// binds every later step to it; its words are not searched for in addresses. Not when a state has a
+// town's name ("Washington" is a state and a city): the query may mean either. A country named like a
+// town ("Lebanon", "Poland" in the United States) binds: region-in-address still finds the addresses
+// that hold the name.
 async function namedRegion(s: TextSearchState, deps: SearchSteps): Promise<void> {
   let named = namedRegionOf(s.text.text);
   if (!named) return;
   const inner = namedRegionOf(named.rest);
   if (inner && boundRegion(named.region.code, inner.region) === inner.region.code) named = inner;
   const rest = buildTextQuery(named.rest);
-  if (!rest || (await namesTown(named.words, s, deps))) return;
+  if (!rest || (named.region.kind === 'region' && (await namesTown(named.words, s, deps)))) return;
   const region = boundRegion(s.plan.filters.region, named.region);
   s.namedRegion = named.region;
-  s.text = rest;
+  // Ranking still compares addresses with the whole query (an address equal to it ranks first).
+  s.text = { ...rest, text: s.text.text };
   if (region === null) {
     s.regionConflict = true;
     return;

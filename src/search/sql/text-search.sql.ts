@@ -14,6 +14,7 @@ import {
   TextSearch,
 } from './page-strategies.sql';
 import { rankedListPageSql } from './ranked-list-page.sql';
+import { SCORE_WEIGHTS } from '../ranking/score-weights';
 
 // Full-text match on the generated tsvector (GIN index imagery_address_tsv_idx), or an address
 // that is the query as a location code (btree imagery_address_code_idx), or a record of a place the
@@ -54,11 +55,12 @@ export function fullTextSql(
     ...(isCode ? [Prisma.sql`i.address_code = ${query.code}`] : []),
     ...(isPinned ? [isPinned] : []),
   ];
+  const w = (weight: number) => Prisma.raw(String(weight));
   const textScore = Prisma.sql`similarity(i.address_norm, ${norm})
-      + CASE WHEN ${isCode ?? Prisma.sql`false`} THEN 10 ELSE 0 END
-      + CASE WHEN i.address_norm = ${norm} THEN 2 ELSE 0 END
-      + CASE WHEN starts_with(i.address_norm, ${norm}) THEN 0.5 ELSE 0 END
-      + CASE WHEN i.address_tsv @@ to_tsquery('simple', ${query.tsqueryExact}) THEN 0.5 ELSE 0 END`;
+      + CASE WHEN ${isCode ?? Prisma.sql`false`} THEN ${w(SCORE_WEIGHTS.locationCode)} ELSE 0 END
+      + CASE WHEN i.address_norm = ${norm} THEN ${w(SCORE_WEIGHTS.wholeAddress)} ELSE 0 END
+      + CASE WHEN starts_with(i.address_norm, ${norm}) THEN ${w(SCORE_WEIGHTS.startsWithQuery)} ELSE 0 END
+      + CASE WHEN i.address_tsv @@ to_tsquery('simple', ${query.tsqueryExact}) THEN ${w(SCORE_WEIGHTS.everyWordWhole)} ELSE 0 END`;
   const search: TextSearch = {
     match: matches.length === 1 ? tsv : Prisma.sql`(${Prisma.join(matches, ' OR ')})`,
     score: pinned ? Prisma.sql`${textScore} + ${pinned.score}` : textScore,

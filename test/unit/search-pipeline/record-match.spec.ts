@@ -2,22 +2,9 @@ import { pointMatchOf, textMatchOf } from '../../../src/search/pipeline/record-m
 import { StepAnswer } from '../../../src/search/pipeline/text-search-state';
 import { SearchPlan } from '../../../src/search/search-filters';
 import { buildTextQuery } from '../../../src/search/search-query';
-import { SearchRow } from '../../../src/search/search.repository';
+import { searchRow } from '../../helpers/search-rows';
 
-const row = (address: string, distance: number | null = null): SearchRow => ({
-  id: '0f5ca291-e477-55f8-b961-57871f26c005',
-  address,
-  capturedAt: '2015-09-10',
-  heading: 273.1,
-  interactive: true,
-  imageUrl: '/img/1.jpg',
-  lon: 9.5209,
-  lat: 47.1391,
-  score: 1,
-  distance,
-  placeId: null,
-  localityId: null,
-});
+const row = (address: string, distance: number | null = null) => searchRow({ address, distance });
 const answer = (query: string, over: Partial<StepAnswer> = {}): StepAnswer => ({
   page: { total: 1, totalExact: true, codeMatched: false, rows: [] },
   match: 'text',
