@@ -2,6 +2,7 @@ import { ImageryPlaceLinker } from '../imagery/place-linking/imagery-place-linke
 import { osmiumAvailable, OSMIUM_MISSING } from '../places/formats/osm-pbf.reader';
 import { DEFAULT_PLACE_BATCH_SIZE, MAX_PLACE_BATCH_SIZE, PlaceImportService } from '../places/place-import.service';
 import { openPlaceInput, PLACE_FORMATS, placeFormatFromPath } from '../places/place-reader';
+import { PlaceRepository } from '../places/place.repository';
 import { runCli, UsageError } from './cli-context';
 import {
   batchOptions,
@@ -52,7 +53,11 @@ void runCli(async (ctx) => {
     return 1;
   }
 
-  const input = await openPlaceInput(file, format, { countryCode });
+  const osmAreas = format === 'osm' ? await ctx.get(PlaceRepository).openAreaSession() : undefined;
+  const input = await openPlaceInput(file, format, { countryCode, osmAreas }).catch(async (error: unknown) => {
+    await osmAreas?.close();
+    throw error;
+  });
   const { summary, exitCode } = await runImport({
     input,
     close: () => input.close(), // standard input, or osmium
@@ -62,7 +67,8 @@ void runCli(async (ctx) => {
     run: (hooks) =>
       ctx
         .get(PlaceImportService)
-        .importPlaces(input.items, { source, countryCode, batchSize, dryRun: values['dry-run'], ...hooks }),
+        .importPlaces(input.items, { source, countryCode, batchSize, dryRun: values['dry-run'], ...hooks })
+        .finally(() => osmAreas?.close()),
   });
 
   // Imagery without an address of its own takes the nearest place's, and every record its locality:

@@ -45,3 +45,35 @@ function ringMean(ring: unknown): [number, number] | null {
   }
   return [lon / count, lat / count];
 }
+
+// At most this many vertices in a stored street line (longer ones keep only their point).
+export const MAX_LINE_VERTICES = 5000;
+
+// A street's line as GeoJSON text, when `geometry` is a LineString or MultiLineString of at most
+// MAX_LINE_VERTICES positions, each a longitude and latitude in range; null for anything else (the
+// street then stands at its point only: a bad line is no reason to lose the street).
+export function streetLine(geometry: unknown): string | null {
+  if (typeof geometry !== 'object' || geometry === null) return null;
+  const { type, coordinates } = geometry as { type?: unknown; coordinates?: unknown };
+  const lines = type === 'LineString' ? [coordinates] : type === 'MultiLineString' ? coordinates : null;
+  if (!Array.isArray(lines) || lines.length === 0) return null;
+  let vertices = 0;
+  const clean: Array<Array<[number, number]>> = [];
+  for (const line of lines) {
+    if (!Array.isArray(line) || line.length < 2) return null;
+    const positions: Array<[number, number]> = [];
+    for (const p of line) {
+      const pos = position(p);
+      if (!pos || Math.abs(pos[0]) > 180 || Math.abs(pos[1]) > 90) return null;
+      positions.push(pos);
+    }
+    vertices += positions.length;
+    if (vertices > MAX_LINE_VERTICES) return null;
+    clean.push(positions);
+  }
+  return JSON.stringify(
+    clean.length === 1
+      ? { type: 'LineString', coordinates: clean[0] }
+      : { type: 'MultiLineString', coordinates: clean },
+  );
+}

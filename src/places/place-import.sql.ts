@@ -13,6 +13,8 @@ export const PLACE_STAGED: ReadonlyArray<StagedColumn<PlaceRecord>> = [
   ['street', 'text', (p) => p.street],
   ['postcode', 'text', (p) => p.postcode],
   ['locality', 'text', (p) => p.locality],
+  ['municipality', 'text', (p) => p.municipality],
+  ['district', 'text', (p) => p.district],
   ['region', 'text', (p) => p.region],
   ['region_code', 'text', (p) => p.regionCode],
   ['country_code', 'text', (p) => p.countryCode],
@@ -20,6 +22,7 @@ export const PLACE_STAGED: ReadonlyArray<StagedColumn<PlaceRecord>> = [
   ['alt_names', 'text', (p) => p.altNames],
   ['lon', 'float8', (p) => p.lon],
   ['lat', 'float8', (p) => p.lat],
+  ['line', 'text', (p) => p.line],
   ['importance', 'float8', (p) => p.importance],
   ['population', 'int8', (p) => p.population],
   ['category', 'text', (p) => p.category ?? null],
@@ -32,12 +35,15 @@ const DATA_COLUMNS = [
   'street',
   'postcode',
   'locality',
+  'municipality',
+  'district',
   'region',
   'region_code',
   'country_code',
   'label',
   'alt_names',
   'location',
+  'line',
   'importance',
   'population',
   'category',
@@ -56,10 +62,11 @@ export function placeImportSql(staging: string) {
       table: 'places',
       dataColumns: DATA_COLUMNS,
       incoming: `
-      SELECT ${PLACE_STAGED.filter(([c]) => c !== 'lon' && c !== 'lat')
+      SELECT ${PLACE_STAGED.filter(([c]) => c !== 'lon' && c !== 'lat' && c !== 'line')
         .map(([c]) => `s.${c}`)
         .join(', ')},
-             ST_SetSRID(ST_MakePoint(s.lon, s.lat), 4326) AS location, $1::text AS source
+             ST_SetSRID(ST_MakePoint(s.lon, s.lat), 4326) AS location,
+             ST_SetSRID(ST_GeomFromGeoJSON(s.line), 4326) AS line, $1::text AS source
       FROM ${staging} s`,
     }),
     drop: `DROP TABLE IF EXISTS ${staging}`,

@@ -1,7 +1,7 @@
 import { formatFromPath, openInput, peek } from '../imagery/feature-reader';
 import { GeoJsonLayout, readGeoJsonPlaces, sniffGeoJsonLayout } from './formats/geojson-places.reader';
 import { readOpenAddresses } from './formats/openaddresses-csv.reader';
-import { readOsm } from './formats/osm-pbf.reader';
+import { OsmAreaLookup, readOsm } from './formats/osm-pbf.reader';
 import type { PlaceItem } from './place-item';
 
 export const PLACE_FORMATS = ['osm', 'openaddresses', 'geojson'] as const;
@@ -35,6 +35,8 @@ export interface PlaceInput {
 export interface PlaceInputOptions {
   /** ISO 3166-1 alpha-2 of the whole file (OpenAddresses makes REGION a region code from it). */
   countryCode?: string | null;
+  /** OpenStreetMap: where the file's boundaries, places and streets are kept to settle each place in. */
+  osmAreas?: OsmAreaLookup;
 }
 
 // Opens a file ('-': standard input, except for OpenStreetMap) as a stream of place items.
@@ -44,7 +46,7 @@ export async function openPlaceInput(
   options: PlaceInputOptions = {},
 ): Promise<PlaceInput> {
   if (format === 'osm') {
-    const items = readOsm(path);
+    const items = readOsm(path, options.osmAreas);
     return {
       items,
       positionLabel: 'object',

@@ -13,6 +13,10 @@ export interface PlaceRecord {
   street: string | null;
   postcode: string | null;
   locality: string | null;
+  /** The municipality it lies in (OSM: the admin_level 8 boundary), where known. */
+  municipality: string | null;
+  /** The hamlet, village or suburb it belongs to, where known and not its locality. */
+  district: string | null;
   region: string | null;
   /** ISO 3166-2 ("US-CA"), where known. */
   regionCode: string | null;
@@ -24,6 +28,8 @@ export interface PlaceRecord {
   altNames: string;
   lon: number;
   lat: number;
+  /** A street's line as GeoJSON (LineString or MultiLineString), where the source has it. */
+  line: string | null;
   /** 0..1: how much the place matters when names collide. */
   importance: number;
   population: number | null;

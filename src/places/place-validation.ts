@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { MAX_ADDRESS_LENGTH, Rejection } from '../imagery/imagery-feature';
+import { streetLine } from './place-geometry';
 import { placeLabel } from './place-label';
 import { ALT_NAME_SEPARATOR, PLACE_KINDS, PlaceKind, PlaceRecord, placeId } from './place-record';
 import { countryNames, regionNames } from './gazetteer/gazetteer-place';
@@ -27,6 +28,8 @@ export interface RawPlace {
   street?: unknown;
   postcode?: unknown;
   locality?: unknown;
+  municipality?: unknown;
+  district?: unknown;
   region?: unknown;
   region_code?: unknown;
   country_code?: unknown;
@@ -40,6 +43,8 @@ export interface RawPlace {
   id?: unknown;
   lon?: unknown;
   lat?: unknown;
+  /** A street's line (GeoJSON LineString or MultiLineString); kept for streets only, dropped when unusable. */
+  line?: unknown;
 }
 
 export type PlaceResult = { ok: true; place: PlaceRecord } | { ok: false; rejection: Rejection };
@@ -108,13 +113,18 @@ export function validatePlace(raw: RawPlace, defaults: PlaceDefaults): PlaceResu
     return reject('lat', 'latitude is required and must be a number');
   if (lat < -90 || lat > 90) return reject('lat', 'latitude must be between -90 and 90');
 
-  const fields = {} as Record<'name' | 'housenumber' | 'street' | 'postcode' | 'locality' | 'region', string | null>;
+  const fields = {} as Record<
+    'name' | 'housenumber' | 'street' | 'postcode' | 'locality' | 'municipality' | 'district' | 'region',
+    string | null
+  >;
   const bounds = {
     name: MAX_NAME_LENGTH,
     housenumber: MAX_HOUSENUMBER_LENGTH,
     street: MAX_NAME_LENGTH,
     postcode: MAX_POSTCODE_LENGTH,
     locality: MAX_NAME_LENGTH,
+    municipality: MAX_NAME_LENGTH,
+    district: MAX_NAME_LENGTH,
     region: MAX_NAME_LENGTH,
   };
   for (const [field, max] of Object.entries(bounds) as Array<[keyof typeof bounds, number]>) {
@@ -122,7 +132,7 @@ export function validatePlace(raw: RawPlace, defaults: PlaceDefaults): PlaceResu
     if ('problem' in t) return reject(field, t.problem);
     fields[field] = t.value;
   }
-  const { housenumber, street, postcode, locality, region } = fields;
+  const { housenumber, street, postcode, locality, municipality, district, region } = fields;
   // The same name twice says nothing more ("Silum 6, Silum" for an addr:place address).
   const localityOrNull = locality !== null && locality === street && kind === 'address' ? null : locality;
 
@@ -189,6 +199,9 @@ export function validatePlace(raw: RawPlace, defaults: PlaceDefaults): PlaceResu
     street,
     postcode,
     locality: localityOrNull,
+    municipality,
+    // A district that is the locality (or the street, for an addr:place address) says nothing more.
+    district: district !== null && district !== localityOrNull && district !== street ? district : null,
     region: regionName,
     regionCode: codes.region,
     countryCode,
@@ -219,6 +232,7 @@ export function validatePlace(raw: RawPlace, defaults: PlaceDefaults): PlaceResu
       altNames: joinAltNames(label, [altNames.value, ...areaNames]),
       lon,
       lat,
+      line: kind === 'street' ? streetLine(raw.line) : null,
       importance,
       population,
       category: category.value,
@@ -243,8 +257,11 @@ function derivedName(
 }
 
 // A source id for a record without one: the same content always gets the same id.
-function contentId(parts: object, lon: number, lat: number): string {
+function contentId(parts: { municipality: string | null; district: string | null }, lon: number, lat: number): string {
+  // Parts added later count only when present, so the places of existing files keep their ids.
+  const { municipality, district, ...rest } = parts;
+  const content = { ...rest, ...(municipality !== null && { municipality }), ...(district !== null && { district }) };
   return `sha1:${createHash('sha1')
-    .update(JSON.stringify([parts, lon, lat]))
+    .update(JSON.stringify([content, lon, lat]))
     .digest('hex')}`;
 }

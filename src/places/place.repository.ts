@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { GenerateSql, POSTGRES_SESSION, SAMPLE_SOURCE, SqlSubject } from '../database/generate-sql';
 import { PrismaService } from '../database/prisma.service';
+import { PlaceAreaSession } from './place-area-session';
 import { PlaceImportSession, PlaceImportSessionOptions } from './place-import-session';
 
 export { PlaceImportSession } from './place-import-session';
@@ -22,5 +23,11 @@ export class PlaceRepository {
   @GenerateSql({ params: () => [{ source: SAMPLE_SOURCE, dryRun: false }], answers: POSTGRES_SESSION })
   async openImportSession(options: PlaceImportSessionOptions): Promise<PlaceImportSession> {
     return PlaceImportSession.open(await this.prisma.openBulkConnection('lis-places-import'), options);
+  }
+
+  // A connection of its own for an OpenStreetMap import's boundaries (read while batches are written).
+  @GenerateSql()
+  async openAreaSession(): Promise<PlaceAreaSession> {
+    return PlaceAreaSession.open(await this.prisma.openBulkConnection('lis-places-areas'));
   }
 }

@@ -4,7 +4,20 @@
 // src/search/category-query.ts).
 
 /** The keys of a poi, in the order a category is taken from (a bakery with a cafe is shop=bakery). */
-export const POI_KEYS = ['amenity', 'shop', 'tourism', 'leisure', 'healthcare', 'office', 'craft', 'historic'] as const;
+export const POI_KEYS = [
+  'amenity',
+  'shop',
+  'tourism',
+  'leisure',
+  'healthcare',
+  'office',
+  'craft',
+  'historic',
+  'natural',
+  'waterway',
+] as const;
+// natural=* and waterway=* values that name nothing one would look for.
+const NOT_POIS = new Set(['tree', 'tree_row', 'scrub', 'grassland', 'wood', 'shrub', 'riverbank', 'ditch', 'drain']);
 
 // A tag value that names a kind of place: lower-case words joined by _ (not "yes", not a list).
 const VALUE = /^[a-z0-9]+(?:_[a-z0-9]+)*$/;
@@ -13,14 +26,14 @@ export const MAX_CATEGORY_LENGTH = 100;
 
 /** The object has a poi key (a named one is a poi). */
 export function hasPoiKey(tags: Record<string, string | undefined>): boolean {
-  return POI_KEYS.some((key) => tags[key] !== undefined);
+  return POI_KEYS.some((key) => tags[key] !== undefined && !NOT_POIS.has(tags[key]!));
 }
 
 /** The object's category ("amenity=restaurant"), or undefined: the first poi key with a plain value. */
 export function poiCategoryOf(tags: Record<string, string | undefined>): string | undefined {
   for (const key of POI_KEYS) {
     const value = tags[key]?.split(';')[0].trim().toLowerCase();
-    if (value && VALUE.test(value) && !NO_KIND.has(value)) return `${key}=${value}`;
+    if (value && VALUE.test(value) && !NO_KIND.has(value) && !NOT_POIS.has(value)) return `${key}=${value}`;
   }
   return undefined;
 }

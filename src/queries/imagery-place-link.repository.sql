@@ -55,7 +55,7 @@ LEFT JOIN cell_localities g ON g.id = r.id
 LEFT JOIN LATERAL (
 SELECT c.id, c.name, c.label, c.locality, c.region_code, c.country_code, c.location
 FROM (
-  SELECT p.id, p.name, p.label, p.locality, p.region_code, p.country_code, p.location
+  SELECT p.id, p.name, p.label, p.locality, p.region_code, p.country_code, p.location AS location
   FROM places p
   WHERE g.id IS NULL AND p.kind = 'locality'
   ORDER BY p.location <-> r.location
@@ -80,7 +80,7 @@ CROSS JOIN LATERAL (
 LEFT JOIN LATERAL (
 SELECT c.id, c.name, c.label, c.locality, c.region_code, c.country_code, c.location
 FROM (
-  SELECT p.id, p.name, p.label, p.locality, p.region_code, p.country_code, p.location
+  SELECT p.id, p.name, p.label, p.locality, p.region_code, p.country_code, p.location AS location
   FROM places p
   WHERE r.recover AND p.kind = 'address' AND p.location && ST_Expand(r.location,
        least(180, 50 / (110000 * greatest(cos(radians(ST_Y(r.location))), 1e-9))),
@@ -94,12 +94,12 @@ LIMIT 1) adr ON true
 LEFT JOIN LATERAL (
 SELECT c.id, c.name, c.label, c.locality, c.region_code, c.country_code, c.location
 FROM (
-  SELECT p.id, p.name, p.label, p.locality, p.region_code, p.country_code, p.location
+  SELECT p.id, p.name, p.label, p.locality, p.region_code, p.country_code, coalesce(p.line, p.location) AS location
   FROM places p
-  WHERE r.recover AND adr.id IS NULL AND p.kind = 'street' AND p.location && ST_Expand(r.location,
+  WHERE r.recover AND adr.id IS NULL AND p.kind = 'street' AND coalesce(p.line, p.location) && ST_Expand(r.location,
        least(180, 50 / (110000 * greatest(cos(radians(ST_Y(r.location))), 1e-9))),
        50 / 110000.0)
-  ORDER BY p.location <-> r.location
+  ORDER BY coalesce(p.line, p.location) <-> r.location
   LIMIT 3
 ) c
 WHERE ST_DWithin(c.location::geography, r.location::geography, 50)
@@ -172,7 +172,7 @@ LEFT JOIN cell_localities g ON g.id = r.id
 LEFT JOIN LATERAL (
 SELECT c.id, c.name, c.label, c.locality, c.region_code, c.country_code, c.location
 FROM (
-  SELECT p.id, p.name, p.label, p.locality, p.region_code, p.country_code, p.location
+  SELECT p.id, p.name, p.label, p.locality, p.region_code, p.country_code, p.location AS location
   FROM places p
   WHERE g.id IS NULL AND p.kind = 'locality'
   ORDER BY p.location <-> r.location
@@ -197,7 +197,7 @@ CROSS JOIN LATERAL (
 LEFT JOIN LATERAL (
 SELECT c.id, c.name, c.label, c.locality, c.region_code, c.country_code, c.location
 FROM (
-  SELECT p.id, p.name, p.label, p.locality, p.region_code, p.country_code, p.location
+  SELECT p.id, p.name, p.label, p.locality, p.region_code, p.country_code, p.location AS location
   FROM places p
   WHERE r.recover AND p.kind = 'address' AND p.location && ST_Expand(r.location,
        least(180, 50 / (110000 * greatest(cos(radians(ST_Y(r.location))), 1e-9))),
@@ -211,12 +211,12 @@ LIMIT 1) adr ON true
 LEFT JOIN LATERAL (
 SELECT c.id, c.name, c.label, c.locality, c.region_code, c.country_code, c.location
 FROM (
-  SELECT p.id, p.name, p.label, p.locality, p.region_code, p.country_code, p.location
+  SELECT p.id, p.name, p.label, p.locality, p.region_code, p.country_code, coalesce(p.line, p.location) AS location
   FROM places p
-  WHERE r.recover AND adr.id IS NULL AND p.kind = 'street' AND p.location && ST_Expand(r.location,
+  WHERE r.recover AND adr.id IS NULL AND p.kind = 'street' AND coalesce(p.line, p.location) && ST_Expand(r.location,
        least(180, 50 / (110000 * greatest(cos(radians(ST_Y(r.location))), 1e-9))),
        50 / 110000.0)
-  ORDER BY p.location <-> r.location
+  ORDER BY coalesce(p.line, p.location) <-> r.location
   LIMIT 3
 ) c
 WHERE ST_DWithin(c.location::geography, r.location::geography, 50)
@@ -290,7 +290,7 @@ LEFT JOIN cell_localities g ON g.id = r.id
 LEFT JOIN LATERAL (
 SELECT c.id, c.name, c.label, c.locality, c.region_code, c.country_code, c.location
 FROM (
-  SELECT p.id, p.name, p.label, p.locality, p.region_code, p.country_code, p.location
+  SELECT p.id, p.name, p.label, p.locality, p.region_code, p.country_code, p.location AS location
   FROM places p
   WHERE g.id IS NULL AND p.kind = 'locality'
   ORDER BY p.location <-> r.location
@@ -315,7 +315,7 @@ CROSS JOIN LATERAL (
 LEFT JOIN LATERAL (
 SELECT c.id, c.name, c.label, c.locality, c.region_code, c.country_code, c.location
 FROM (
-  SELECT p.id, p.name, p.label, p.locality, p.region_code, p.country_code, p.location
+  SELECT p.id, p.name, p.label, p.locality, p.region_code, p.country_code, p.location AS location
   FROM places p
   WHERE r.recover AND p.kind = 'address' AND p.location && ST_Expand(r.location,
        least(180, 50 / (110000 * greatest(cos(radians(ST_Y(r.location))), 1e-9))),
@@ -329,12 +329,12 @@ LIMIT 1) adr ON true
 LEFT JOIN LATERAL (
 SELECT c.id, c.name, c.label, c.locality, c.region_code, c.country_code, c.location
 FROM (
-  SELECT p.id, p.name, p.label, p.locality, p.region_code, p.country_code, p.location
+  SELECT p.id, p.name, p.label, p.locality, p.region_code, p.country_code, coalesce(p.line, p.location) AS location
   FROM places p
-  WHERE r.recover AND adr.id IS NULL AND p.kind = 'street' AND p.location && ST_Expand(r.location,
+  WHERE r.recover AND adr.id IS NULL AND p.kind = 'street' AND coalesce(p.line, p.location) && ST_Expand(r.location,
        least(180, 50 / (110000 * greatest(cos(radians(ST_Y(r.location))), 1e-9))),
        50 / 110000.0)
-  ORDER BY p.location <-> r.location
+  ORDER BY coalesce(p.line, p.location) <-> r.location
   LIMIT 3
 ) c
 WHERE ST_DWithin(c.location::geography, r.location::geography, 50)

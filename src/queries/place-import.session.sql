@@ -4,29 +4,30 @@
 BEGIN
 ;
 -- PlaceImportSession.writeBatch: one place [2/4]
-COPY places_import_staging_<random> (id, kind, name, housenumber, street, postcode, locality, region, region_code, country_code, label, alt_names, lon, lat, importance, population, category, source_id) FROM STDIN
+COPY places_import_staging_<random> (id, kind, name, housenumber, street, postcode, locality, municipality, district, region, region_code, country_code, label, alt_names, lon, lat, line, importance, population, category, source_id) FROM STDIN
 ;
 -- PlaceImportSession.writeBatch: one place [3/4]
 --   $1 = "sample-source"
   WITH up AS (
-    INSERT INTO places AS t (id, kind, name, housenumber, street, postcode, locality, region, region_code, country_code, label, alt_names, location, importance, population, category, source, source_id)
-    SELECT n.id, n.kind, n.name, n.housenumber, n.street, n.postcode, n.locality, n.region, n.region_code, n.country_code, n.label, n.alt_names, n.location, n.importance, n.population, n.category, n.source, n.source_id
+    INSERT INTO places AS t (id, kind, name, housenumber, street, postcode, locality, municipality, district, region, region_code, country_code, label, alt_names, location, line, importance, population, category, source, source_id)
+    SELECT n.id, n.kind, n.name, n.housenumber, n.street, n.postcode, n.locality, n.municipality, n.district, n.region, n.region_code, n.country_code, n.label, n.alt_names, n.location, n.line, n.importance, n.population, n.category, n.source, n.source_id
     FROM (
 WITH n AS (
-  SELECT s.id, s.kind, s.name, s.housenumber, s.street, s.postcode, s.locality, s.region, s.region_code, s.country_code, s.label, s.alt_names, s.importance, s.population, s.category, s.source_id,
-         ST_SetSRID(ST_MakePoint(s.lon, s.lat), 4326) AS location, $1::text AS source
+  SELECT s.id, s.kind, s.name, s.housenumber, s.street, s.postcode, s.locality, s.municipality, s.district, s.region, s.region_code, s.country_code, s.label, s.alt_names, s.importance, s.population, s.category, s.source_id,
+         ST_SetSRID(ST_MakePoint(s.lon, s.lat), 4326) AS location,
+         ST_SetSRID(ST_GeomFromGeoJSON(s.line), 4326) AS line, $1::text AS source
   FROM places_import_staging_<random> s
 )
-SELECT n.*, cur.found, (cur.kind, cur.name, cur.housenumber, cur.street, cur.postcode, cur.locality, cur.region, cur.region_code, cur.country_code, cur.label, cur.alt_names, cur.location, cur.importance, cur.population, cur.category, cur.source, cur.source_id) IS DISTINCT FROM (n.kind, n.name, n.housenumber, n.street, n.postcode, n.locality, n.region, n.region_code, n.country_code, n.label, n.alt_names, n.location, n.importance, n.population, n.category, n.source, n.source_id) AS changed
+SELECT n.*, cur.found, (cur.kind, cur.name, cur.housenumber, cur.street, cur.postcode, cur.locality, cur.municipality, cur.district, cur.region, cur.region_code, cur.country_code, cur.label, cur.alt_names, cur.location, cur.line, cur.importance, cur.population, cur.category, cur.source, cur.source_id) IS DISTINCT FROM (n.kind, n.name, n.housenumber, n.street, n.postcode, n.locality, n.municipality, n.district, n.region, n.region_code, n.country_code, n.label, n.alt_names, n.location, n.line, n.importance, n.population, n.category, n.source, n.source_id) AS changed
 FROM n
 LEFT JOIN LATERAL (
-  SELECT true AS found, t.kind, t.name, t.housenumber, t.street, t.postcode, t.locality, t.region, t.region_code, t.country_code, t.label, t.alt_names, t.location, t.importance, t.population, t.category, t.source, t.source_id FROM places t WHERE t.id = n.id OFFSET 0
+  SELECT true AS found, t.kind, t.name, t.housenumber, t.street, t.postcode, t.locality, t.municipality, t.district, t.region, t.region_code, t.country_code, t.label, t.alt_names, t.location, t.line, t.importance, t.population, t.category, t.source, t.source_id FROM places t WHERE t.id = n.id OFFSET 0
 ) cur ON true) n
     WHERE n.found IS NULL OR n.changed
     ORDER BY n.id
     ON CONFLICT (id) DO UPDATE SET
-      kind = EXCLUDED.kind, name = EXCLUDED.name, housenumber = EXCLUDED.housenumber, street = EXCLUDED.street, postcode = EXCLUDED.postcode, locality = EXCLUDED.locality, region = EXCLUDED.region, region_code = EXCLUDED.region_code, country_code = EXCLUDED.country_code, label = EXCLUDED.label, alt_names = EXCLUDED.alt_names, location = EXCLUDED.location, importance = EXCLUDED.importance, population = EXCLUDED.population, category = EXCLUDED.category, source = EXCLUDED.source, source_id = EXCLUDED.source_id, updated_at = now()
-    WHERE (t.kind, t.name, t.housenumber, t.street, t.postcode, t.locality, t.region, t.region_code, t.country_code, t.label, t.alt_names, t.location, t.importance, t.population, t.category, t.source, t.source_id) IS DISTINCT FROM (EXCLUDED.kind, EXCLUDED.name, EXCLUDED.housenumber, EXCLUDED.street, EXCLUDED.postcode, EXCLUDED.locality, EXCLUDED.region, EXCLUDED.region_code, EXCLUDED.country_code, EXCLUDED.label, EXCLUDED.alt_names, EXCLUDED.location, EXCLUDED.importance, EXCLUDED.population, EXCLUDED.category, EXCLUDED.source, EXCLUDED.source_id)
+      kind = EXCLUDED.kind, name = EXCLUDED.name, housenumber = EXCLUDED.housenumber, street = EXCLUDED.street, postcode = EXCLUDED.postcode, locality = EXCLUDED.locality, municipality = EXCLUDED.municipality, district = EXCLUDED.district, region = EXCLUDED.region, region_code = EXCLUDED.region_code, country_code = EXCLUDED.country_code, label = EXCLUDED.label, alt_names = EXCLUDED.alt_names, location = EXCLUDED.location, line = EXCLUDED.line, importance = EXCLUDED.importance, population = EXCLUDED.population, category = EXCLUDED.category, source = EXCLUDED.source, source_id = EXCLUDED.source_id, updated_at = now()
+    WHERE (t.kind, t.name, t.housenumber, t.street, t.postcode, t.locality, t.municipality, t.district, t.region, t.region_code, t.country_code, t.label, t.alt_names, t.location, t.line, t.importance, t.population, t.category, t.source, t.source_id) IS DISTINCT FROM (EXCLUDED.kind, EXCLUDED.name, EXCLUDED.housenumber, EXCLUDED.street, EXCLUDED.postcode, EXCLUDED.locality, EXCLUDED.municipality, EXCLUDED.district, EXCLUDED.region, EXCLUDED.region_code, EXCLUDED.country_code, EXCLUDED.label, EXCLUDED.alt_names, EXCLUDED.location, EXCLUDED.line, EXCLUDED.importance, EXCLUDED.population, EXCLUDED.category, EXCLUDED.source, EXCLUDED.source_id)
     RETURNING (t.xmax = 0) AS inserted
   )
   SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated FROM up
@@ -39,14 +40,15 @@ COMMIT
   SELECT count(*) FILTER (WHERE n.found IS NULL)::int AS inserted, count(*) FILTER (WHERE n.found AND n.changed)::int AS updated
   FROM (
 WITH n AS (
-  SELECT s.id, s.kind, s.name, s.housenumber, s.street, s.postcode, s.locality, s.region, s.region_code, s.country_code, s.label, s.alt_names, s.importance, s.population, s.category, s.source_id,
-         ST_SetSRID(ST_MakePoint(s.lon, s.lat), 4326) AS location, $1::text AS source
+  SELECT s.id, s.kind, s.name, s.housenumber, s.street, s.postcode, s.locality, s.municipality, s.district, s.region, s.region_code, s.country_code, s.label, s.alt_names, s.importance, s.population, s.category, s.source_id,
+         ST_SetSRID(ST_MakePoint(s.lon, s.lat), 4326) AS location,
+         ST_SetSRID(ST_GeomFromGeoJSON(s.line), 4326) AS line, $1::text AS source
   FROM places_import_staging_<random> s
 )
-SELECT n.*, cur.found, (cur.kind, cur.name, cur.housenumber, cur.street, cur.postcode, cur.locality, cur.region, cur.region_code, cur.country_code, cur.label, cur.alt_names, cur.location, cur.importance, cur.population, cur.category, cur.source, cur.source_id) IS DISTINCT FROM (n.kind, n.name, n.housenumber, n.street, n.postcode, n.locality, n.region, n.region_code, n.country_code, n.label, n.alt_names, n.location, n.importance, n.population, n.category, n.source, n.source_id) AS changed
+SELECT n.*, cur.found, (cur.kind, cur.name, cur.housenumber, cur.street, cur.postcode, cur.locality, cur.municipality, cur.district, cur.region, cur.region_code, cur.country_code, cur.label, cur.alt_names, cur.location, cur.line, cur.importance, cur.population, cur.category, cur.source, cur.source_id) IS DISTINCT FROM (n.kind, n.name, n.housenumber, n.street, n.postcode, n.locality, n.municipality, n.district, n.region, n.region_code, n.country_code, n.label, n.alt_names, n.location, n.line, n.importance, n.population, n.category, n.source, n.source_id) AS changed
 FROM n
 LEFT JOIN LATERAL (
-  SELECT true AS found, t.kind, t.name, t.housenumber, t.street, t.postcode, t.locality, t.region, t.region_code, t.country_code, t.label, t.alt_names, t.location, t.importance, t.population, t.category, t.source, t.source_id FROM places t WHERE t.id = n.id OFFSET 0
+  SELECT true AS found, t.kind, t.name, t.housenumber, t.street, t.postcode, t.locality, t.municipality, t.district, t.region, t.region_code, t.country_code, t.label, t.alt_names, t.location, t.line, t.importance, t.population, t.category, t.source, t.source_id FROM places t WHERE t.id = n.id OFFSET 0
 ) cur ON true) n
 ;
 
@@ -61,17 +63,20 @@ LEFT JOIN LATERAL (
 --   $6 = ["9490"]
 --   $7 = ["Vaduz"]
 --   $8 = ["Vaduz"]
---   $9 = ["LI-11"]
---   $10 = ["LI"]
---   $11 = ["Herrengasse 35, 9490 Vaduz"]
---   $12 = [""]
---   $13 = [9.5209]
---   $14 = [47.1391]
---   $15 = [0.1]
---   $16 = [null]
+--   $9 = [null]
+--   $10 = ["Vaduz"]
+--   $11 = ["LI-11"]
+--   $12 = ["LI"]
+--   $13 = ["Herrengasse 35, 9490 Vaduz"]
+--   $14 = [""]
+--   $15 = [9.5209]
+--   $16 = [47.1391]
 --   $17 = [null]
---   $18 = ["node/1"]
-INSERT INTO places_import_staging_<random> (id, kind, name, housenumber, street, postcode, locality, region, region_code, country_code, label, alt_names, lon, lat, importance, population, category, source_id) SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::float8[], $14::float8[], $15::float8[], $16::int8[], $17::text[], $18::text[])
+--   $18 = [0.1]
+--   $19 = [null]
+--   $20 = [null]
+--   $21 = ["node/1"]
+INSERT INTO places_import_staging_<random> (id, kind, name, housenumber, street, postcode, locality, municipality, district, region, region_code, country_code, label, alt_names, lon, lat, line, importance, population, category, source_id) SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::float8[], $16::float8[], $17::text[], $18::float8[], $19::int8[], $20::text[], $21::text[])
 ;
 -- PlaceImportSession.writeBatch: built-in database: array parameters instead of COPY [3/4]
 --   $1 = "sample-source"

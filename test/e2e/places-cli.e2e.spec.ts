@@ -75,11 +75,11 @@ describe('npm run import:places', () => {
       const first = await importPlaces([pbf, '--source', 'cli-osm', '--country', 'li']).done;
       expect(first.code).toBe(0);
       expect(counts(first.stdout)).toEqual({
-        read: 11,
-        inserted: 11,
+        read: 12,
+        inserted: 12,
         updated: 0,
         unchanged: 0,
-        skipped: 3,
+        skipped: 2,
         rejected: 0,
       });
       expect(first.stdout).toMatch(/^imagery re-linked: 1 changed, 0 unchanged$/m);
@@ -90,9 +90,9 @@ describe('npm run import:places', () => {
 
       const second = await importPlaces([pbf, '--source', 'cli-osm', '--country', 'LI']).done;
       expect(second.code).toBe(0);
-      expect(counts(second.stdout)).toMatchObject({ inserted: 0, updated: 0, unchanged: 11 });
+      expect(counts(second.stdout)).toMatchObject({ inserted: 0, updated: 0, unchanged: 12 });
       expect(second.stdout).toMatch(/^imagery re-linked: 0 changed, 1 unchanged$/m);
-      expect(await count('cli-osm')).toBe(11);
+      expect(await count('cli-osm')).toBe(12);
     } finally {
       await db.query('DELETE FROM imagery WHERE id = $1', [image]);
     }

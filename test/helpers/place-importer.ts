@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Test, TestingModule } from '@nestjs/testing';
 import { Client } from 'pg';
 import { DatabaseModule } from '../../src/database/database.module';
+import type { OsmAreaLookup } from '../../src/places/formats/osm-pbf.reader';
 import { PlaceImportOptions, PlaceImportService } from '../../src/places/place-import.service';
 import { openPlaceInput, PlaceFormat } from '../../src/places/place-reader';
 import { PlacesModule } from '../../src/places/places.module';
@@ -21,6 +22,8 @@ export interface Row {
   street: string | null;
   postcode: string | null;
   locality: string | null;
+  municipality: string | null;
+  district: string | null;
   region_code: string | null;
   country_code: string | null;
   source_id: string;
@@ -51,8 +54,14 @@ export async function startPlaceImporter(): Promise<PlaceImporter> {
 export function placeImporterTools(ctx: () => Pick<PlaceImporter, 'importer' | 'db'>) {
   const dir = mkdtempSync(join(tmpdir(), 'lis-places-'));
 
-  const importFile = async (path: string, format: PlaceFormat, options: PlaceImportOptions) => {
-    const input = await openPlaceInput(path, format, { countryCode: options.countryCode });
+  // `osmAreas`: settle OpenStreetMap places in the file's boundaries, as the command does.
+  const importFile = async (
+    path: string,
+    format: PlaceFormat,
+    options: PlaceImportOptions,
+    osmAreas?: OsmAreaLookup,
+  ) => {
+    const input = await openPlaceInput(path, format, { countryCode: options.countryCode, osmAreas });
     try {
       return await ctx().importer.importPlaces(input.items, options);
     } finally {
@@ -62,7 +71,7 @@ export function placeImporterTools(ctx: () => Pick<PlaceImporter, 'importer' | '
   const rows = async (source: string): Promise<Row[]> =>
     (
       await ctx().db.query<Row>(
-        `SELECT id::text, kind, name, label, housenumber, street, postcode, locality, region_code, country_code, source_id,
+        `SELECT id::text, kind, name, label, housenumber, street, postcode, locality, municipality, district, region_code, country_code, source_id,
                 importance, population::text, alt_names, ST_X(location) AS lon, ST_Y(location) AS lat
          FROM places WHERE source = $1 ORDER BY source_id`,
         [source],

@@ -105,7 +105,9 @@ describe('place search query plans: addresses, regions and linking', () => {
     for (const text of [link, relinkRecovered, relinkUnlinked]) {
       expect(text).toMatch(/Index Scan using places_locality_location_idx on places[\s\S]*Order By: \(location <-> /);
       expect(text).toMatch(/Index Scan using places_address_location_idx on places[\s\S]*Order By: \(location <-> /);
-      expect(text).toMatch(/Index Scan using places_street_location_idx on places[\s\S]*Order By: \(location <-> /);
+      expect(text).toMatch(
+        /Index Scan using places_street_location_idx on places[\s\S]*Order By: \(COALESCE\(line, location\) <-> /,
+      );
       noSeqScan(text);
     }
     expect(link).toMatch(/Index Scan using imagery_pkey on imagery/);
@@ -134,9 +136,13 @@ describe('place search query plans: addresses, regions and linking', () => {
       const settle = await explain(sql.settle);
       expect(settle).toMatch(/Index Scan using imagery_pkey on imagery/);
       const link = await explain(sql.link);
-      for (const kind of ['locality', 'address', 'street']) {
+      for (const [kind, shape] of [
+        ['locality', 'location'],
+        ['address', 'location'],
+        ['street', 'COALESCE\\(line, location\\)'], // a street's line where it has one
+      ]) {
         expect(link).toMatch(
-          new RegExp(`Index Scan using places_${kind}_location_idx on places[\\s\\S]*Order By: \\(location <-> `),
+          new RegExp(`Index Scan using places_${kind}_location_idx on places[\\s\\S]*Order By: \\(${shape} <-> `),
         );
       }
       for (const text of [settle, link]) noSeqScan(text);

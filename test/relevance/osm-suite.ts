@@ -1,4 +1,5 @@
 import { openPlaceInput } from '../../src/places/place-reader';
+import { PlaceRepository } from '../../src/places/place.repository';
 import { startPlaceImporter } from '../helpers/place-importer';
 import { linkedRows, resetPlaces } from '../helpers/places';
 import { startSearchService } from '../helpers/search-service';
@@ -34,12 +35,15 @@ export interface OsmRelevance {
 async function importPlaces(): Promise<void> {
   const { moduleRef, importer, db } = await startPlaceImporter();
   try {
-    const input = await openPlaceInput(OSM_FIXTURE, 'osm', { countryCode: 'LI' });
+    // As npm run import:places does it: places settled in the file's boundaries.
+    const osmAreas = await moduleRef.get(PlaceRepository).openAreaSession();
+    const input = await openPlaceInput(OSM_FIXTURE, 'osm', { countryCode: 'LI', osmAreas });
     try {
       const summary = await importer.importPlaces(input.items, { source: 'osm', countryCode: 'LI', dryRun: false });
       if (summary.outcome !== 'complete') throw new Error(`OSM place import: ${summary.outcome}`);
     } finally {
       input.close();
+      await osmAreas.close();
     }
   } finally {
     await db.end();

@@ -33,12 +33,14 @@ export interface RelinkBatch {
 }
 
 // The nearest place of one kind (the kind filter matches the partial KNN index's predicate, so the
-// index is usable). `within`: only places within RECOVERY_RADIUS_M metres; the degree box is then an
+// index is usable). A street is measured to its line where it has one (the street index is on that
+// shape), else to its point. `within`: only places within RECOVERY_RADIUS_M metres; the degree box is then an
 // index condition too, so a record with nothing near costs one small index probe, not an index walk.
 // `when`: the lookup runs only for rows where it holds (a one-time filter per row).
 function nearest(kind: 'address' | 'street' | 'locality', within: boolean, when?: string): string {
+  const shape = kind === 'street' ? 'coalesce(p.line, p.location)' : 'p.location';
   const box = within
-    ? `AND p.location && ST_Expand(r.location,
+    ? `AND ${shape} && ST_Expand(r.location,
            least(180, ${RECOVERY_RADIUS_M} / (${METRES_PER_DEGREE} * greatest(cos(radians(ST_Y(r.location))), 1e-9))),
            ${RECOVERY_RADIUS_M} / ${METRES_PER_DEGREE}.0)`
     : '';
@@ -46,10 +48,10 @@ function nearest(kind: 'address' | 'street' | 'locality', within: boolean, when?
   return `
     SELECT c.id, c.name, c.label, c.locality, c.region_code, c.country_code, c.location
     FROM (
-      SELECT p.id, p.name, p.label, p.locality, p.region_code, p.country_code, p.location
+      SELECT p.id, p.name, p.label, p.locality, p.region_code, p.country_code, ${shape} AS location
       FROM places p
       WHERE ${when ? `${when} AND ` : ''}p.kind = '${kind}' ${box}
-      ORDER BY p.location <-> r.location
+      ORDER BY ${shape} <-> r.location
       LIMIT ${KNN_CANDIDATES}
     ) c
     ${metres}

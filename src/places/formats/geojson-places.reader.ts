@@ -52,6 +52,7 @@ function placeFromFeature(feature: unknown): Omit<PlaceItem, 'position'> {
   const place: RawPlace = { lon: point[0], lat: point[1] };
   for (const key of GEOJSON_PLACE_PROPERTIES) if (key !== 'id') place[key] = props[key];
   place.id = props.id ?? f.id;
+  place.line = f.geometry; // a street keeps its line (place-validation.ts)
   return { place, fieldNames: FIELD_NAMES };
 }
 

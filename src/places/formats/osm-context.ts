@@ -1,10 +1,12 @@
 import type { RawPlace } from '../place-validation';
+import type { InterpolationEnd } from './osm-interpolation';
+import type { OsmTags } from './osm-tags';
 
 // OpenStreetMap streets never say which town they are in, and many addresses leave out addr:city or
 // addr:postcode. osmium writes every node before any way, so by the time a street (a way) arrives the
-// address nodes and place nodes around it have been seen: a street or address without a locality
-// takes the postcode and locality of an address on the same street within about 2 km, else the
-// nearest city, town or village within about 10 km. The same file always gives the same places, so
+// address nodes and place nodes around it have been seen: a street or address without a locality or
+// postcode takes those of an address on the same street (in the same municipality) within about 2 km,
+// else the locality of the nearest city, town or village within about 10 km. The same file always gives the same places, so
 // re-imports stay idempotent. Memory is bounded: at most MAX_CONTEXT_ENTRIES of each are kept (past
 // that, later places are not completed).
 export const MAX_CONTEXT_ENTRIES = 200_000;
@@ -25,23 +27,27 @@ const cell = (lon: number, lat: number, size: number): [number, number] => [
 ];
 
 export class OsmContext {
+  private readonly houses = new Map<string, InterpolationEnd>();
   private readonly streets = new Map<string, { postcode?: string; locality: string }>();
   private readonly towns = new Map<string, Town[]>();
   private townCount = 0;
 
-  // Fills a street's or address's missing locality (and postcode, from the same street) in place.
+  // Fills a street's or address's missing postcode and locality (from the same street, else the
+  // locality from the nearest town) in place.
   complete(place: RawPlace): void {
-    if ((place.kind !== 'street' && place.kind !== 'address') || str(place.locality)) return;
+    if (place.kind !== 'street' && place.kind !== 'address') return;
+    if (str(place.locality) && str(place.postcode)) return;
     const lon = place.lon as number;
     const lat = place.lat as number;
     const street = str(place.street);
-    const neighbour = street ? this.sameStreet(street, lon, lat) : undefined;
+    // A street that crosses a municipal boundary: only a neighbour in the same municipality counts.
+    const neighbour = street ? this.sameStreet(`${street}\u0000${str(place.municipality) ?? ''}`, lon, lat) : undefined;
     if (neighbour) {
-      place.locality = neighbour.locality;
+      place.locality ??= neighbour.locality;
       place.postcode ??= neighbour.postcode;
       return;
     }
-    const town = this.nearestTown(lon, lat);
+    const town = str(place.locality) ? undefined : this.nearestTown(lon, lat);
     if (town) place.locality = town.name;
   }
 
@@ -53,8 +59,11 @@ export class OsmContext {
     const locality = str(place.locality);
     if (place.kind === 'address' && street && locality && this.streets.size < MAX_CONTEXT_ENTRIES) {
       const [x, y] = cell(lon, lat, STREET_CELL);
-      const key = `${street}\u0000${x}\u0000${y}`;
-      if (!this.streets.has(key)) this.streets.set(key, { postcode: str(place.postcode), locality });
+      const key = `${street}\u0000${str(place.municipality) ?? ''}\u0000${x}\u0000${y}`;
+      // The first address of a street in a cell that has a postcode, else the first at all.
+      const known = this.streets.get(key);
+      if (!known || (!known.postcode && str(place.postcode)))
+        this.streets.set(key, { postcode: str(place.postcode), locality });
     }
     const name = str(place.name);
     if (
@@ -70,6 +79,23 @@ export class OsmContext {
       this.towns.set(key, list);
       this.townCount++;
     }
+  }
+
+  // Remembers an address node by its position, as the end of an interpolation line may be.
+  rememberHouse(lon: number, lat: number, tags: OsmTags): void {
+    const housenumber = tags['addr:housenumber'];
+    if (!housenumber || this.houses.size >= MAX_CONTEXT_ENTRIES) return;
+    this.houses.set(`${lon},${lat}`, {
+      housenumber,
+      street: tags['addr:street'] ?? tags['addr:place'],
+      postcode: tags['addr:postcode'],
+      locality: tags['addr:city'],
+    });
+  }
+
+  // The address node at exactly this position, if one was remembered.
+  houseAt(position: unknown): InterpolationEnd | undefined {
+    return Array.isArray(position) ? this.houses.get(`${position[0]},${position[1]}`) : undefined;
   }
 
   private sameStreet(street: string, lon: number, lat: number) {

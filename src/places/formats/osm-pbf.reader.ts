@@ -1,107 +1,100 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { splitRecords } from '../../imagery/formats/geojson-seq.reader';
-import { PlaceException, PlaceExceptionCode } from '../place.exception';
+import { stat } from 'node:fs/promises';
+import type { PointSetting } from '../place-area-session';
 import { representativePoint } from '../place-geometry';
 import type { PlaceItem } from '../place-item';
+import type { RawPlace } from '../place-validation';
+import { AreaSink, loadOsmAreas } from './osm-areas';
 import { OsmContext } from './osm-context';
+import { settlePlace } from './osm-setting';
+import { interpolatedAddresses } from './osm-interpolation';
 import { OSM_KEPT_TAGS, osmSourceId, OsmTags, placesFromOsm } from './osm-tags';
+import { OsmiumExportConfig, osmiumExport } from './osmium-export';
 
-export const OSMIUM_MISSING =
-  "reading OpenStreetMap files needs the osmium command from Debian's osmium-tool package (BSL-1.0): apt-get install -y osmium-tool";
+export { OSMIUM_MISSING, osmiumAvailable } from './osmium-export';
 
-// What osmium builds: lines from highway ways, areas from buildings and other closed ways that carry an
-// address or a place; only the tags placesFromOsm reads are kept, so other objects never leave osmium.
-const EXPORT_CONFIG = {
+// What osmium builds: lines from highway and waterway ways, areas from buildings and other closed ways
+// that carry an address, a place or a name of note; only the tags placesFromOsm reads are kept, so
+// other objects never leave osmium.
+const EXPORT_CONFIG: OsmiumExportConfig = {
   attributes: { type: false, id: false },
-  linear_tags: ['highway'],
-  area_tags: ['building', 'addr:housenumber', 'amenity', 'shop', 'tourism', 'place', 'boundary'],
+  linear_tags: ['highway', 'waterway', 'addr:interpolation'],
+  area_tags: [
+    'building',
+    'addr:housenumber',
+    'amenity',
+    'shop',
+    'tourism',
+    'leisure',
+    'historic',
+    'natural',
+    'place',
+    'boundary',
+  ],
   include_tags: OSM_KEPT_TAGS,
 };
 
-// Lines of osmium's error output kept for the error message.
-const STDERR_TAIL = 2000;
-
-// Whether the osmium command can be run (checked before an import starts, for a clear message).
-export function osmiumAvailable(): boolean {
-  const probe = spawnSync('osmium', ['--version'], { stdio: 'ignore' });
-  return probe.error === undefined && probe.status === 0;
+/** Where the points of an import lie: the file's areas, loaded first, then asked about in chunks. */
+export interface OsmAreaLookup extends AreaSink {
+  lookup(points: ReadonlyArray<readonly [number, number]>): Promise<PointSetting[]>;
 }
 
+// Places asked about at once (one statement each).
+const LOOKUP_CHUNK = 1000;
+
 // An OpenStreetMap file (.osm.pbf, or .osm/.osc XML) through `osmium export`, which turns nodes, ways
-// and multipolygon relations into GeoJSON features one per line; they are streamed and mapped one at a
-// time. osmium keeps the node locations in its own index (memory for small extracts; see osmium's
-// --index-type for a planet) and reads the file twice, so it needs a file, not standard input.
-// Positions are OSM ids ("n123", "w456", "r789").
-export async function* readOsm(path: string): AsyncGenerator<PlaceItem> {
+// and multipolygon relations into GeoJSON features one per line; they are streamed and mapped a chunk
+// at a time. With `areas`, a first pass loads the file's boundaries, places and streets into it, and
+// every place is then settled in them (osm-setting.ts). Positions are OSM ids ("n123", "w456", "r789").
+export async function* readOsm(path: string, areas?: OsmAreaLookup): AsyncGenerator<PlaceItem> {
   await stat(path); // a missing file fails here, clearly, not inside osmium
-  const dir = await mkdtemp(join(tmpdir(), 'lis-osm-'));
-  const config = join(dir, 'export.json');
-  await writeFile(config, JSON.stringify(EXPORT_CONFIG));
-  const child = spawn(
-    'osmium',
-    [
-      'export',
-      '--config',
-      config,
-      '--add-unique-id=type_id',
-      '--output-format=geojsonseq',
-      '--format-option=print_record_separator=false',
-      '--no-progress',
-      '--output=-',
-      path,
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-STDERR_TAIL)));
-  const exited = new Promise<{ code: number | null; error?: Error }>((resolve) => {
-    child.on('error', (error) => resolve({ code: null, error }));
-    child.on('close', (code) => resolve({ code }));
-  });
+  if (areas) await loadOsmAreas(path, areas);
   const context = new OsmContext();
-  let finished = false;
-  let outcome: { code: number | null; error?: Error };
-  try {
-    for await (const segment of splitRecords(child.stdout)) {
-      let feature: { id?: unknown; geometry?: { type?: string }; properties?: OsmTags };
-      try {
-        feature = JSON.parse(segment.bytes?.toString('utf8') ?? 'null');
-      } catch {
-        feature = {};
-      }
-      const id = osmSourceId(feature?.id);
-      const point = representativePoint(feature?.geometry);
-      if (!id || !point) {
-        yield {
-          position: id ?? `line ${segment.line}`,
-          rejection: { field: 'geometry', reason: 'osmium gave no usable feature' },
-        };
+  let chunk: Array<{ id: string; place: RawPlace; placeType?: string }> = [];
+  const settle = async function* (): AsyncGenerator<PlaceItem> {
+    const settings = areas ? await areas.lookup(chunk.map((c) => [c.place.lon as number, c.place.lat as number])) : [];
+    for (const [i, { id, place, placeType }] of chunk.entries()) {
+      if (!settlePlace(place, settings[i], context)) {
+        yield { position: id, skipped: true };
         continue;
       }
-      const line = /LineString$/.test(feature.geometry?.type ?? '');
-      const tags = feature.properties ?? {};
-      const places = placesFromOsm(id, tags, point[0], point[1], line);
-      if (places.length === 0) yield { position: id, skipped: true };
-      for (const { id: sourceId, place } of places) {
-        context.complete(place);
-        context.learn(place, tags.place);
-        yield { position: sourceId, place: { ...place, id: sourceId } };
-      }
+      context.learn(place, placeType);
+      yield { position: id, place: { ...place, id } };
     }
-    finished = true;
-  } finally {
-    if (!finished) child.kill(); // stopped early: osmium need not read on
-    outcome = await exited;
-    await rm(dir, { recursive: true, force: true });
+    chunk = [];
+  };
+  for await (const feature of osmiumExport(path, EXPORT_CONFIG)) {
+    const id = osmSourceId(feature.id);
+    const point = representativePoint(feature.geometry);
+    if (!id || !point) {
+      yield {
+        position: id ?? `line ${feature.line}`,
+        rejection: { field: 'geometry', reason: 'osmium gave no usable feature' },
+      };
+      continue;
+    }
+    const line = /LineString$/.test(feature.geometry?.type ?? '');
+    const tags: OsmTags = feature.properties ?? {};
+    const places = placesFromOsm(id, tags, point[0], point[1], line);
+    if (id.startsWith('n')) context.rememberHouse(point[0], point[1], tags);
+    else if (tags['addr:interpolation'] && feature.geometry?.type === 'LineString')
+      places.push(...interpolated(id, tags['addr:interpolation'], feature.geometry.coordinates, context));
+    if (places.length === 0) yield { position: id, skipped: true };
+    for (const { id: sourceId, place } of places) {
+      if (place.kind === 'street') place.line = feature.geometry; // measured to by address recovery
+      chunk.push({ id: sourceId, place, placeType: tags.place });
+    }
+    if (chunk.length >= LOOKUP_CHUNK) yield* settle();
   }
-  if ((outcome.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT')
-    throw new PlaceException(PlaceExceptionCode.INVALID_INPUT, OSMIUM_MISSING);
-  if (outcome.error) throw outcome.error;
-  if (outcome.code !== 0) {
-    const message = stderr.trim().split('\n').filter(Boolean).pop() ?? `exit code ${outcome.code}`;
-    throw new PlaceException(PlaceExceptionCode.INVALID_INPUT, `osmium could not read ${path}: ${message}`);
-  }
+  yield* settle();
+}
+
+// The addresses an addr:interpolation line stands for ("<way id>:<number>"), from its end nodes.
+function interpolated(id: string, interpolation: string, coordinates: unknown, context: OsmContext) {
+  if (!Array.isArray(coordinates) || coordinates.length < 2) return [];
+  const [first, last] = [context.houseAt(coordinates[0]), context.houseAt(coordinates[coordinates.length - 1])];
+  if (!first || !last) return [];
+  return interpolatedAddresses(interpolation, coordinates as Array<[number, number]>, first, last).map((a) => ({
+    id: `${id}:${a.housenumber}`,
+    place: a.place,
+  }));
 }

@@ -3,13 +3,14 @@ import { MAX_ALT_NAMES_LENGTH, RawPlace } from '../place-validation';
 import { hasPoiKey, POI_KEYS, poiCategoryOf } from '../poi-category';
 
 // Which OpenStreetMap objects become places, and how their tags fill a place:
-// - address: a node, or a building/area way, with addr:housenumber and addr:street (or addr:place,
-//   which then stands in for the street: "Silum 6");
+// - address: a node, or a building/area way, with addr:housenumber; addr:street, else addr:place,
+//   stands for the street ("Silum 6"); one with neither is given a street where it lies (osm-setting.ts);
 // - locality: a named place=city|town|village|hamlet|suburb|quarter|neighbourhood|borough|isolated_dwelling
 //   node (or area), with its population; region: place=state|province; country: place=country;
 // - street: a named highway=* way, one place per way (a long street split into several ways is
 //   several places, each at the middle vertex of its own way);
-// - poi: a named object with a key of POI_KEYS (amenity, shop, tourism, ...), its category the tag
+// - poi: a named object with a key of POI_KEYS (amenity, shop, tourism, ..., natural
+//   peaks and waters, waterway rivers), its category the tag
 //   (poi-category.ts). One that is also an address gives both: the address keeps the object's id,
 //   the poi gets "<id>:poi".
 export const LOCALITY_PLACES = [
@@ -38,6 +39,7 @@ const NOT_STREETS = new Set([
   'rest_area',
   'corridor',
 ]);
+// The keys whose named objects are points of interest.
 // Other names that should find a place too.
 const ALT_NAME_TAGS = [
   'alt_name',
@@ -91,17 +93,21 @@ export function placesFromOsm(
   const address = {
     housenumber: tags['addr:housenumber'],
     street: tags['addr:street'] ?? tags['addr:place'],
-    locality: tags['addr:city'] ?? tags['addr:place'] ?? tags['addr:suburb'],
+    locality: tags['addr:city'],
+    district: tags['addr:suburb'] ?? tags['addr:hamlet'] ?? (tags['addr:street'] ? tags['addr:place'] : undefined),
     region: tags['addr:state'] ?? tags['addr:province'],
   };
-  if (address.housenumber && address.street) {
+  // An object that is an address and also a locality or street (a house number on a way) keeps its id
+  // for the address; the other place gets "<id>:<kind>", so the two never share an id.
+  const second = (kind: string) => (out.length > 0 ? `${sourceId}:${kind}` : sourceId);
+  if (address.housenumber) {
     out.push({ id: sourceId, place: { ...base, ...address, kind: 'address' } });
   }
   const place = tags.place;
   if (name && place && (LOCALITY_PLACES as readonly string[]).includes(place)) {
     const population = parsePopulation(tags.population);
     out.push({
-      id: sourceId,
+      id: second('locality'),
       place: {
         ...base,
         kind: 'locality',
@@ -114,12 +120,12 @@ export function placesFromOsm(
   } else if (name && place === 'country') {
     const code = tags['ISO3166-1:alpha2'] ?? tags['ISO3166-1'] ?? tags.country_code;
     out.push({
-      id: sourceId,
+      id: second('country'),
       place: { ...base, kind: 'country', name, country_code: code, population: parsePopulation(tags.population) },
     });
   } else if (name && place && REGION_PLACES.has(place)) {
     out.push({
-      id: sourceId,
+      id: second('region'),
       place: {
         ...base,
         kind: 'region',
@@ -128,8 +134,11 @@ export function placesFromOsm(
         population: parsePopulation(tags.population),
       },
     });
-  } else if (name && line && tags.highway && !NOT_STREETS.has(tags.highway)) {
-    out.push({ id: sourceId, place: { ...base, kind: 'street', name, street: name, locality: address.locality } });
+  } else if (name && line && isStreet(tags.highway)) {
+    out.push({
+      id: second('street'),
+      place: { ...base, kind: 'street', name, street: name, locality: address.locality },
+    });
   }
   if (name && hasPoiKey(tags) && !out.some((p) => p.place.kind !== 'address')) {
     const category = poiCategoryOf(tags);
@@ -139,6 +148,11 @@ export function placesFromOsm(
     });
   }
   return out;
+}
+
+// A highway=* value one could stand in.
+export function isStreet(highway: string | undefined): boolean {
+  return highway !== undefined && !NOT_STREETS.has(highway);
 }
 
 // The source id of an osmium export feature: osmium numbers areas 2 x way id, or 2 x relation id + 1.
