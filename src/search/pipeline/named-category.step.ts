@@ -15,20 +15,22 @@ const AREA_KINDS = new Set(['locality', 'postcode', 'region', 'country']);
 // searched, around the place or point the rest of the query gives (the place's surroundings, see
 // place-surroundings.ts; a point's radius is a coordinates query's), or anywhere when the category
 // is the whole query. Nothing (the later steps run as before) when the rest names no place, the
-// whole query is also a town's name, or the category has no poi with imagery there.
+// whole query is also a place's name, or the category has no poi with imagery there.
 export async function namedCategory(s: TextSearchState, deps: SearchSteps): Promise<StepAnswer | void> {
   const read = readCategoryQuery(s.text.text);
   if (!read) return;
   let around: Circle | null = null;
   if (read.point) around = { ...read.point, radiusM: RADIUS_DEFAULT_M };
   else {
-    // The whole query: not when it is also a town's name ("Spring" is a term of trampoline parks).
+    // The whole query: not when it is also the name of a place ("Spring" is a term of trampoline
+    // parks and a town's name; a pub named "Wirtschaft", a post box named "Briefkasten"): a name
+    // typed whole is that place before it is a category.
     const rest = buildTextQuery(read.rest || s.text.text);
     if (!rest) return;
     s.vocabulary ??= await deps.repository.vocabulary();
     const [place] = await deps.placeMatcher.named(rest, s.region, s.vocabulary);
     if (!read.rest) {
-      if (place && AREA_KINDS.has(place.kind) && tokenize(place.name).join(' ') === rest.words.join(' ')) return;
+      if (place && tokenize(place.name).join(' ') === rest.words.join(' ')) return;
     } else {
       if (!place || !placeCoversQuery(rest, place) || (!read.connected && !AREA_KINDS.has(place.kind))) return;
       around = surroundingsOf(place);
