@@ -16,6 +16,10 @@ export const POI_KEYS = [
   'natural',
   'waterway',
 ] as const;
+// The keys whose presets give the category words a query may use (category-query.ts): natural and
+// waterway objects are found by their names ("Rhein", "Gafleispitz"), not by words such as "peak" or
+// "Berg", which too many names and streets hold.
+export const CATEGORY_KEYS = POI_KEYS.filter((key) => key !== 'natural' && key !== 'waterway');
 // natural=* and waterway=* values that name nothing one would look for.
 const NOT_POIS = new Set(['tree', 'tree_row', 'scrub', 'grassland', 'wood', 'shrub', 'riverbank', 'ditch', 'drain']);
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { POI_KEYS } from '../../src/places/poi-category';
+import { CATEGORY_KEYS } from '../../src/places/poi-category';
 
 // The words that name each category of poi, from the iD editor's presets (@openstreetmap/id-tagging-schema,
 // ISC): for every searchable preset of a poi key whose tags are that one key=value, its English and
@@ -47,7 +47,7 @@ export function buildCategoryTerms(): { source: string; categories: CategoryTerm
     dir,
     'translations/de.json',
   ).de.presets.presets;
-  const keys = new Set<string>(POI_KEYS);
+  const keys = new Set<string>(CATEGORY_KEYS);
   const byTag = new Map<string, CategoryTerms>();
   for (const [id, preset] of Object.entries(presets).sort(([a], [b]) => a.localeCompare(b))) {
     const tags = Object.entries(preset.tags ?? {});
