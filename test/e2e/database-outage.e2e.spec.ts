@@ -83,6 +83,29 @@ describe('database outage', () => {
     await expectRecovery(5000);
   });
 
+  // The steps added for issue 31 reach the database through their own statements: a category's
+  // points of interest, a region named in the query, the last resorts after a misspelling.
+  it('answers 503, never 500, on every text search path when the server refuses connections', async () => {
+    await search().expect(200); // the key is now known without the database
+    await proxy.refuse();
+    for (const query of [
+      'restaurant in Vaduz',
+      'Outage Lane, Liechtenstein',
+      'Springfield, Illinois',
+      'Outaeg Lnae',
+      'qzxwv',
+    ]) {
+      const res = await request(app.getHttpServer()).post('/search').set('x-api-key', key).send({ query });
+      expect({ query, status: res.status, code: res.body?.error?.code }).toEqual({
+        query,
+        status: 503,
+        code: 'DATABASE_UNAVAILABLE',
+      });
+    }
+    await proxy.restore();
+    await expectRecovery(5000);
+  });
+
   it('never hangs when the network path goes silent (connect and read timeouts), then recovers by itself', async () => {
     await search().expect(200);
     await proxy.blackhole();
