@@ -789,131 +789,148 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
 --   $12 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
 --   $13 = 9.5209
 --   $14 = 47.1391
---   $15 = 9.5209
---   $16 = 47.1391
---   $17 = 45
+--   $15 = 5
+--   $16 = 9.5209
+--   $17 = 47.1391
 --   $18 = 9.5209
 --   $19 = 47.1391
---   $20 = 50
+--   $20 = 45
 --   $21 = 9.5209
 --   $22 = 47.1391
 --   $23 = 9.5209
 --   $24 = 47.1391
---   $25 = 45
---   $26 = [40,30]
---   $27 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $28 = ["'springfield'","'herrengasse' & '35'"]
---   $29 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $30 = [40,30]
---   $31 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $32 = 40
---   $33 = [40,30]
---   $34 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $35 = ["'springfield'","'herrengasse' & '35'"]
---   $36 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $37 = [40,30]
---   $38 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $39 = "herrengasse35vaduz"
---   $40 = 1000
---   $41 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $42 = ["'springfield'","'herrengasse' & '35'"]
---   $43 = 200
---   $44 = 2000
---   $45 = 200
---   $46 = 200
---   $47 = 9.5209
---   $48 = 47.1391
---   $49 = 50
---   $50 = 9.5209
---   $51 = 47.1391
---   $52 = 9.5209
---   $53 = 47.1391
---   $54 = 45
+--   $25 = 50
+--   $26 = 9.5209
+--   $27 = 47.1391
+--   $28 = 5
+--   $29 = 9.5209
+--   $30 = 47.1391
+--   $31 = 9.5209
+--   $32 = 47.1391
+--   $33 = 45
+--   $34 = [40,30]
+--   $35 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $36 = ["'springfield'","'herrengasse' & '35'"]
+--   $37 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $38 = [40,30]
+--   $39 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $40 = 40
+--   $41 = 9.5209
+--   $42 = 47.1391
+--   $43 = [40,30]
+--   $44 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $45 = ["'springfield'","'herrengasse' & '35'"]
+--   $46 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $47 = [40,30]
+--   $48 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $49 = "herrengasse35vaduz"
+--   $50 = 1000
+--   $51 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $52 = ["'springfield'","'herrengasse' & '35'"]
+--   $53 = 200
+--   $54 = 2000
 --   $55 = 200
---   $56 = 1000
---   $57 = 10
---   $58 = "Herrengasse 35 Vaduz"
---   $59 = "herrengasse35vaduz"
---   $60 = "Herrengasse 35 Vaduz"
---   $61 = "Herrengasse 35 Vaduz"
---   $62 = "'herrengasse' & '35' & 'vaduz'"
---   $63 = "'herrengasse' & '35' & 'vaduz':*"
---   $64 = 10001
---   $65 = 1000
---   $66 = false
---   $67 = 10001
---   $68 = 1000
+--   $56 = 200
+--   $57 = 9.5209
+--   $58 = 47.1391
+--   $59 = 50
+--   $60 = 9.5209
+--   $61 = 47.1391
+--   $62 = 5
+--   $63 = 9.5209
+--   $64 = 47.1391
+--   $65 = 9.5209
+--   $66 = 47.1391
+--   $67 = 45
+--   $68 = 200
 --   $69 = 1000
 --   $70 = 10
---   $71 = 0
---   $72 = 10
---   $73 = 1000
---   $74 = 0
---   $75 = 10
---   $76 = 0
---   $77 = "Herrengasse 35 Vaduz"
---   $78 = "herrengasse35vaduz"
---   $79 = "Herrengasse 35 Vaduz"
---   $80 = "Herrengasse 35 Vaduz"
---   $81 = "'herrengasse' & '35' & 'vaduz'"
+--   $71 = "Herrengasse 35 Vaduz"
+--   $72 = "herrengasse35vaduz"
+--   $73 = "Herrengasse 35 Vaduz"
+--   $74 = "Herrengasse 35 Vaduz"
+--   $75 = "'herrengasse' & '35' & 'vaduz'"
+--   $76 = "'herrengasse' & '35' & 'vaduz':*"
+--   $77 = 10001
+--   $78 = 1000
+--   $79 = false
+--   $80 = 10001
+--   $81 = 1000
+--   $82 = 1000
+--   $83 = 10
+--   $84 = 0
+--   $85 = 10
+--   $86 = 1000
+--   $87 = 0
+--   $88 = 10
+--   $89 = 0
+--   $90 = "Herrengasse 35 Vaduz"
+--   $91 = "herrengasse35vaduz"
+--   $92 = "Herrengasse 35 Vaduz"
+--   $93 = "Herrengasse 35 Vaduz"
+--   $94 = "'herrengasse' & '35' & 'vaduz'"
   WITH pinned AS MATERIALIZED (SELECT DISTINCT ON (x.id) x.id, x.code_match, (similarity(i.address_norm, lis_normalize($1))
     + CASE WHEN coalesce(i.address_code = $2, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($4)) THEN 0.5 ELSE 0 END
     + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END + coalesce(CASE
     WHEN i.place_id = $6::uuid THEN greatest(($7::float8[])[array_position($8::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($9::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($10::uuid[], i.locality_id)]) THEN ($11::float8[])[array_position($12::uuid[], i.locality_id)] END) + CASE WHEN (i.interactive OR coalesce(abs((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($13::float8, $14::float8), 4326)::geography))) - 360 * round((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($15::float8, $16::float8), 4326)::geography))) / 360)) <= $17::float8, true)) THEN 2 ELSE 0 END + (i.captured_at - DATE '1970-01-01') / 1000000.0
-    WHEN (ST_DWithin(i.location::geography, ST_SetSRID(ST_MakePoint($18::float8, $19::float8), 4326)::geography, $20::float8) AND (i.interactive OR coalesce(abs((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($21::float8, $22::float8), 4326)::geography))) - 360 * round((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($23::float8, $24::float8), 4326)::geography))) / 360)) <= $25::float8, true))) THEN greatest(greatest(($26::float8[])[array_position($27::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($28::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($29::uuid[], i.locality_id)]) THEN ($30::float8[])[array_position($31::uuid[], i.locality_id)] END), $32::float8 - 3)
-    ELSE greatest(($33::float8[])[array_position($34::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($35::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($36::uuid[], i.locality_id)]) THEN ($37::float8[])[array_position($38::uuid[], i.locality_id)] END) END, 0))::float8 AS score
-      FROM ((SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $39  LIMIT $40) UNION ALL (
+  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($9::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($10::uuid[], i.locality_id)]) THEN ($11::float8[])[array_position($12::uuid[], i.locality_id)] END) + CASE WHEN (i.interactive OR ST_DWithin(i.location::geography, ST_SetSRID(ST_MakePoint($13::float8, $14::float8), 4326)::geography, $15::float8)
+  OR coalesce(abs((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($16::float8, $17::float8), 4326)::geography))) - 360 * round((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($18::float8, $19::float8), 4326)::geography))) / 360)) <= $20::float8, true)) THEN 2 ELSE 0 END
+      + 1 / (1 + ST_Distance(i.location::geography, ST_SetSRID(ST_MakePoint($21::float8, $22::float8), 4326)::geography) / 10) + (i.captured_at - DATE '1970-01-01') / 1000000.0
+    WHEN (ST_DWithin(i.location::geography, ST_SetSRID(ST_MakePoint($23::float8, $24::float8), 4326)::geography, $25::float8) AND (i.interactive OR ST_DWithin(i.location::geography, ST_SetSRID(ST_MakePoint($26::float8, $27::float8), 4326)::geography, $28::float8)
+  OR coalesce(abs((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($29::float8, $30::float8), 4326)::geography))) - 360 * round((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($31::float8, $32::float8), 4326)::geography))) / 360)) <= $33::float8, true))) THEN greatest(greatest(($34::float8[])[array_position($35::uuid[], i.place_id)],
+  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($36::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($37::uuid[], i.locality_id)]) THEN ($38::float8[])[array_position($39::uuid[], i.locality_id)] END), $40::float8 - 3 + 1 / (1 + ST_Distance(i.location::geography, ST_SetSRID(ST_MakePoint($41::float8, $42::float8), 4326)::geography) / 10))
+    ELSE greatest(($43::float8[])[array_position($44::uuid[], i.place_id)],
+  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($45::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($46::uuid[], i.locality_id)]) THEN ($47::float8[])[array_position($48::uuid[], i.locality_id)] END) END, 0))::float8 AS score
+      FROM ((SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $49  LIMIT $50) UNION ALL (
   SELECT r.id, false AS code_match FROM (
-    SELECT x.id FROM unnest($41::uuid[], $42::text[]) WITH ORDINALITY AS p(id, name, n)
+    SELECT x.id FROM unnest($51::uuid[], $52::text[]) WITH ORDINALITY AS p(id, name, n)
     CROSS JOIN LATERAL (SELECT to_tsquery('simple', p.name) AS name) q
     CROSS JOIN LATERAL (
-      (SELECT i.id FROM imagery i WHERE i.place_id = p.id  LIMIT $43)
+      (SELECT i.id FROM imagery i WHERE i.place_id = p.id  LIMIT $53)
       UNION ALL
       (SELECT l.id FROM (
         SELECT i.id, (i.address_origin <> 'own' OR i.address_tsv @@ q.name)  AS its
-        FROM imagery i WHERE i.locality_id = p.id LIMIT $44
-      ) l WHERE l.its LIMIT $45)
+        FROM imagery i WHERE i.locality_id = p.id LIMIT $54
+      ) l WHERE l.its LIMIT $55)
     ) x
     ORDER BY p.n
-    LIMIT $46
+    LIMIT $56
   ) r
-  UNION ALL (SELECT i.id, false AS code_match FROM imagery i WHERE (ST_DWithin(i.location::geography, ST_SetSRID(ST_MakePoint($47::float8, $48::float8), 4326)::geography, $49::float8) AND (i.interactive OR coalesce(abs((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($50::float8, $51::float8), 4326)::geography))) - 360 * round((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($52::float8, $53::float8), 4326)::geography))) / 360)) <= $54::float8, true)))  LIMIT $55))) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC),
+  UNION ALL (SELECT i.id, false AS code_match FROM imagery i WHERE (ST_DWithin(i.location::geography, ST_SetSRID(ST_MakePoint($57::float8, $58::float8), 4326)::geography, $59::float8) AND (i.interactive OR ST_DWithin(i.location::geography, ST_SetSRID(ST_MakePoint($60::float8, $61::float8), 4326)::geography, $62::float8)
+  OR coalesce(abs((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($63::float8, $64::float8), 4326)::geography))) - 360 * round((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($65::float8, $66::float8), 4326)::geography))) / 360)) <= $67::float8, true)))  LIMIT $68))) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC),
   head AS MATERIALIZED (
     SELECT i.id, row_number() OVER () AS seq,
-           CASE WHEN row_number() OVER () <= $56 AND NOT (SELECT count(*) FROM pinned) >= $57 THEN (similarity(i.address_norm, lis_normalize($58))
-    + CASE WHEN coalesce(i.address_code = $59, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($60) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($61)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $62) THEN 0.5 ELSE 0 END)::float8 END AS score
-    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $63) AND i.id NOT IN (SELECT id FROM pinned)  LIMIT $64
+           CASE WHEN row_number() OVER () <= $69 AND NOT (SELECT count(*) FROM pinned) >= $70 THEN (similarity(i.address_norm, lis_normalize($71))
+    + CASE WHEN coalesce(i.address_code = $72, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($73) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($74)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $75) THEN 0.5 ELSE 0 END)::float8 END AS score
+    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $76) AND i.id NOT IN (SELECT id FROM pinned)  LIMIT $77
   ),
   sizes AS MATERIALIZED (
     SELECT (SELECT count(*) FROM head)::int AS head, (SELECT count(*) FROM pinned)::int AS pinned,
            (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS code_matched
   ),
   counted AS MATERIALIZED (
-    SELECT s.pinned + CASE WHEN s.head > $65 AND $66 THEN $67 ELSE s.head END AS total,
-      least(s.head, $68) + s.pinned AS ranked
+    SELECT s.pinned + CASE WHEN s.head > $78 AND $79 THEN $80 ELSE s.head END AS total,
+      least(s.head, $81) + s.pinned AS ranked
     FROM sizes s
   ),
   ranked AS MATERIALIZED (
     SELECT r.id, r.score, row_number() OVER (ORDER BY r.score DESC, r.id) AS pos
-    FROM (SELECT id, score FROM head WHERE seq <= $69 AND NOT (SELECT count(*) FROM pinned) >= $70 UNION ALL SELECT id, score FROM pinned) r
+    FROM (SELECT id, score FROM head WHERE seq <= $82 AND NOT (SELECT count(*) FROM pinned) >= $83 UNION ALL SELECT id, score FROM pinned) r
   ),
   page AS MATERIALIZED (
-    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $71 AND r.pos <= $72
+    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $84 AND r.pos <= $85
     UNION ALL
     SELECT t.id, NULL, (SELECT ranked FROM counted) + t.n
     FROM (
       SELECT x.id, row_number() OVER () AS n
-      FROM (SELECT h.id FROM head h WHERE h.seq > $73 ORDER BY h.seq) x
-      OFFSET greatest(0, $74 - (SELECT ranked FROM counted))
-      LIMIT greatest(0, $75 - greatest($76, (SELECT ranked FROM counted)))
+      FROM (SELECT h.id FROM head h WHERE h.seq > $86 ORDER BY h.seq) x
+      OFFSET greatest(0, $87 - (SELECT ranked FROM counted))
+      LIMIT greatest(0, $88 - greatest($89, (SELECT ranked FROM counted)))
     ) t
   )
   SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", false AS estimated, p.*
@@ -921,11 +938,11 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
 i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat,
-i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($77))
-    + CASE WHEN coalesce(i.address_code = $78, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($79) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($80)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $81) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
+i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($90))
+    + CASE WHEN coalesce(i.address_code = $91, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($92) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($93)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $94) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
     FROM page pg JOIN imagery i ON i.id = pg.id
   ) p ON true
   ORDER BY p.pos

@@ -172,6 +172,10 @@ export const ADDRESS: KeyedTestPlace = {
 // Records at the address (their address recovered from it) and around it.
 const at = (bearing: number, metres: number) => destination(ADDRESS, bearing, metres);
 export const VIEWS = {
+  // Beside the address (under AT_POINT_M), looking away: it stands there, so it shows it.
+  beside: { where: at(0, 3), heading: 0, date: '2015-05-01', interactive: false, own: true },
+  // Given the address as its nearest, facing it and newest, but down the street: after nearer ones.
+  downTheStreet: { where: at(0, 40), heading: 180, date: '2025-05-01', interactive: false, own: true },
   facing: { where: at(180, 10), heading: 0, date: '2018-05-01', interactive: false, own: true },
   away: { where: at(180, 10), heading: 180, date: '2024-05-01', interactive: false, own: true },
   panorama: { where: at(270, 10), heading: 200, date: '2016-05-01', interactive: true, own: true },

@@ -108,9 +108,9 @@ describe('search that knows places', () => {
     expect((await keys({ query: 'Muenchen' }))[0]).toBe('munich');
   });
 
-  it('shows an address best: its own records that face it (or are panoramas), newest first, then the rest of its own, then neighbours facing it', async () => {
+  it('shows an address best: its own records that show it (facing it, panoramas, beside it), nearest then newest first, then the rest of its own, then neighbours facing it', async () => {
     const got = await keys({ query: 'Herrengasse 35 Vaduz' });
-    expect(got.slice(0, 4)).toEqual(['facing', 'panorama', 'away', 'neighbourFacing']);
+    expect(got.slice(0, 6)).toEqual(['beside', 'facing', 'panorama', 'downTheStreet', 'away', 'neighbourFacing']);
     expect(got).not.toContain('neighbourAway');
   });
 
@@ -159,11 +159,11 @@ describe('search that knows places', () => {
       lon: -0.1276,
       distance_m: 0,
     });
-    const [facing] = (await search({ query: 'Herrengasse 35 Vaduz', limit: 1, include: ['place'] })).data;
+    const all = (await search({ query: 'Herrengasse 35 Vaduz', limit: 10, include: ['place'] })).data;
+    const facing = all.find((d) => keyOf(d.id) === 'facing')!;
     expect(facing.place).toMatchObject({ id: testPlaceId(ADDRESS.key), kind: 'address', distance_m: 10 });
     expect(facing.place!.bearing_offset_deg).toBeLessThan(1);
     // A neighbour's record facing the address is shown with the address it faces.
-    const all = (await search({ query: 'Herrengasse 35 Vaduz', limit: 10, include: ['place'] })).data;
     const neighbour = all.find((d) => keyOf(d.id) === 'neighbourFacing')!;
     expect(neighbour.place).toMatchObject({ id: testPlaceId(ADDRESS.key), kind: 'address' });
     expect(neighbour.place!.distance_m).toBeCloseTo(30, 0); // the sphere here, the spheroid in PostGIS

@@ -1,6 +1,7 @@
 import { allWordsTsquery, TextQuery, tokenize } from '../search-query';
 import { ALT_NAME_SEPARATOR } from '../../places/place-record';
 import { PlacePins } from '../sql/place-pins.sql';
+import { PIN_WEIGHTS } from '../ranking/score-weights';
 
 export interface PlaceCandidate {
   id: string;
@@ -22,11 +23,6 @@ export interface RankedPlace extends PlaceCandidate {
 
 // The places whose imagery a query pins, best first.
 export const MAX_PINNED_PLACES = 20;
-// Pinned records score PIN_BASE + PIN_STEP per place below them in the ranking: a step is larger than
-// any text score (at most 4, code matches aside) plus the best-view bonus of an address (under 2.1),
-// so a better place's imagery always comes first and text only orders the imagery of one place.
-const PIN_BASE = 20;
-const PIN_STEP = 10;
 
 // How well the query names the place, or null when it does not mean it: every word of its name, or
 // of one of its other names ("Muenchen" for Munich, "Illinois" for a town of Illinois), is in the
@@ -135,7 +131,7 @@ export function rankPlaces(query: TextQuery, candidates: readonly PlaceCandidate
 
 export function pinsOf(places: readonly RankedPlace[]): PlacePins | null {
   if (places.length === 0) return null;
-  const scores = places.map((_, i) => PIN_BASE + PIN_STEP * (places.length - i));
+  const scores = places.map((_, i) => PIN_WEIGHTS.base + PIN_WEIGHTS.step * (places.length - i));
   const [best] = places;
   const view = best.kind === 'address' ? { id: best.id, lon: best.lon, lat: best.lat, score: scores[0] } : null;
   // A name without words (only symbols) is an empty tsquery, which matches nothing.

@@ -13,3 +13,25 @@ export const SCORE_WEIGHTS = {
   /** The address holds every word of the query whole (not only as the start of a word). */
   everyWordWhole: 0.5,
 } as const;
+
+// The boosts of a place's imagery (sql/place-pins.sql.ts, place-matching/place-ranking.ts). A place's
+// step is larger than any text score (at most 4, code matches aside) plus the best-view terms of an
+// address (under 3.1), so a better place's imagery always comes first and text only orders the
+// imagery of one place.
+export const PIN_WEIGHTS = {
+  /** Every pinned record: the last place the query names. */
+  base: 20,
+  /** Per place below it in the ranking of the places the query names. */
+  step: 10,
+  /** A record of the named address that shows it (faces it, or is 360-degree). */
+  showsAddress: 2,
+  /**
+   * At most this much for being near the named address's point, halved at nearnessHalfM metres
+   * (1 / (1 + d / nearnessHalfM)): of two records given the same address, the one beside it shows it
+   * better than one taken down the street, which only recovered the address as its nearest.
+   */
+  nearness: 1,
+  nearnessHalfM: 10,
+  /** Other records facing the named address within VIEW_RADIUS_M rank this far below its own. */
+  viewedBelowOwn: 3,
+} as const;

@@ -1,6 +1,7 @@
 import { Prisma } from '@prisma/client';
 import { LOCALITY_RECORDS_READ, PINNED_RECORDS_CAP } from '../search-limits';
 import { geography } from './spatial.sql';
+import { PIN_WEIGHTS } from '../ranking/score-weights';
 
 /**
  * The places a query names, best first (see place-ranking.ts), and the score each adds to its
@@ -29,14 +30,18 @@ export interface PlacePins {
 // "Facing" an address: the heading within this many degrees of the bearing to it.
 export const VIEW_HALF_ANGLE_DEG = 45;
 export const VIEW_RADIUS_M = 50;
+// Nearer than this, the bearing to a point is noise (a street image's position is good to a few
+// metres): the record stands at the address and counts as showing it whatever its heading.
+export const AT_POINT_M = 5;
 
 type View = NonNullable<PlacePins['view']>;
 
-// Whether the record shows the point: 360-degree images always, others when their heading is within
-// VIEW_HALF_ANGLE_DEG of the bearing to it (at the point itself there is no bearing: it qualifies).
+// Whether the record shows the point: 360-degree images and those within AT_POINT_M always, others
+// when their heading is within VIEW_HALF_ANGLE_DEG of the bearing to it.
 function showsSql(view: View): Prisma.Sql {
   const turn = Prisma.sql`(i.heading - degrees(ST_Azimuth(i.location::geography, ${geography(view)})))`;
-  return Prisma.sql`(i.interactive OR coalesce(abs(${turn} - 360 * round(${turn} / 360)) <= ${VIEW_HALF_ANGLE_DEG}::float8, true))`;
+  return Prisma.sql`(i.interactive OR ST_DWithin(i.location::geography, ${geography(view)}, ${AT_POINT_M}::float8)
+    OR coalesce(abs(${turn} - 360 * round(${turn} / 360)) <= ${VIEW_HALF_ANGLE_DEG}::float8, true))`;
 }
 
 function viewedSql(view: View): Prisma.Sql {
@@ -56,8 +61,8 @@ const nameQueriesSql = (pins: PlacePins) =>
 
 // The score a record gets from its best named place, NULL when it is none's imagery. Arrays are
 // 1-based; array_position of a NULL link is NULL, and greatest() skips NULLs. The named address's
-// own records that show it get 2 more, and newer ones a little more (under 0.1); other records within
-// VIEW_RADIUS_M that face it rank just below its own (score - 3).
+// own records that show it score more, the nearer its point the more, and newer ones a little more
+// (under 0.1); other records within VIEW_RADIUS_M that face it rank just below its own (PIN_WEIGHTS).
 function pinScoreSql(pins: PlacePins): Prisma.Sql {
   const ids = Prisma.sql`${pins.ids}::uuid[]`;
   const scores = Prisma.sql`${pins.scores}::float8[]`;
@@ -66,10 +71,14 @@ function pinScoreSql(pins: PlacePins): Prisma.Sql {
     CASE WHEN ${ofLocalitySql(Prisma.sql`(${nameQueriesSql(pins)})[${locality}]`)} THEN (${scores})[${locality}] END)`;
   if (!pins.view) return linked;
   const v = pins.view;
+  const w = (weight: number) => Prisma.raw(String(weight));
   const recency = Prisma.sql`(i.captured_at - DATE '1970-01-01') / 1000000.0`;
+  const distance = Prisma.sql`ST_Distance(i.location::geography, ${geography(v)})`;
+  const nearness = Prisma.sql`${w(PIN_WEIGHTS.nearness)} / (1 + ${distance} / ${w(PIN_WEIGHTS.nearnessHalfM)})`;
   return Prisma.sql`CASE
-      WHEN i.place_id = ${v.id}::uuid THEN ${linked} + CASE WHEN ${showsSql(v)} THEN 2 ELSE 0 END + ${recency}
-      WHEN ${viewedSql(v)} THEN greatest(${linked}, ${v.score}::float8 - 3)
+      WHEN i.place_id = ${v.id}::uuid THEN ${linked} + CASE WHEN ${showsSql(v)} THEN ${w(PIN_WEIGHTS.showsAddress)} ELSE 0 END
+        + ${nearness} + ${recency}
+      WHEN ${viewedSql(v)} THEN greatest(${linked}, ${v.score}::float8 - ${w(PIN_WEIGHTS.viewedBelowOwn)} + ${nearness})
       ELSE ${linked} END`;
 }
 
