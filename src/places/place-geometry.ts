@@ -1,49 +1,103 @@
-// One point for a place whatever its geometry, found cheaply (no geometry library, one pass over the
-// vertices): a point is itself; a line gives its middle vertex, which lies on the line; a polygon
-// gives the mean of its outer ring's vertices, which lies inside buildings and other compact shapes
-// (a concave outline may put it just outside); a multi-geometry uses its first part.
+import along from '@turf/along';
+import area from '@turf/area';
+import centerOfMass from '@turf/center-of-mass';
+import length from '@turf/length';
+
+type Position = [number, number];
+
+// One point for a place whatever its geometry (the points Nominatim and the relevance suite take): a
+// point is itself; a line gives the point halfway along it, which lies on it; an area gives its
+// centre of mass (inside compact shapes such as buildings; a concave outline may put it outside);
+// a multi-geometry uses its longest line or largest area (@turf: geodesic lengths and areas).
 // Returns null for anything without usable coordinates; the caller's validation says why.
-export function representativePoint(geometry: unknown): [number, number] | null {
+export function representativePoint(geometry: unknown): Position | null {
   if (typeof geometry !== 'object' || geometry === null) return null;
   const { type, coordinates } = geometry as { type?: unknown; coordinates?: unknown };
   switch (type) {
     case 'Point':
       return position(coordinates);
-    case 'MultiPoint':
+    case 'MultiPoint': {
+      const points = positions(coordinates);
+      return points && points.length > 0 ? points[Math.floor(points.length / 2)] : null;
+    }
     case 'LineString':
-      return Array.isArray(coordinates) ? position(coordinates[Math.floor(coordinates.length / 2)]) : null;
+      return halfway(positions(coordinates));
     case 'MultiLineString':
-      return Array.isArray(coordinates)
-        ? representativePoint({ type: 'LineString', coordinates: coordinates[0] })
-        : null;
+      return halfway(largest(parts(coordinates, positions), (line) => length(lineOf(line))));
     case 'Polygon':
-      return Array.isArray(coordinates) ? ringMean(coordinates[0]) : null;
+      return massCentre(rings(coordinates));
     case 'MultiPolygon':
-      return Array.isArray(coordinates) && Array.isArray(coordinates[0]) ? ringMean(coordinates[0][0]) : null;
+      return massCentre(largest(parts(coordinates, rings), (polygon) => area(polygonOf(polygon))));
     default:
       return null;
   }
 }
 
-function position(value: unknown): [number, number] | null {
+function position(value: unknown): Position | null {
   if (!Array.isArray(value) || value.length < 2 || typeof value[0] !== 'number' || typeof value[1] !== 'number')
     return null;
+  if (!Number.isFinite(value[0]) || !Number.isFinite(value[1])) return null;
   return [value[0], value[1]];
 }
 
-// The mean of a closed ring's vertices (its closing vertex, a repeat of the first, is left out).
-function ringMean(ring: unknown): [number, number] | null {
-  if (!Array.isArray(ring) || ring.length === 0) return null;
-  const count = ring.length > 1 ? ring.length - 1 : 1;
-  let lon = 0;
-  let lat = 0;
-  for (let i = 0; i < count; i++) {
-    const p = position(ring[i]);
+// Every position of a list, or null when one is not a position.
+function positions(value: unknown): Position[] | null {
+  if (!Array.isArray(value)) return null;
+  const out: Position[] = [];
+  for (const v of value) {
+    const p = position(v);
     if (!p) return null;
-    lon += p[0];
-    lat += p[1];
+    out.push(p);
   }
-  return [lon / count, lat / count];
+  return out;
+}
+
+function rings(value: unknown): Position[][] | null {
+  return parts(value, positions);
+}
+
+function parts<T>(value: unknown, read: (v: unknown) => T | null): T[] | null {
+  if (!Array.isArray(value) || value.length === 0) return null;
+  const out: T[] = [];
+  for (const v of value) {
+    const part = read(v);
+    if (part === null) return null;
+    out.push(part);
+  }
+  return out;
+}
+
+function largest<T>(items: T[] | null, size: (item: T) => number): T | null {
+  if (!items || items.length === 0) return null;
+  return items.reduce((best, item) => (size(item) > size(best) ? item : best));
+}
+
+const lineOf = (line: Position[]) => ({
+  type: 'Feature' as const,
+  properties: {},
+  geometry: { type: 'LineString' as const, coordinates: line },
+});
+const polygonOf = (polygon: Position[][]) => ({ type: 'Polygon' as const, coordinates: polygon });
+
+function halfway(line: Position[] | null): Position | null {
+  if (!line || line.length === 0) return null;
+  if (line.length === 1) return line[0];
+  const feature = lineOf(line);
+  return along(feature, length(feature) / 2).geometry.coordinates as Position;
+}
+
+// A ring of fewer than four positions is not a polygon to turf: the mean of its positions.
+function massCentre(polygon: Position[][] | null): Position | null {
+  const outer = polygon?.[0];
+  if (!outer || outer.length === 0) return null;
+  if (outer.length < 4) return mean(outer);
+  const [lon, lat] = centerOfMass(polygonOf([outer])).geometry.coordinates;
+  return Number.isFinite(lon) && Number.isFinite(lat) ? [lon, lat] : mean(outer);
+}
+
+function mean(points: Position[]): Position {
+  const sum = points.reduce((a, p) => [a[0] + p[0], a[1] + p[1]], [0, 0]);
+  return [sum[0] / points.length, sum[1] / points.length];
 }
 
 // At most this many vertices in a stored street line (longer ones keep only their point).
