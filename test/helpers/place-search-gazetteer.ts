@@ -182,3 +182,22 @@ export const VIEWS = {
   neighbourFacing: { where: at(90, 30), heading: 270, date: '2020-05-01', interactive: false, own: false },
   neighbourAway: { where: at(90, 30), heading: 90, date: '2020-05-01', interactive: false, own: false },
 };
+
+// A POI with no address of its own among the records: the records nearest it that show it are its.
+export const POI: KeyedTestPlace = {
+  key: 'postmuseum',
+  kind: 'poi',
+  name: 'Postmuseum',
+  label: 'Postmuseum, Städtle 37, 9490 Vaduz',
+  lon: 9.5227,
+  lat: 47.139,
+  importance: 0.1,
+  countryCode: 'LI',
+};
+const nearPoi = (bearing: number, metres: number) => destination(POI, bearing, metres);
+export const POI_VIEWS = {
+  poiBeside: { where: nearPoi(90, 4), heading: 90, address: 'Städtle 35, 9490 Vaduz' },
+  poiFacing: { where: nearPoi(180, 30), heading: 0, address: 'Städtle 36, 9490 Vaduz' },
+  poiAway: { where: nearPoi(180, 30), heading: 180, address: 'Städtle 36, 9490 Vaduz' },
+  poiFar: { where: nearPoi(0, 80), heading: 180, address: 'Städtle 40, 9490 Vaduz' },
+};

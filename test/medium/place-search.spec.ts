@@ -3,7 +3,7 @@ import { SearchResponseDto } from '../../src/search/search-response.dto';
 import { insertPlaces, linkRecord, resetPlaces, testPlaceId } from '../helpers/places';
 import { startSearchService } from '../helpers/search-service';
 import { feature, importFixture, resetImagery } from '../helpers/test-app';
-import { ADDRESS, LOCALITIES, VIEWS } from '../helpers/place-search-gazetteer';
+import { ADDRESS, LOCALITIES, POI, POI_VIEWS, VIEWS } from '../helpers/place-search-gazetteer';
 
 // Search that knows places, on a small gazetteer (test/helpers/place-search-gazetteer.ts): the place a query
 // means comes first.
@@ -16,7 +16,7 @@ describe('search that knows places', () => {
   beforeAll(async () => {
     await resetImagery();
     await resetPlaces();
-    await insertPlaces([...LOCALITIES, ADDRESS]);
+    await insertPlaces([...LOCALITIES, ADDRESS, POI]);
     const features = LOCALITIES.map((p) => feature(p.label, {}, [p.lon, p.lat]));
     LOCALITIES.forEach((p, i) => recordOf.set(p.key, features[i].id));
     for (const [name, v] of Object.entries(VIEWS)) {
@@ -25,6 +25,11 @@ describe('search that knows places', () => {
         v.where.lon,
         v.where.lat,
       ]);
+      recordOf.set(name, f.id);
+      features.push(f);
+    }
+    for (const [name, v] of Object.entries(POI_VIEWS)) {
+      const f = feature(v.address, { heading: v.heading }, [v.where.lon, v.where.lat]);
       recordOf.set(name, f.id);
       features.push(f);
     }
@@ -112,6 +117,13 @@ describe('search that knows places', () => {
     const got = await keys({ query: 'Herrengasse 35 Vaduz' });
     expect(got.slice(0, 6)).toEqual(['beside', 'facing', 'panorama', 'downTheStreet', 'away', 'neighbourFacing']);
     expect(got).not.toContain('neighbourAway');
+  });
+
+  it('shows a POI by the records nearest it that face it, whatever address they recovered', async () => {
+    const got = await search({ query: 'Postmuseum', limit: 10, include: ['place'] });
+    expect(got.data.map((d) => keyOf(d.id))).toEqual(['poiBeside', 'poiFacing']);
+    expect(got.data[1].place).toMatchObject({ id: testPlaceId(POI.key), kind: 'poi' });
+    expect(got.data[1].place!.bearing_offset_deg).toBeLessThan(1);
   });
 
   it('limits results to a region and names it; region is part of what result_id identifies', async () => {

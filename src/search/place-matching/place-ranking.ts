@@ -129,11 +129,17 @@ export function rankPlaces(query: TextQuery, candidates: readonly PlaceCandidate
   return ranked.slice(0, MAX_PINNED_PLACES);
 }
 
+// Places a record shows from the street: an address or a POI (a shop, a hut, a peak) named first is
+// best seen by the records nearest to it that face it, whatever address they recovered.
+export function isViewed(place: Pick<RankedPlace, 'kind'>): boolean {
+  return place.kind === 'address' || place.kind === 'poi';
+}
+
 export function pinsOf(places: readonly RankedPlace[]): PlacePins | null {
   if (places.length === 0) return null;
   const scores = places.map((_, i) => PIN_WEIGHTS.base + PIN_WEIGHTS.step * (places.length - i));
   const [best] = places;
-  const view = best.kind === 'address' ? { id: best.id, lon: best.lon, lat: best.lat, score: scores[0] } : null;
+  const view = isViewed(best) ? { id: best.id, lon: best.lon, lat: best.lat, score: scores[0] } : null;
   // A name without words (only symbols) is an empty tsquery, which matches nothing.
   const names = places.map((p) => allWordsTsquery(nameInAddresses(p.name)) ?? '');
   return { ids: places.map((p) => p.id), scores, names, nameWords: wordsInAddresses(best.name), view };

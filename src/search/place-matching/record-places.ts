@@ -3,7 +3,7 @@ import { ImageryRecordDto } from '../search-response.dto';
 import { SearchRow } from '../search.repository';
 import { VIEW_RADIUS_M } from '../sql/place-pins.sql';
 import { PlaceMatchingRepository, RecordPlaceRow } from './place-matching.repository';
-import { RankedPlace } from './place-ranking';
+import { isViewed, RankedPlace } from './place-ranking';
 
 // `include: ["place"]`: per record, the best place of the query it belongs to (a named place it is
 // linked to, or the named address it faces from within VIEW_RADIUS_M); else the place its address
@@ -40,17 +40,17 @@ export class RecordPlaces {
         lon: f.lon,
         distance_m: Math.round(f.distance * 10) / 10,
       };
-      if (f.kind === 'address' && f.bearing !== null && f.distance > 0) {
+      if ((f.kind === 'address' || f.kind === 'poi') && f.bearing !== null && f.distance > 0) {
         record.place.bearing_offset_deg = Math.round(angleBetween(rows[i].heading, f.bearing) * 10) / 10;
       }
     });
   }
 }
 
-// The named address a record not linked to any named place may be a view of.
+// The named address or POI a record not linked to any named place may be a view of.
 function viewedAddress(row: SearchRow, named: readonly RankedPlace[]): string | null {
   if (named.some((p) => p.id === row.placeId || p.id === row.localityId)) return null;
-  return named[0]?.kind === 'address' ? named[0].id : null;
+  return named[0] && isViewed(named[0]) ? named[0].id : null;
 }
 
 // The places a record may be shown with, in order of preference.
