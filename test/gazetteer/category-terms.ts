@@ -3,12 +3,17 @@ import { dirname, join } from 'node:path';
 import { CATEGORY_KEYS } from '../../src/places/poi-category';
 
 // The words that name each category of poi, from the iD editor's presets (@openstreetmap/id-tagging-schema,
-// ISC): for every searchable preset of a poi key whose tags are that one key=value, its English and
-// German name and search terms. Presets of several tags (amenity=restaurant + cuisine=pizza) are
-// left out: a poi's category is one tag. So are presets of a key alone (amenity=*).
+// ISC): for every preset of a poi key whose tags are that one key=value, its English and German name
+// and search terms. Presets of several tags (amenity=restaurant + cuisine=pizza) are left out: a poi's
+// category is one tag. So are presets of a key alone (amenity=*). The schema moved schools,
+// kindergartens, universities and colleges to `education=*` presets that add the amenity tag
+// mappers still use (amenity=school): such a preset's words name the one poi tag it adds.
+// Unsearchable presets (iD hides them from its search: amenity=recycling, whose searchable presets
+// add recycling_type) count after searchable ones, when they have an English name.
 
 interface Preset {
   tags?: Record<string, string>;
+  addTags?: Record<string, string>;
   searchable?: boolean;
 }
 interface Translation {
@@ -48,15 +53,25 @@ export function buildCategoryTerms(): { source: string; categories: CategoryTerm
     'translations/de.json',
   ).de.presets.presets;
   const keys = new Set<string>(CATEGORY_KEYS);
-  const byTag = new Map<string, CategoryTerms>();
-  for (const [id, preset] of Object.entries(presets).sort(([a], [b]) => a.localeCompare(b))) {
+  // The poi tag a preset names: its one tag, or the one poi tag it adds to its one tag.
+  const poiTag = (preset: Preset): string | null => {
     const tags = Object.entries(preset.tags ?? {});
-    if (preset.searchable === false || tags.length !== 1) continue;
-    const [[key, value]] = tags;
-    if (!keys.has(key) || value === '*' || !/^[a-z0-9_]+$/.test(value)) continue;
-    const entry = { tag: `${key}=${value}`, en: words(en[id]), de: words(de[id]) };
-    if (!entry.en.name || byTag.has(entry.tag)) continue;
-    byTag.set(entry.tag, entry);
+    if (tags.length !== 1) return null;
+    const added = Object.entries(preset.addTags ?? {}).filter(([k]) => keys.has(k));
+    const [key, value] = keys.has(tags[0][0]) ? tags[0] : added.length === 1 ? added[0] : [null, null];
+    // "yes" is no kind ("healthcare=yes"): its word would make "yes" a category.
+    return key && value !== '*' && value !== 'yes' && /^[a-z0-9_]+$/.test(value!) ? `${key}=${value}` : null;
+  };
+  const byTag = new Map<string, CategoryTerms>();
+  const sorted = Object.entries(presets).sort(([a], [b]) => a.localeCompare(b));
+  for (const searchable of [true, false]) {
+    for (const [id, preset] of sorted) {
+      if ((preset.searchable !== false) !== searchable) continue;
+      const tag = poiTag(preset);
+      const entry = tag ? { tag, en: words(en[id]), de: words(de[id]) } : null;
+      if (!entry || !entry.en.name || byTag.has(entry.tag)) continue;
+      byTag.set(entry.tag, entry);
+    }
   }
   return {
     source: `${PACKAGE} ${version} (ISC), presets.json and translations/en.json, de.json`,

@@ -188,7 +188,8 @@ export function readOsmTruth(pbf: string = OSM_FIXTURE): OsmTruth {
           ? { ...numbers(number), street, place: addrPlace, postcode: t('addr:postcode'), city: t('addr:city') }
           : null,
       street: !!name && !!t('highway'),
-      poi: name ? (t('amenity') ?? t('shop') ?? t('tourism')) : null,
+      // "yes" says there is one, not what it is: no one asks for "yes in Vaduz".
+      poi: name ? ([t('amenity'), t('shop'), t('tourism')].find((v) => v && v !== 'yes') ?? null) : null,
       natural: !!name && !!(t('natural') || t('waterway')),
       place: !!name && PLACES.includes(t('place') ?? ''),
     };

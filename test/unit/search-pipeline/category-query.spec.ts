@@ -15,6 +15,17 @@ describe('readCategoryQuery', () => {
     expect(readCategoryQuery('Bäckereien')?.tags).toEqual(['shop=bakery']);
   });
 
+  // The iD schema names these by education=* presets that add the amenity tag mappers use.
+  it('reads schools, kindergartens and universities, and categories iD hides from its search', () => {
+    expect(readCategoryQuery('schools in Vaduz')?.tags).toEqual(['amenity=school']);
+    expect(readCategoryQuery('Kindergarten Triesen')?.tags).toEqual(['amenity=kindergarten']);
+    expect(readCategoryQuery('university')?.tags).toEqual(['amenity=university']);
+    expect(readCategoryQuery('music school in Triesen')?.tags).toEqual(['amenity=music_school']);
+    expect(readCategoryQuery('recycling in Vaduz')?.tags).toEqual(['amenity=recycling']);
+    // "yes" is no kind of place, though healthcare=yes has a preset.
+    expect(readCategoryQuery('yes in Vaduz')).toBeNull();
+  });
+
   it('reads the place or point the rest of the query gives, with or without a connecting word', () => {
     expect(readCategoryQuery('hotel in Vaduz')).toEqual({
       tags: ['tourism=hotel'],
