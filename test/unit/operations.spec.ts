@@ -24,18 +24,25 @@ describe('requestId', () => {
     },
   );
 
-  it.each([[undefined], [''], ['has space'], ['x'.repeat(129)], ['new\nline'], ['{"json":1}']])(
-    'generates a UUID instead of %j',
-    (id) => {
-      const { headers, res } = fakeResponse();
-      const got = requestId(
-        { headers: id === undefined ? {} : { 'x-request-id': id } } as unknown as IncomingMessage,
-        res,
-      );
-      expect(got).toMatch(UUID);
-      expect(headers['x-request-id']).toBe(got);
-    },
-  );
+  it.each([
+    [undefined],
+    [''],
+    ['has space'],
+    ['x'.repeat(65)],
+    ['new\nline'],
+    ['{"json":1}'],
+    // A key pasted into the wrong header must not be echoed or logged as the request id.
+    ['lis_Qm9vbGVhbi1rZXktdmFsdWUtdGhhdC1pcy1zZWNyZXQtMTIzNDU2'],
+    ['trace-lis_abcdefgh12345678'],
+  ])('generates a UUID instead of %j', (id) => {
+    const { headers, res } = fakeResponse();
+    const got = requestId(
+      { headers: id === undefined ? {} : { 'x-request-id': id } } as unknown as IncomingMessage,
+      res,
+    );
+    expect(got).toMatch(UUID);
+    expect(headers['x-request-id']).toBe(got);
+  });
 });
 
 describe('routeOf', () => {
