@@ -17,6 +17,9 @@ const BODY_READER = Symbol('bodyReader');
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
 const MAX_FIELD_NAME = 100;
+// Names that reach an object's prototype or shadow its methods (__proto__, constructor, toString, ...):
+// class-transformer drops or trips over them silently, so they are refused by name at any depth.
+const RESERVED_NAMES = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
 
 type BodyReader = () => Promise<RequestException | undefined>;
 type RequestWithBodyReader = Request & { [BODY_READER]?: BodyReader };
@@ -127,6 +130,7 @@ export function checkJsonShape(body: unknown): RequestException | undefined {
       const childPath = path ? `${path}.${key}` : key;
       if (LONE_SURROGATE.test(key))
         return invalid(childPath, 'names must be well-formed Unicode text (unpaired surrogate)');
+      if (!Array.isArray(value) && RESERVED_NAMES.has(key)) return invalid(childPath, 'should not exist');
       stack.push({ value: child, depth: depth + 1, path: childPath });
     }
   }

@@ -156,11 +156,19 @@ describe('input limits', () => {
         '{"query":"B","constructor":{"prototype":{"x":1}}}',
         '{"query":"B","prototype":1}',
         '{"query":"B","nested":{"__proto__":{"x":1}}}',
+        '{"query":"B","toString":1}',
+        '{"query":"B","valueOf":"x"}',
+        '{"query":"B","hasOwnProperty":true}',
+        '{"query":"B","near":{"lat":1,"lon":2,"__proto__":{"x":1}}}',
+        '{"query":"B","near":{"lat":1,"lon":2,"constructor":{"prototype":{"x":1}}}}',
+        '{"query":"B","looking_at":{"lat":1,"lon":2,"prototype":1}}',
       ]) {
         const res = await post(text);
-        expect(res.status).toBe(400);
+        expect([text, res.status]).toEqual([text, 400]);
         expect(res.json).toMatchObject(ERROR_SHAPE);
       }
+      const nested = await post('{"query":"B","near":{"lat":1,"lon":2,"__proto__":{"x":1}}}');
+      expect(nested.json.error.details[0].field).toBe('near.__proto__');
       expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
     });
 
