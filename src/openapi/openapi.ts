@@ -28,7 +28,12 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       API_KEY_SECURITY,
     )
     .addBearerAuth(
-      { type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'METRICS_TOKEN, when it is set' },
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'opaque',
+        description: 'METRICS_TOKEN (needed unless the server sets METRICS_OPEN=true)',
+      },
       METRICS_SECURITY,
     )
     .build();

@@ -60,7 +60,7 @@ describe('OpenAPI document and Swagger UI', () => {
     ]);
     expect(doc.paths['/health/live'].get.security).toBeUndefined();
     expect(doc.paths['/health/ready'].get.security).toBeUndefined();
-    // The metrics token is optional in the document because it is required only when METRICS_TOKEN is set.
+    // The metrics token is optional in the document because METRICS_OPEN=true opens /metrics without one.
     expect(doc.paths['/metrics'].get.security).toEqual([{ 'metrics-token': [] }, {}]);
   });
 

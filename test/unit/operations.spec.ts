@@ -91,8 +91,18 @@ describe('MetricsTokenGuard', () => {
     }) as unknown as ExecutionContext;
   const token = 'a-metrics-token-of-some-length';
 
-  it('lets everyone in when METRICS_TOKEN is unset', () => {
-    expect(new MetricsTokenGuard(loadConfig({})).canActivate(context())).toBe(true);
+  it('is closed by default: without METRICS_TOKEN no request gets in', () => {
+    const guard = new MetricsTokenGuard(loadConfig({}));
+    expect(() => guard.canActivate(context())).toThrow(expect.objectContaining({ code: 'MISSING_METRICS_TOKEN' }));
+    expect(() => guard.canActivate(context(`Bearer ${token}`))).toThrow(
+      expect.objectContaining({ code: 'INVALID_METRICS_TOKEN' }),
+    );
+  });
+
+  it('lets everyone in only when METRICS_OPEN=true and no METRICS_TOKEN is set', () => {
+    expect(new MetricsTokenGuard(loadConfig({ METRICS_OPEN: 'true' })).canActivate(context())).toBe(true);
+    const both = new MetricsTokenGuard(loadConfig({ METRICS_OPEN: 'true', METRICS_TOKEN: token }));
+    expect(() => both.canActivate(context())).toThrow(expect.objectContaining({ code: 'MISSING_METRICS_TOKEN' }));
   });
 
   it('requires the exact bearer token when it is set', () => {
