@@ -51,7 +51,7 @@ export async function emptyCatalogueMessage(
   return [
     'The imagery catalogue is empty.',
     `  Demo data (66,229 records at real places):  ${COMMANDS[hints].seed}`,
-    `  Your own catalogue (GeoJSON, GeoJSON lines or CSV; see the README's import section):`,
+    `  Your own catalogue (GeoJSON, GeoJSON lines or CSV; see docs/data.md, Import):`,
     `    ${COMMANDS[hints].import}`,
   ].join('\n');
 }
