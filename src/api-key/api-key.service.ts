@@ -90,7 +90,7 @@ export class ApiKeyService {
     return revoked;
   }
 
-  // null returns the key to the server default (RATE_LIMIT_PER_MINUTE); takes effect on its next request.
+  // null returns the key to the server default (RATE_LIMIT_PER_MINUTE); here at once, elsewhere within the cache's TTL.
   async setRateLimit(idOrPrefix: string, rateLimit: number | null): Promise<ApiKey> {
     checkRateLimit(rateLimit);
     const key = await this.findOne(idOrPrefix);

@@ -6,7 +6,7 @@ const USAGE = `usage:
   npm run keys -- create --name <name> [--rate-limit <n>]   create a key and print it once
   npm run keys -- list                                      list keys (never prints secrets)
   npm run keys -- revoke <id-or-prefix>                     revoke a key (running servers: within API_KEY_CACHE_SECONDS)
-  npm run keys -- set-rate-limit <id-or-prefix> <n|default> requests per minute for one key
+  npm run keys -- set-rate-limit <id-or-prefix> <n|default> requests per minute for one key (same delay)
   (without a key's own limit, RATE_LIMIT_PER_MINUTE applies; default 600)`;
 
 // "default" (or "none") clears the key's own limit; anything else must be a whole number.
@@ -65,7 +65,9 @@ void runCli(async (ctx, config) => {
         throw new UsageError(`set-rate-limit needs an id or prefix and a limit\n${USAGE}`);
       const key = await keys.setRateLimit(arg, limit);
       const shown = key.rateLimit === null ? `the default (${config.rateLimitPerMinute})` : String(key.rateLimit);
-      console.log(`Rate limit of ${key.id} (${key.prefix}…) "${key.name}" is now ${shown} requests per minute.`);
+      console.log(
+        `Rate limit of ${key.id} (${key.prefix}…) "${key.name}" is now ${shown} requests per minute; running servers apply it within API_KEY_CACHE_SECONDS (default 10 s).`,
+      );
       return;
     }
     default:

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import contentType from 'content-type';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { json } from 'express';
@@ -17,6 +18,9 @@ const BODY_READER = Symbol('bodyReader');
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
 const MAX_FIELD_NAME = 100;
+// Names that reach an object's prototype or shadow its methods (__proto__, constructor, toString, ...):
+// class-transformer drops or trips over them silently, so they are refused by name at any depth.
+const RESERVED_NAMES = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
 
 type BodyReader = () => Promise<RequestException | undefined>;
 type RequestWithBodyReader = Request & { [BODY_READER]?: BodyReader };
@@ -26,7 +30,7 @@ type RequestWithBodyReader = Request & { [BODY_READER]?: BodyReader };
 // as its headers are in, without waiting for a body it may never send, and learns nothing about it.
 // A body that cannot be accepted becomes the RequestException readBody resolves to.
 export function jsonBody(limitBytes = MAX_BODY_BYTES): RequestHandler {
-  const parse = json({ limit: limitBytes, strict: false, type: JSON_TYPES });
+  const parse = json({ limit: limitBytes, strict: false, type: JSON_TYPES, verify: refuseInvalidUtf8 });
   return (req: Request, res: Response, next: NextFunction) => {
     if (!METHODS_WITH_BODY.has(req.method)) return next();
     let read: Promise<RequestException | undefined> | undefined;
@@ -71,6 +75,13 @@ function parseBody(
   });
 }
 
+// body-parser decodes with iconv-lite, which replaces bytes that are not UTF-8 ("Z\xfcrich" would search
+// "Z\uFFFDrich"); the raw bytes (after Content-Encoding) are checked first. Node's native check, no copy.
+const INVALID_UTF8 = 'encoding.invalid';
+function refuseInvalidUtf8(_req: unknown, _res: unknown, bytes: Buffer): void {
+  if (!isUtf8(bytes)) throw Object.assign(new Error('Request body is not valid UTF-8'), { type: INVALID_UTF8 });
+}
+
 function charsetOf(req: Request): string | undefined {
   try {
     return contentType.parse(req).parameters.charset?.toLowerCase();
@@ -99,6 +110,11 @@ function fromParserError(err: unknown, limitBytes: number): RequestException {
       return notUtf8();
     case 'encoding.unsupported':
       return new RequestException(RequestExceptionCode.UNSUPPORTED_MEDIA_TYPE, 'Unsupported Content-Encoding');
+    case INVALID_UTF8:
+      return new RequestException(
+        RequestExceptionCode.MALFORMED_JSON,
+        'Request body is not valid UTF-8 (it has a byte sequence UTF-8 does not allow)',
+      );
     case 'entity.parse.failed':
       return new RequestException(RequestExceptionCode.MALFORMED_JSON, 'Request body is not valid JSON');
     default:
@@ -127,6 +143,7 @@ export function checkJsonShape(body: unknown): RequestException | undefined {
       const childPath = path ? `${path}.${key}` : key;
       if (LONE_SURROGATE.test(key))
         return invalid(childPath, 'names must be well-formed Unicode text (unpaired surrogate)');
+      if (!Array.isArray(value) && RESERVED_NAMES.has(key)) return invalid(childPath, 'should not exist');
       stack.push({ value: child, depth: depth + 1, path: childPath });
     }
   }

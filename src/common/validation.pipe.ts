@@ -1,8 +1,6 @@
 import { ArgumentMetadata, Injectable, PipeTransform, ValidationError, ValidationPipe } from '@nestjs/common';
 import { ErrorDetail, RequestException, RequestExceptionCode } from './app-exception';
 
-const FORBIDDEN_KEYS = ['__proto__', 'constructor', 'prototype'];
-
 // Global validation: whitelist + transform, no implicit type conversion, errors in the API's shape.
 @Injectable()
 export class AppValidationPipe implements PipeTransform {
@@ -16,21 +14,11 @@ export class AppValidationPipe implements PipeTransform {
   });
 
   async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    if (metadata.type === 'body') {
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-        throw new RequestException(RequestExceptionCode.INVALID_REQUEST, 'Request body must be a JSON object', [
-          { field: '(body)', message: 'must be a JSON object' },
-        ]);
-      }
-      // class-transformer silently drops these; refuse them like any other unknown property.
-      const bad = FORBIDDEN_KEYS.filter((k) => Object.hasOwn(value, k));
-      if (bad.length > 0) {
-        throw new RequestException(
-          RequestExceptionCode.INVALID_REQUEST,
-          `property ${bad[0]} should not exist`,
-          bad.map((k) => ({ field: k, message: `property ${k} should not exist` })),
-        );
-      }
+    // Names such as __proto__ or toString, at any depth, were refused before this by checkJsonShape.
+    if (metadata.type === 'body' && (value === null || typeof value !== 'object' || Array.isArray(value))) {
+      throw new RequestException(RequestExceptionCode.INVALID_REQUEST, 'Request body must be a JSON object', [
+        { field: '(body)', message: 'must be a JSON object' },
+      ]);
     }
     return this.inner.transform(value, metadata);
   }

@@ -184,8 +184,16 @@ export const SETTINGS = {
   metricsToken: {
     env: 'METRICS_TOKEN',
     type: matching(/^[\x21-\x7e]{16,200}$/, '16 to 200 printable ASCII characters without spaces'),
-    shownDefault: 'unset (open)',
-    meaning: 'when set, `GET /metrics` needs `Authorization: Bearer <token>`',
+    shownDefault: 'unset (`/metrics` closed)',
+    meaning:
+      '`GET /metrics` needs `Authorization: Bearer <token>`; unset, it answers 401 to everyone unless `METRICS_OPEN=true`',
+  },
+  metricsOpen: {
+    env: 'METRICS_OPEN',
+    type: trueOrFalse,
+    default: false,
+    meaning:
+      '`true` opens `GET /metrics` to anyone who can reach it (version, routes, traffic) when no `METRICS_TOKEN` is set; for a private network only',
   },
   shutdownTimeoutMs: {
     env: 'SHUTDOWN_TIMEOUT_MS',

@@ -20,7 +20,8 @@ function decode(text: string): string {
   }
 }
 
-function hasKeyShape(text: string): boolean {
+// True when the text holds something shaped like a key of this service (raw or URL-encoded).
+export function hasKeyShape(text: string): boolean {
   return API_KEY_SHAPE.test(text) || API_KEY_SHAPE.test(decode(text));
 }
 

@@ -4,11 +4,12 @@ import type { LoggerService } from '@nestjs/common';
 import { Logger as PinoNestLogger, Params, PinoLogger } from 'nestjs-pino';
 import pino, { DestinationStream, Logger } from 'pino';
 import { AppConfig } from '../config/app-config';
-import { CENSOR, redactedQuery, redactHeaders, redactUrl, redactValue } from './log-redaction';
+import { CENSOR, hasKeyShape, redactedQuery, redactHeaders, redactUrl, redactValue } from './log-redaction';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
-// An incoming id is honoured only if it is short and plain, so it cannot bloat or forge log lines.
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+// An incoming id is honoured only if it is short and plain, so it cannot bloat or forge log lines, and
+// not shaped like an API key: a key pasted into the wrong header would otherwise be logged as req.id.
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 // Secrets at fixed places; request fields are redacted by name and shape in serializeRequest.
 export const REDACTED_PATHS = [
@@ -71,7 +72,7 @@ function hasPinoPretty(): boolean {
 export function requestId(req: IncomingMessage, res: ServerResponse): string {
   const header = req.headers[REQUEST_ID_HEADER];
   const incoming = Array.isArray(header) ? header[0] : header;
-  const id = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  const id = incoming && REQUEST_ID.test(incoming) && !hasKeyShape(incoming) ? incoming : randomUUID();
   res.setHeader(REQUEST_ID_HEADER, id);
   return id;
 }

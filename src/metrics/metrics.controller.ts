@@ -19,17 +19,21 @@ export class MetricsController {
     operationId: 'metrics',
     summary: 'Prometheus metrics (text exposition format)',
     description:
-      'Request durations by route template, search outcomes, database pool use and process metrics. Open unless METRICS_TOKEN is set.',
+      'Request durations by route template, search outcomes, database pool use and process metrics. Needs the METRICS_TOKEN bearer token; without one set, closed unless the server sets METRICS_OPEN=true.',
   })
-  // The token is required only when METRICS_TOKEN is set: `{}` makes it optional in the document.
+  // No token is needed where METRICS_OPEN=true: `{}` makes it optional in the document.
   @ApiSecurity({})
   @ApiBearerAuth(METRICS_SECURITY)
   @ApiProduces('text/plain')
   @ApiOkResponse({ description: 'Metrics in Prometheus text format 0.0.4', schema: { type: 'string' } })
-  @ApiErrorResponse(401, 'METRICS_TOKEN is set and the bearer token is missing or wrong', {
-    MISSING_METRICS_TOKEN: 'Missing Authorization: Bearer header',
-    INVALID_METRICS_TOKEN: 'Invalid metrics token',
-  })
+  @ApiErrorResponse(
+    401,
+    'the bearer token is missing or wrong (or METRICS_TOKEN is unset and METRICS_OPEN is not true)',
+    {
+      MISSING_METRICS_TOKEN: 'Missing Authorization: Bearer header',
+      INVALID_METRICS_TOKEN: 'Invalid metrics token',
+    },
+  )
   @ApiInternalErrorResponse()
   async scrape(@Res({ passthrough: true }) res: Response): Promise<string> {
     res.type(this.metrics.registry.contentType);

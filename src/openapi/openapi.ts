@@ -5,6 +5,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { ServerObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { API_KEY_SECURITY } from '../api-key/api-key.openapi';
 import { METRICS_SECURITY } from '../metrics/metrics.controller';
+import { swaggerUiFiles } from './swagger-ui-files';
 
 export const OPENAPI_JSON_PATH = '/openapi.json';
 export const DOCS_PATH = '/docs';
@@ -28,7 +29,12 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       API_KEY_SECURITY,
     )
     .addBearerAuth(
-      { type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'METRICS_TOKEN, when it is set' },
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'opaque',
+        description: 'METRICS_TOKEN (needed unless the server sets METRICS_OPEN=true)',
+      },
       METRICS_SECURITY,
     )
     .build();
@@ -89,6 +95,7 @@ function nullableReferences(document: OpenAPIObject): OpenAPIObject {
 // GET /openapi.json and Swagger UI at /docs; the UI's assets come from the swagger-ui-dist package.
 export function setupOpenApi(app: INestApplication): OpenAPIObject {
   const document = buildOpenApiDocument(app);
+  app.use(DOCS_PATH, swaggerUiFiles());
   SwaggerModule.setup(DOCS_PATH.slice(1), app, document, {
     jsonDocumentUrl: OPENAPI_JSON_PATH.slice(1),
     raw: ['json'],

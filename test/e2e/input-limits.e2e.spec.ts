@@ -156,12 +156,42 @@ describe('input limits', () => {
         '{"query":"B","constructor":{"prototype":{"x":1}}}',
         '{"query":"B","prototype":1}',
         '{"query":"B","nested":{"__proto__":{"x":1}}}',
+        '{"query":"B","toString":1}',
+        '{"query":"B","valueOf":"x"}',
+        '{"query":"B","hasOwnProperty":true}',
+        '{"query":"B","near":{"lat":1,"lon":2,"__proto__":{"x":1}}}',
+        '{"query":"B","near":{"lat":1,"lon":2,"constructor":{"prototype":{"x":1}}}}',
+        '{"query":"B","looking_at":{"lat":1,"lon":2,"prototype":1}}',
       ]) {
         const res = await post(text);
-        expect(res.status).toBe(400);
+        expect([text, res.status]).toEqual([text, 400]);
         expect(res.json).toMatchObject(ERROR_SHAPE);
       }
+      const nested = await post('{"query":"B","near":{"lat":1,"lon":2,"__proto__":{"x":1}}}');
+      expect(nested.json.error.details[0].field).toBe('near.__proto__');
       expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
+    });
+
+    it('refuses bytes that are not UTF-8 with 400, instead of searching what replacing them gives', async () => {
+      const bodies = [
+        Buffer.concat([Buffer.from('{"query":"Z'), Buffer.from([0xfc]), Buffer.from('rich"}')]), // latin-1 ü
+        Buffer.concat([Buffer.from('{"query":"B'), Buffer.from([0xc0, 0xaf]), Buffer.from('"}')]), // overlong
+        Buffer.concat([Buffer.from('{"query":"B'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')]), // surrogate
+        Buffer.concat([Buffer.from('{"query":"B'), Buffer.from([0xe2, 0x82]), Buffer.from('"}')]), // truncated
+      ];
+      for (const body of bodies) {
+        const res = await rawRequest(port, { body, headers: { 'content-type': 'application/json', 'x-api-key': key } });
+        expect(res.status).toBe(400);
+        expect(res.json).toMatchObject(ERROR_SHAPE);
+        expect(res.json.error).toMatchObject({ code: 'MALFORMED_JSON', message: expect.stringContaining('UTF-8') });
+      }
+      const gzipped = await rawRequest(port, {
+        body: zlib.gzipSync(bodies[0]),
+        headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', 'x-api-key': key },
+      });
+      expect(gzipped.json.error.code).toBe('MALFORMED_JSON');
+      const fine = await post('{"query":"Boundary Road 1 Zürich 😀"}');
+      expect(fine.status).toBe(200);
     });
 
     it('takes UTF-8 under either spelling, in any case', async () => {

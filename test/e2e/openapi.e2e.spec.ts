@@ -60,7 +60,7 @@ describe('OpenAPI document and Swagger UI', () => {
     ]);
     expect(doc.paths['/health/live'].get.security).toBeUndefined();
     expect(doc.paths['/health/ready'].get.security).toBeUndefined();
-    // The metrics token is optional in the document because it is required only when METRICS_TOKEN is set.
+    // The metrics token is optional in the document because METRICS_OPEN=true opens /metrics without one.
     expect(doc.paths['/metrics'].get.security).toEqual([{ 'metrics-token': [] }, {}]);
   });
 
@@ -280,6 +280,32 @@ describe('OpenAPI document and Swagger UI', () => {
     expect(csp).toMatch(/script-src 'self'/);
     expect(csp).toMatch(/default-src 'self'/);
     expect(csp).not.toMatch(/upgrade-insecure-requests/);
+  });
+
+  it('serves only what Swagger UI needs under /docs: no package.json, source maps or Petstore initializer', async () => {
+    for (const path of [
+      '/docs/package.json',
+      '/docs/swagger-ui.js.map',
+      '/docs/swagger-ui-bundle.js.map',
+      '/docs/swagger-initializer.js',
+      '/docs/README.md',
+      '/docs/index.js',
+      '/docs/absolute-path.js',
+      '/docs/oauth2-redirect.html',
+      '/docs/swagger-ui.js',
+      '/docs/package%2Ejson',
+    ]) {
+      const res = await contract.direct.get(path);
+      expect({ path, status: res.status }).toEqual({ path, status: 404 });
+      expect(res.body).toEqual({ isSuccess: false, error: { code: 'NOT_FOUND', message: expect.any(String) } });
+    }
+    // index.html is where people look for the page: it leads to the working one.
+    const index = await contract.direct.get('/docs/index.html').expect(301);
+    expect(new URL(index.headers.location, 'http://x/docs/index.html').pathname).toBe('/docs/');
+    const page = (await contract.direct.get('/docs/').expect(200)).text;
+    for (const [, asset] of page.matchAll(/<(?:script|link)[^>]+(?:src|href)="([^"]+)"/g)) {
+      await contract.direct.get(new URL(asset, 'http://x/docs/').pathname).expect(200);
+    }
   });
 
   it('"try it out" works: a request built from the document\'s security scheme gets results', async () => {

@@ -31,7 +31,7 @@ describe('operations', () => {
   beforeAll(async () => {
     await resetImagery();
     await importFixture(relevanceFixture());
-    app = await startApp();
+    app = await startApp({ metricsOpen: true });
     key = await createKey(app);
     await contract.use(app);
   });
@@ -192,6 +192,16 @@ describe('CORS_ORIGINS', () => {
   it('refuses other origins', async () => {
     const res = await contract.http.get('/health/live').set('origin', 'https://evil.example').expect(200);
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
+
+describe('GET /metrics by default', () => {
+  // Version, routes and traffic are not for everyone: closed unless METRICS_TOKEN or METRICS_OPEN=true.
+  it('401 MISSING_METRICS_TOKEN when neither METRICS_TOKEN nor METRICS_OPEN is set', async () => {
+    await contract.use(await startApp());
+    const res = await contract.http.get('/metrics').expect(401);
+    expect(res.body.error.code).toBe('MISSING_METRICS_TOKEN');
+    expect(res.text).not.toContain('http_request_duration_seconds');
   });
 });
 

@@ -61,6 +61,15 @@ describe('request logs', () => {
       .set('x-api-key', 'lis_an-unknown-key-that-is-secret-too')
       .send({ query: 'Vaduz' })
       .expect(401);
+    // A key pasted into X-Request-Id: not echoed, not used as req.id.
+    const pasted = await contract.http
+      .post('/search')
+      .set('x-api-key', key)
+      .set('x-request-id', key)
+      .send({ query: 'Vaduz' })
+      .expect(200);
+    expect(pasted.headers['x-request-id']).toMatch(UUID);
+    expect(await requestLog(pasted.headers['x-request-id'])).toHaveLength(1);
     await new Promise((r) => setTimeout(r, 50));
     const all = lines.join('\n');
     expect(all).not.toContain(key);

@@ -97,4 +97,16 @@ describe('ApiKeyService on PostgreSQL', () => {
     await prisma.apiKey.update({ where: { id: second.record.id }, data: { revokedAt: null } });
     await expect(keys.authenticate(second.key)).resolves.toMatchObject({ id: second.record.id });
   });
+
+  it('refuses a key revoked or re-limited by another process once API_KEY_CACHE_SECONDS has passed (the documented bound)', async () => {
+    const server = new ApiKeyService(moduleRef.get(ApiKeyRepository), testConfig({ apiKeyCacheSeconds: 1 }));
+    const { key, record } = await keys.create('bound');
+    await server.authenticate(key);
+    const started = Date.now();
+    await prisma.apiKey.update({ where: { id: record.id }, data: { rateLimit: 7 } });
+    await prisma.apiKey.update({ where: { id: record.id }, data: { revokedAt: new Date() } });
+    await expect(server.authenticate(key)).resolves.toMatchObject({ rateLimit: null }); // still trusted
+    await new Promise((r) => setTimeout(r, Math.max(0, 1_050 - (Date.now() - started))));
+    await expect(server.authenticate(key)).rejects.toMatchObject({ code: 'INVALID_API_KEY' });
+  });
 });

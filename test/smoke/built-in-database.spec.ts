@@ -87,7 +87,7 @@ describe('npm start without DATABASE_URL (built-in database)', () => {
       `npm start (built-in database), first start: ready in ${first.seconds.toFixed(1)} s wall, ${first.cpu.toFixed(1)} s CPU; ${machineLoad()}`,
     );
     expect(first.output()).toMatch(/World gazetteer loaded: \d{2},\d{3} places/);
-    expect(first.output()).toMatch(/Demo dataset loaded: 66,878 records/);
+    expect(first.output()).toMatch(/Demo dataset loaded: 66,229 records/);
     expect(first.output()).toMatch(/Demo records linked to their places as they were loaded/);
 
     // One log format from the first line on (npm's own "> script" lines aside), and the loading

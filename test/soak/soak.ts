@@ -1,5 +1,5 @@
 // `npm run soak [-- --duration 60 --connections 50 --warmup 15]`: a bounded load test of the built
-// server (dist/) against its own throwaway database, seeded with the demo seed (66,878 places).
+// server (dist/) against its own throwaway database, seeded with the demo seed (66,229 places).
 // It mixes valid searches, invalid bodies and unauthorized requests, then checks: no 5xx, no socket
 // errors or timeouts, and resident memory after the run within 10% of after warm-up. Exit 1 otherwise.
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';

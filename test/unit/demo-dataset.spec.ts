@@ -12,7 +12,7 @@ describe('demo dataset', () => {
   });
 
   it('keeps its records and their ids (re-seeding updates them in place)', () => {
-    expect(records).toHaveLength(66_878);
+    expect(records).toHaveLength(66_229);
     expect(new Set(records.map((r) => r.id)).size).toBe(records.length);
     // uuidv5 of "zip:62701" and "city:2867714" in the demo namespace, as before addresses named regions.
     expect(records.find((r) => r.id === 'da0352f1-b868-5a3b-8d15-bf1bdffef878')?.address).toBe(
@@ -36,5 +36,13 @@ describe('demo dataset', () => {
     // City addresses name the region: "Springfield, Missouri, United States", not "Springfield, United States".
     expect(records.filter((r) => r.address === 'Springfield, United States')).toEqual([]);
     expect(records.map((r) => r.address)).toContain('Springfield, Missouri, United States');
+  });
+
+  it('has no military APO/FPO/DPO ZIP codes: they are post offices, not places, and sat on real cities', () => {
+    const military = records.filter((r) => /^(Apo|Fpo|Dpo), |, (AA|AE|AP) \d{5}, United States$/.test(r.address));
+    expect(military.map((r) => r.address).slice(0, 5)).toEqual([]);
+    expect(records.filter((r) => r.coordinates[0] === 0 && r.coordinates[1] === 0)).toEqual([]);
+    // Central London (51.5074, -0.1278) once answered "Fpo, AE 09499, United States" first.
+    expect(records.map((r) => r.address)).not.toContain('Fpo, AE 09499, United States');
   });
 });

@@ -39,4 +39,20 @@ describe('checkJsonShape', () => {
     expect(byName?.details?.[0].field).toBe('bad\uFFFD');
     expect(byName?.message).not.toMatch(/[\uD800-\uDFFF]/);
   });
+
+  it.each([
+    ['{"query":"a","__proto__":{"isAdmin":true}}', '__proto__'],
+    ['{"query":"a","constructor":1}', 'constructor'],
+    ['{"query":"a","toString":1}', 'toString'],
+    ['{"query":"a","valueOf":1,"hasOwnProperty":1}', 'valueOf'],
+    ['{"query":"a","near":{"lat":1,"lon":2,"__proto__":{}}}', 'near.__proto__'],
+    ['{"query":"a","near":{"constructor":{"prototype":1}}}', 'near.constructor'],
+    ['{"query":"a","x":[{"prototype":1}]}', 'x.0.prototype'],
+  ])('refuses names of Object.prototype members and prototype at any depth: %s', (text, field) => {
+    expect(checkJsonShape(JSON.parse(text))?.details).toEqual([{ field, message: `${field} should not exist` }]);
+  });
+
+  it('accepts those words as values, and names that merely contain them', () => {
+    expect(checkJsonShape({ query: '__proto__ constructor toString', toStringy: 1 })).toBeUndefined();
+  });
 });

@@ -24,18 +24,25 @@ describe('requestId', () => {
     },
   );
 
-  it.each([[undefined], [''], ['has space'], ['x'.repeat(129)], ['new\nline'], ['{"json":1}']])(
-    'generates a UUID instead of %j',
-    (id) => {
-      const { headers, res } = fakeResponse();
-      const got = requestId(
-        { headers: id === undefined ? {} : { 'x-request-id': id } } as unknown as IncomingMessage,
-        res,
-      );
-      expect(got).toMatch(UUID);
-      expect(headers['x-request-id']).toBe(got);
-    },
-  );
+  it.each([
+    [undefined],
+    [''],
+    ['has space'],
+    ['x'.repeat(65)],
+    ['new\nline'],
+    ['{"json":1}'],
+    // A key pasted into the wrong header must not be echoed or logged as the request id.
+    ['lis_Qm9vbGVhbi1rZXktdmFsdWUtdGhhdC1pcy1zZWNyZXQtMTIzNDU2'],
+    ['trace-lis_abcdefgh12345678'],
+  ])('generates a UUID instead of %j', (id) => {
+    const { headers, res } = fakeResponse();
+    const got = requestId(
+      { headers: id === undefined ? {} : { 'x-request-id': id } } as unknown as IncomingMessage,
+      res,
+    );
+    expect(got).toMatch(UUID);
+    expect(headers['x-request-id']).toBe(got);
+  });
 });
 
 describe('routeOf', () => {
@@ -84,8 +91,18 @@ describe('MetricsTokenGuard', () => {
     }) as unknown as ExecutionContext;
   const token = 'a-metrics-token-of-some-length';
 
-  it('lets everyone in when METRICS_TOKEN is unset', () => {
-    expect(new MetricsTokenGuard(loadConfig({})).canActivate(context())).toBe(true);
+  it('is closed by default: without METRICS_TOKEN no request gets in', () => {
+    const guard = new MetricsTokenGuard(loadConfig({}));
+    expect(() => guard.canActivate(context())).toThrow(expect.objectContaining({ code: 'MISSING_METRICS_TOKEN' }));
+    expect(() => guard.canActivate(context(`Bearer ${token}`))).toThrow(
+      expect.objectContaining({ code: 'INVALID_METRICS_TOKEN' }),
+    );
+  });
+
+  it('lets everyone in only when METRICS_OPEN=true and no METRICS_TOKEN is set', () => {
+    expect(new MetricsTokenGuard(loadConfig({ METRICS_OPEN: 'true' })).canActivate(context())).toBe(true);
+    const both = new MetricsTokenGuard(loadConfig({ METRICS_OPEN: 'true', METRICS_TOKEN: token }));
+    expect(() => both.canActivate(context())).toThrow(expect.objectContaining({ code: 'MISSING_METRICS_TOKEN' }));
   });
 
   it('requires the exact bearer token when it is set', () => {

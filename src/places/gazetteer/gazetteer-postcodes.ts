@@ -5,8 +5,6 @@ import { UsZip } from './gazetteer-sources';
 import { joinAltNames } from './name-variants';
 import { POSTCODE_IMPORTANCE } from './place-importance';
 
-// Military post offices (Armed Forces Americas/Europe/Pacific) are not places.
-const MILITARY_STATES = new Set(['AA', 'AE', 'AP']);
 const US_NAMES = ['US', 'USA', 'United States'];
 
 /** "Springfield, IL 62701, United States": the way US addresses are written. */
@@ -14,11 +12,10 @@ export function usZipLabel(zip: Pick<UsZip, 'zip' | 'city' | 'state'>): string {
   return `${zip.city}, ${zip.state} ${zip.zip}, United States`;
 }
 
-/** US ZIP codes: name and postcode the ZIP, locality its city, region its state (US-XX). */
+/** US ZIP codes (usZips: places only): name and postcode the ZIP, locality its city, region its state (US-XX). */
 export function buildUsPostcodes(zips: UsZip[]): PlaceRecord[] {
   const out: PlaceRecord[] = [];
   for (const z of [...zips].sort((a, b) => (a.zip < b.zip ? -1 : 1))) {
-    if (MILITARY_STATES.has(z.state)) continue;
     // Territories with ZIP codes (PR, GU, VI, ...) are no US region in ISO 3166-2's first level here.
     const region = regionEntry(`US-${z.state}`);
     const label = usZipLabel(z);

@@ -30,10 +30,21 @@ export interface UsZip {
   longitude: number;
 }
 
+// Military post offices (Armed Forces Americas/Europe/Pacific: cities Apo, Fpo, Dpo) are no places:
+// zipcodes puts them at (0, 0) or on real foreign cities ("Fpo, AE 09499" in central London).
+const MILITARY_STATES = new Set(['AA', 'AE', 'AP']);
+
+/** The US ZIP codes that are places (for the gazetteer and the demo imagery alike). */
 export function usZips(): UsZip[] {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const zipcodes = require('zipcodes') as { codes: Record<string, UsZip & { country: string }> };
-  return Object.values(zipcodes.codes).filter((z) => z.country === 'US' && /^\d{5}$/.test(z.zip));
+  return Object.values(zipcodes.codes).filter((z) => z.country === 'US' && /^\d{5}$/.test(z.zip) && isGeographic(z));
+}
+
+function isGeographic(z: UsZip): boolean {
+  const located =
+    Number.isFinite(z.latitude) && Number.isFinite(z.longitude) && (z.latitude !== 0 || z.longitude !== 0);
+  return located && !MILITARY_STATES.has(z.state);
 }
 
 /**
