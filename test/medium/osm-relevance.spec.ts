@@ -7,9 +7,7 @@ import { accuracy, CategoryResult, formatMisses, formatTable } from '../relevanc
 // gate, on a seeded sample of 150 queries per category. The floors are today's figures, a little
 // below, so they only ratchet up: raise them as the importer and search improve. The issue's goals
 // are reverse >= 98%, forward >= 95% top-1 in each category, garbage 100%; natural features, place
-// names and categories ("restaurant in Vaduz": 67% since the named-category step; schools and
-// kindergartens are no categories, see docs/places.md) are far from them and gated at what they
-// achieve, even 0.
+// names and categories ("restaurant in Vaduz") are below them and gated at what they achieve, even 0.
 const FLOORS: Record<string, { top1: number; top5: number }> = {
   // 0.999 before areas stood at their centre of mass and lines halfway along.
   'reverse: number+street': { top1: 0.999, top5: 0.999 },
@@ -27,7 +25,8 @@ const FLOORS: Record<string, { top1: number; top5: number }> = {
   // 0.02 before streets were lines: the record at a hamlet's node now recovers the street beside it
   // ("Dorfstrasse, 9498 Planken") instead of the hamlet, and no longer ranks first for its name.
   'place name': { top1: 0, top5: 0.26 },
-  'category in town': { top1: 0.65, top5: 0.7 },
+  // 0.65 before schools and the like were categories and every poi of the kind in the town counted.
+  'category in town': { top1: 0.88, top5: 0.89 },
   garbage: { top1: 0.97, top5: 0.97 },
 };
 

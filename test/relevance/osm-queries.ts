@@ -2,7 +2,7 @@ import { v5 as uuidv5 } from 'uuid';
 import { hashString, seededRandom } from '../../src/common/deterministic-random';
 import { distanceM, pick, sample } from './relevance-catalogue';
 import { ScoredQuery } from './relevance-suite';
-import { OsmObject, OsmTruth } from './osm-truth';
+import { inMunicipality, OsmObject, OsmTruth } from './osm-truth';
 
 // The queries of the OpenStreetMap relevance suite, every expected answer read from the OSM tags
 // (osm-truth.ts): the imagery record standing at the object the query was made from. Deterministic: a
@@ -111,6 +111,14 @@ export function osmQueries(truth: OsmTruth, perCategory: number): OsmQuery[] {
   const a = truth.addresses.filter((o) => o.address!.street);
   const { sameName, sameAddress } = peerIndex(truth);
   const pois = truth.pois.filter((o) => o.tags['addr:city']);
+  // As right as the poi a query was made from: every poi of its kind in its town (its addr:city, or
+  // inside the boundary of the municipality of that name; most pois carry no addr:city).
+  const sameKindInTown = (o: OsmObject) => {
+    const town = o.tags['addr:city'];
+    return truth.pois.filter(
+      (p) => p.poi === o.poi && (p.tags['addr:city'] === town || inMunicipality(truth, p, town)),
+    );
+  };
   return [
     ...grouped(
       'street number, town',
@@ -150,6 +158,7 @@ export function osmQueries(truth: OsmTruth, perCategory: number): OsmQuery[] {
       'category in town',
       pois.map((o) => ({ query: `${categoryWords(o.poi!)} in ${o.tags['addr:city']}`, from: o })),
       perCategory,
+      sameKindInTown,
     ),
     ...garbage(truth, Math.max(60, Math.min(perCategory, 150))),
   ];

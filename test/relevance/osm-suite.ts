@@ -134,6 +134,7 @@ const addressOf = (o: OsmObject) =>
 export function truthCounts(truth: OsmTruth): Record<string, number> {
   const a = truth.addresses;
   return {
+    municipalities: truth.municipalities.size,
     objects: truth.objects.length,
     addresses: a.length,
     'addresses with addr:postcode': a.filter((o) => o.address!.postcode).length,

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
 
 // Ground truth for the OpenStreetMap relevance suite, read straight from the .osm.pbf with osmium and
 // nothing from src/places: what the objects are, and where, comes from their OSM tags alone, so the
@@ -35,6 +36,8 @@ export interface OsmObject {
 }
 
 export interface OsmTruth {
+  /** Municipalities (boundary=administrative, admin_level=8) by name: what "in <town>" covers. */
+  municipalities: Map<string, Geometry>;
   objects: OsmObject[];
   addresses: OsmObject[];
   streets: OsmObject[];
@@ -44,15 +47,22 @@ export interface OsmTruth {
 }
 
 type Ring = Array<[number, number]>;
-interface Geometry {
+export interface Geometry {
   type: string;
   coordinates: unknown;
+}
+
+// Whether the object lies in the named municipality's boundary (false when there is none of that name).
+export function inMunicipality(truth: OsmTruth, o: OsmObject, name: string): boolean {
+  const area = truth.municipalities.get(name);
+  if (!area || (area.type !== 'Polygon' && area.type !== 'MultiPolygon')) return false;
+  return booleanPointInPolygon([o.lon, o.lat], area as Parameters<typeof booleanPointInPolygon>[1]);
 }
 
 const length = (a: [number, number], b: [number, number]) =>
   Math.hypot((b[0] - a[0]) * Math.cos((a[1] * Math.PI) / 180), b[1] - a[1]);
 
-// Halfway along the line, measured along it (not its middle vertex, which is what the importer takes).
+// Halfway along the line, measured along it (not its middle vertex).
 function alongHalf(line: Ring): [number, number] {
   const total = line.slice(1).reduce((s, p, i) => s + length(line[i], p), 0);
   let left = total / 2;
@@ -119,6 +129,7 @@ function exportFeatures(pbf: string): Array<{ geometry: Geometry; properties: Re
   try {
     const filtered = join(dir, 'filtered.osm.pbf');
     const tags = ['addr:housenumber', 'highway', 'amenity', 'shop', 'tourism', 'natural', 'waterway', 'place'];
+    tags.push('r/boundary=administrative');
     execFileSync('osmium', ['tags-filter', '--no-progress', '-o', filtered, pbf, ...tags]);
     const config = join(dir, 'export.json');
     writeFileSync(
@@ -126,7 +137,17 @@ function exportFeatures(pbf: string): Array<{ geometry: Geometry; properties: Re
       JSON.stringify({
         attributes: { type: true, id: true },
         linear_tags: ['highway', 'waterway', 'natural'],
-        area_tags: ['building', 'addr:housenumber', 'amenity', 'shop', 'tourism', 'place', 'natural', 'waterway'],
+        area_tags: [
+          'building',
+          'addr:housenumber',
+          'amenity',
+          'shop',
+          'tourism',
+          'place',
+          'natural',
+          'waterway',
+          'boundary',
+        ],
       }),
     );
     const out = execFileSync(
@@ -166,7 +187,13 @@ const PREFIX: Record<string, string> = { node: 'n', way: 'w', relation: 'r' };
 
 export function readOsmTruth(pbf: string = OSM_FIXTURE): OsmTruth {
   const objects: OsmObject[] = [];
+  const municipalities = new Map<string, Geometry>();
   for (const f of exportFeatures(pbf)) {
+    const p = f.properties;
+    if (p.boundary === 'administrative' && String(p.admin_level) === '8' && p.name) {
+      municipalities.set(String(p.name), f.geometry);
+      continue;
+    }
     const point = representativePoint(f.geometry);
     if (!point) continue;
     const [lon, lat] = point;
@@ -196,6 +223,7 @@ export function readOsmTruth(pbf: string = OSM_FIXTURE): OsmTruth {
     if (o.address || o.street || o.poi || o.natural || o.place) objects.push(o);
   }
   return {
+    municipalities,
     objects,
     addresses: objects.filter((o) => o.address),
     streets: objects.filter((o) => o.street),
