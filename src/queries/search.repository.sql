@@ -552,93 +552,96 @@ i.place_id AS "placeId", i.locality_id AS "localityId", (similarity(i.address_no
 --   $9 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
 --   $10 = [40,30]
 --   $11 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $12 = "springfieldil"
---   $13 = 1000
---   $14 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $15 = ["'springfield'","'herrengasse' & '35'"]
---   $16 = 200
---   $17 = 2000
---   $18 = 200
+--   $12 = "<generated uuid>"
+--   $13 = -89.65
+--   $14 = 39.78
+--   $15 = "springfieldil"
+--   $16 = 1000
+--   $17 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $18 = ["'springfield'","'herrengasse' & '35'"]
 --   $19 = 200
---   $20 = 1000
---   $21 = 10
---   $22 = "Springfield IL"
---   $23 = "springfieldil"
---   $24 = "Springfield IL"
+--   $20 = 2000
+--   $21 = 200
+--   $22 = 200
+--   $23 = 1000
+--   $24 = 10
 --   $25 = "Springfield IL"
---   $26 = "'springfield' & 'il'"
---   $27 = "'springfield' & 'il':*"
---   $28 = 10001
---   $29 = 1000
---   $30 = false
+--   $26 = "springfieldil"
+--   $27 = "Springfield IL"
+--   $28 = "Springfield IL"
+--   $29 = "'springfield' & 'il'"
+--   $30 = "'springfield' & 'il':*"
 --   $31 = 10001
 --   $32 = 1000
---   $33 = 1000
---   $34 = 10
---   $35 = 0
---   $36 = 10
---   $37 = 1000
+--   $33 = false
+--   $34 = 10001
+--   $35 = 1000
+--   $36 = 1000
+--   $37 = 10
 --   $38 = 0
 --   $39 = 10
---   $40 = 0
---   $41 = "Springfield IL"
---   $42 = "springfieldil"
---   $43 = "Springfield IL"
+--   $40 = 1000
+--   $41 = 0
+--   $42 = 10
+--   $43 = 0
 --   $44 = "Springfield IL"
---   $45 = "'springfield' & 'il'"
+--   $45 = "springfieldil"
+--   $46 = "Springfield IL"
+--   $47 = "Springfield IL"
+--   $48 = "'springfield' & 'il'"
   WITH pinned AS MATERIALIZED (SELECT DISTINCT ON (x.id) x.id, x.code_match, (similarity(i.address_norm, lis_normalize($1))
     + CASE WHEN coalesce(i.address_code = $2, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($4)) THEN 0.5 ELSE 0 END
     + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END + coalesce(greatest(($6::float8[])[array_position($7::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($8::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($9::uuid[], i.locality_id)]) THEN ($10::float8[])[array_position($11::uuid[], i.locality_id)] END), 0))::float8 AS score
-      FROM ((SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $12  LIMIT $13) UNION ALL (
+  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($8::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($9::uuid[], i.locality_id)]) THEN ($10::float8[])[array_position($11::uuid[], i.locality_id)] END) + CASE WHEN $12::uuid IN (i.place_id, i.locality_id) THEN 4 / (1 + ST_Distance(i.location::geography, ST_SetSRID(ST_MakePoint($13::float8, $14::float8), 4326)::geography) / 300) ELSE 0 END, 0))::float8 AS score
+      FROM ((SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $15  LIMIT $16) UNION ALL (
   SELECT r.id, false AS code_match FROM (
-    SELECT x.id FROM unnest($14::uuid[], $15::text[]) WITH ORDINALITY AS p(id, name, n)
+    SELECT x.id FROM unnest($17::uuid[], $18::text[]) WITH ORDINALITY AS p(id, name, n)
     CROSS JOIN LATERAL (SELECT to_tsquery('simple', p.name) AS name) q
     CROSS JOIN LATERAL (
-      (SELECT i.id FROM imagery i WHERE i.place_id = p.id  LIMIT $16)
+      (SELECT i.id FROM imagery i WHERE i.place_id = p.id  LIMIT $19)
       UNION ALL
       (SELECT l.id FROM (
         SELECT i.id, (i.address_origin <> 'own' OR i.address_tsv @@ q.name)  AS its
-        FROM imagery i WHERE i.locality_id = p.id LIMIT $17
-      ) l WHERE l.its LIMIT $18)
+        FROM imagery i WHERE i.locality_id = p.id LIMIT $20
+      ) l WHERE l.its LIMIT $21)
     ) x
     ORDER BY p.n
-    LIMIT $19
+    LIMIT $22
   ) r
   )) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC),
   head AS MATERIALIZED (
     SELECT i.id, row_number() OVER () AS seq,
-           CASE WHEN row_number() OVER () <= $20 AND NOT (SELECT count(*) FROM pinned) >= $21 THEN (similarity(i.address_norm, lis_normalize($22))
-    + CASE WHEN coalesce(i.address_code = $23, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($24) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($25)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $26) THEN 0.5 ELSE 0 END)::float8 END AS score
-    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $27) AND i.id NOT IN (SELECT id FROM pinned)  LIMIT $28
+           CASE WHEN row_number() OVER () <= $23 AND NOT (SELECT count(*) FROM pinned) >= $24 THEN (similarity(i.address_norm, lis_normalize($25))
+    + CASE WHEN coalesce(i.address_code = $26, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($27) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($28)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $29) THEN 0.5 ELSE 0 END)::float8 END AS score
+    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $30) AND i.id NOT IN (SELECT id FROM pinned)  LIMIT $31
   ),
   sizes AS MATERIALIZED (
     SELECT (SELECT count(*) FROM head)::int AS head, (SELECT count(*) FROM pinned)::int AS pinned,
            (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS code_matched
   ),
   counted AS MATERIALIZED (
-    SELECT s.pinned + CASE WHEN s.head > $29 AND $30 THEN $31 ELSE s.head END AS total,
-      least(s.head, $32) + s.pinned AS ranked
+    SELECT s.pinned + CASE WHEN s.head > $32 AND $33 THEN $34 ELSE s.head END AS total,
+      least(s.head, $35) + s.pinned AS ranked
     FROM sizes s
   ),
   ranked AS MATERIALIZED (
     SELECT r.id, r.score, row_number() OVER (ORDER BY r.score DESC, r.id) AS pos
-    FROM (SELECT id, score FROM head WHERE seq <= $33 AND NOT (SELECT count(*) FROM pinned) >= $34 UNION ALL SELECT id, score FROM pinned) r
+    FROM (SELECT id, score FROM head WHERE seq <= $36 AND NOT (SELECT count(*) FROM pinned) >= $37 UNION ALL SELECT id, score FROM pinned) r
   ),
   page AS MATERIALIZED (
-    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $35 AND r.pos <= $36
+    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $38 AND r.pos <= $39
     UNION ALL
     SELECT t.id, NULL, (SELECT ranked FROM counted) + t.n
     FROM (
       SELECT x.id, row_number() OVER () AS n
-      FROM (SELECT h.id FROM head h WHERE h.seq > $37 ORDER BY h.seq) x
-      OFFSET greatest(0, $38 - (SELECT ranked FROM counted))
-      LIMIT greatest(0, $39 - greatest($40, (SELECT ranked FROM counted)))
+      FROM (SELECT h.id FROM head h WHERE h.seq > $40 ORDER BY h.seq) x
+      OFFSET greatest(0, $41 - (SELECT ranked FROM counted))
+      LIMIT greatest(0, $42 - greatest($43, (SELECT ranked FROM counted)))
     ) t
   )
   SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", false AS estimated, p.*
@@ -646,11 +649,11 @@ i.place_id AS "placeId", i.locality_id AS "localityId", (similarity(i.address_no
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
 i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat,
-i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($41))
-    + CASE WHEN coalesce(i.address_code = $42, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($43) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($44)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $45) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
+i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($44))
+    + CASE WHEN coalesce(i.address_code = $45, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($46) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($47)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $48) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
     FROM page pg JOIN imagery i ON i.id = pg.id
   ) p ON true
   ORDER BY p.pos
@@ -668,107 +671,110 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
 --   $9 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
 --   $10 = [40,30]
 --   $11 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $12 = "newmi"
---   $13 = 1000
---   $14 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $15 = ["'springfield'","'herrengasse' & '35'"]
---   $16 = 200
---   $17 = 2000
---   $18 = 200
+--   $12 = "<generated uuid>"
+--   $13 = -89.65
+--   $14 = 39.78
+--   $15 = "newmi"
+--   $16 = 1000
+--   $17 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $18 = ["'springfield'","'herrengasse' & '35'"]
 --   $19 = 200
---   $20 = 1000
---   $21 = "New Mi"
---   $22 = "newmi"
---   $23 = "New Mi"
+--   $20 = 2000
+--   $21 = 200
+--   $22 = 200
+--   $23 = 1000
 --   $24 = "New Mi"
---   $25 = "'new' & 'mi'"
---   $26 = "'new' & 'mi':*"
---   $27 = 10
---   $28 = 10001
---   $29 = 10
---   $30 = 320
---   $31 = 1000
---   $32 = false
---   $33 = 10001
+--   $25 = "newmi"
+--   $26 = "New Mi"
+--   $27 = "New Mi"
+--   $28 = "'new' & 'mi'"
+--   $29 = "'new' & 'mi':*"
+--   $30 = 10
+--   $31 = 10001
+--   $32 = 10
+--   $33 = 320
 --   $34 = 1000
---   $35 = 1000
---   $36 = 0
---   $37 = 10
+--   $35 = false
+--   $36 = 10001
+--   $37 = 1000
 --   $38 = 1000
 --   $39 = 0
 --   $40 = 10
---   $41 = 0
---   $42 = 10
---   $43 = "New Mi"
---   $44 = "newmi"
---   $45 = "New Mi"
+--   $41 = 1000
+--   $42 = 0
+--   $43 = 10
+--   $44 = 0
+--   $45 = 10
 --   $46 = "New Mi"
---   $47 = "'new' & 'mi'"
+--   $47 = "newmi"
+--   $48 = "New Mi"
+--   $49 = "New Mi"
+--   $50 = "'new' & 'mi'"
   WITH pinned AS MATERIALIZED (SELECT DISTINCT ON (x.id) x.id, x.code_match, (similarity(i.address_norm, lis_normalize($1))
     + CASE WHEN coalesce(i.address_code = $2, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($4)) THEN 0.5 ELSE 0 END
     + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END + coalesce(greatest(($6::float8[])[array_position($7::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($8::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($9::uuid[], i.locality_id)]) THEN ($10::float8[])[array_position($11::uuid[], i.locality_id)] END), 0))::float8 AS score
-      FROM ((SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $12  LIMIT $13) UNION ALL (
+  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($8::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($9::uuid[], i.locality_id)]) THEN ($10::float8[])[array_position($11::uuid[], i.locality_id)] END) + CASE WHEN $12::uuid IN (i.place_id, i.locality_id) THEN 4 / (1 + ST_Distance(i.location::geography, ST_SetSRID(ST_MakePoint($13::float8, $14::float8), 4326)::geography) / 300) ELSE 0 END, 0))::float8 AS score
+      FROM ((SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $15  LIMIT $16) UNION ALL (
   SELECT r.id, false AS code_match FROM (
-    SELECT x.id FROM unnest($14::uuid[], $15::text[]) WITH ORDINALITY AS p(id, name, n)
+    SELECT x.id FROM unnest($17::uuid[], $18::text[]) WITH ORDINALITY AS p(id, name, n)
     CROSS JOIN LATERAL (SELECT to_tsquery('simple', p.name) AS name) q
     CROSS JOIN LATERAL (
-      (SELECT i.id FROM imagery i WHERE i.place_id = p.id  LIMIT $16)
+      (SELECT i.id FROM imagery i WHERE i.place_id = p.id  LIMIT $19)
       UNION ALL
       (SELECT l.id FROM (
         SELECT i.id, (i.address_origin <> 'own' OR i.address_tsv @@ q.name)  AS its
-        FROM imagery i WHERE i.locality_id = p.id LIMIT $17
-      ) l WHERE l.its LIMIT $18)
+        FROM imagery i WHERE i.locality_id = p.id LIMIT $20
+      ) l WHERE l.its LIMIT $21)
     ) x
     ORDER BY p.n
-    LIMIT $19
+    LIMIT $22
   ) r
   )) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC),
   head AS MATERIALIZED (
     SELECT i.id, row_number() OVER () AS seq,
-           CASE WHEN row_number() OVER () <= $20  THEN (similarity(i.address_norm, lis_normalize($21))
-    + CASE WHEN coalesce(i.address_code = $22, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($23) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($24)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $25) THEN 0.5 ELSE 0 END)::float8 END AS score
-    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $26) AND i.id NOT IN (SELECT id FROM pinned) AND NOT (SELECT count(*) FROM pinned) >= $27 LIMIT $28
+           CASE WHEN row_number() OVER () <= $23  THEN (similarity(i.address_norm, lis_normalize($24))
+    + CASE WHEN coalesce(i.address_code = $25, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($26) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($27)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $28) THEN 0.5 ELSE 0 END)::float8 END AS score
+    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $29) AND i.id NOT IN (SELECT id FROM pinned) AND NOT (SELECT count(*) FROM pinned) >= $30 LIMIT $31
   ),
   sizes AS MATERIALIZED (
     SELECT (SELECT count(*) FROM head)::int AS head, (SELECT count(*) FROM pinned)::int AS pinned,
            (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS code_matched
   ),
   counted AS MATERIALIZED (
-    SELECT CASE WHEN (SELECT count(*) FROM pinned) >= $29 THEN greatest(s.pinned, $30) ELSE s.pinned + CASE WHEN s.head > $31 AND $32 THEN $33 ELSE s.head END END AS total,
-      least(s.head, $34) + s.pinned AS ranked
+    SELECT CASE WHEN (SELECT count(*) FROM pinned) >= $32 THEN greatest(s.pinned, $33) ELSE s.pinned + CASE WHEN s.head > $34 AND $35 THEN $36 ELSE s.head END END AS total,
+      least(s.head, $37) + s.pinned AS ranked
     FROM sizes s
   ),
   ranked AS MATERIALIZED (
     SELECT r.id, r.score, row_number() OVER (ORDER BY r.score DESC, r.id) AS pos
-    FROM (SELECT id, score FROM head WHERE seq <= $35  UNION ALL SELECT id, score FROM pinned) r
+    FROM (SELECT id, score FROM head WHERE seq <= $38  UNION ALL SELECT id, score FROM pinned) r
   ),
   page AS MATERIALIZED (
-    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $36 AND r.pos <= $37
+    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $39 AND r.pos <= $40
     UNION ALL
     SELECT t.id, NULL, (SELECT ranked FROM counted) + t.n
     FROM (
       SELECT x.id, row_number() OVER () AS n
-      FROM (SELECT h.id FROM head h WHERE h.seq > $38 ORDER BY h.seq) x
-      OFFSET greatest(0, $39 - (SELECT ranked FROM counted))
-      LIMIT greatest(0, $40 - greatest($41, (SELECT ranked FROM counted)))
+      FROM (SELECT h.id FROM head h WHERE h.seq > $41 ORDER BY h.seq) x
+      OFFSET greatest(0, $42 - (SELECT ranked FROM counted))
+      LIMIT greatest(0, $43 - greatest($44, (SELECT ranked FROM counted)))
     ) t
   )
-  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", (SELECT count(*) FROM pinned) >= $42 AS estimated, p.*
+  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", (SELECT count(*) FROM pinned) >= $45 AS estimated, p.*
   FROM counted t
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
 i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat,
-i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($43))
-    + CASE WHEN coalesce(i.address_code = $44, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($45) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($46)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $47) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
+i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($46))
+    + CASE WHEN coalesce(i.address_code = $47, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($48) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($49)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $50) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
     FROM page pg JOIN imagery i ON i.id = pg.id
   ) p ON true
   ORDER BY p.pos
@@ -960,97 +966,100 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
 --   $9 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
 --   $10 = [40,30]
 --   $11 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $12 = "springfield"
---   $13 = "US-IL"
---   $14 = 1000
---   $15 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $16 = ["'springfield'","'herrengasse' & '35'"]
---   $17 = "US-IL"
---   $18 = 200
---   $19 = "US-IL"
---   $20 = 2000
+--   $12 = "<generated uuid>"
+--   $13 = -89.65
+--   $14 = 39.78
+--   $15 = "springfield"
+--   $16 = "US-IL"
+--   $17 = 1000
+--   $18 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $19 = ["'springfield'","'herrengasse' & '35'"]
+--   $20 = "US-IL"
 --   $21 = 200
---   $22 = 200
---   $23 = 1000
---   $24 = 10
---   $25 = "Springfield"
---   $26 = "springfield"
---   $27 = "Springfield"
+--   $22 = "US-IL"
+--   $23 = 2000
+--   $24 = 200
+--   $25 = 200
+--   $26 = 1000
+--   $27 = 10
 --   $28 = "Springfield"
---   $29 = "'springfield'"
---   $30 = "'springfield':*"
---   $31 = "US-IL"
---   $32 = 10001
---   $33 = 1000
---   $34 = false
+--   $29 = "springfield"
+--   $30 = "Springfield"
+--   $31 = "Springfield"
+--   $32 = "'springfield'"
+--   $33 = "'springfield':*"
+--   $34 = "US-IL"
 --   $35 = 10001
 --   $36 = 1000
---   $37 = 1000
---   $38 = 10
---   $39 = 0
---   $40 = 10
---   $41 = 1000
+--   $37 = false
+--   $38 = 10001
+--   $39 = 1000
+--   $40 = 1000
+--   $41 = 10
 --   $42 = 0
 --   $43 = 10
---   $44 = 0
---   $45 = "Springfield"
---   $46 = "springfield"
---   $47 = "Springfield"
+--   $44 = 1000
+--   $45 = 0
+--   $46 = 10
+--   $47 = 0
 --   $48 = "Springfield"
---   $49 = "'springfield'"
+--   $49 = "springfield"
+--   $50 = "Springfield"
+--   $51 = "Springfield"
+--   $52 = "'springfield'"
   WITH pinned AS MATERIALIZED (SELECT DISTINCT ON (x.id) x.id, x.code_match, (similarity(i.address_norm, lis_normalize($1))
     + CASE WHEN coalesce(i.address_code = $2, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($4)) THEN 0.5 ELSE 0 END
     + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END + coalesce(greatest(($6::float8[])[array_position($7::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($8::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($9::uuid[], i.locality_id)]) THEN ($10::float8[])[array_position($11::uuid[], i.locality_id)] END), 0))::float8 AS score
-      FROM ((SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $12 AND coalesce(i.region_code = $13, false) LIMIT $14) UNION ALL (
+  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($8::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($9::uuid[], i.locality_id)]) THEN ($10::float8[])[array_position($11::uuid[], i.locality_id)] END) + CASE WHEN $12::uuid IN (i.place_id, i.locality_id) THEN 4 / (1 + ST_Distance(i.location::geography, ST_SetSRID(ST_MakePoint($13::float8, $14::float8), 4326)::geography) / 300) ELSE 0 END, 0))::float8 AS score
+      FROM ((SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $15 AND coalesce(i.region_code = $16, false) LIMIT $17) UNION ALL (
   SELECT r.id, false AS code_match FROM (
-    SELECT x.id FROM unnest($15::uuid[], $16::text[]) WITH ORDINALITY AS p(id, name, n)
+    SELECT x.id FROM unnest($18::uuid[], $19::text[]) WITH ORDINALITY AS p(id, name, n)
     CROSS JOIN LATERAL (SELECT to_tsquery('simple', p.name) AS name) q
     CROSS JOIN LATERAL (
-      (SELECT i.id FROM imagery i WHERE i.place_id = p.id AND coalesce(i.region_code = $17, false) LIMIT $18)
+      (SELECT i.id FROM imagery i WHERE i.place_id = p.id AND coalesce(i.region_code = $20, false) LIMIT $21)
       UNION ALL
       (SELECT l.id FROM (
-        SELECT i.id, (i.address_origin <> 'own' OR i.address_tsv @@ q.name) AND coalesce(i.region_code = $19, false) AS its
-        FROM imagery i WHERE i.locality_id = p.id LIMIT $20
-      ) l WHERE l.its LIMIT $21)
+        SELECT i.id, (i.address_origin <> 'own' OR i.address_tsv @@ q.name) AND coalesce(i.region_code = $22, false) AS its
+        FROM imagery i WHERE i.locality_id = p.id LIMIT $23
+      ) l WHERE l.its LIMIT $24)
     ) x
     ORDER BY p.n
-    LIMIT $22
+    LIMIT $25
   ) r
   )) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC),
   head AS MATERIALIZED (
     SELECT i.id, row_number() OVER () AS seq,
-           CASE WHEN row_number() OVER () <= $23 AND NOT (SELECT count(*) FROM pinned) >= $24 THEN (similarity(i.address_norm, lis_normalize($25))
-    + CASE WHEN coalesce(i.address_code = $26, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($27) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($28)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $29) THEN 0.5 ELSE 0 END)::float8 END AS score
-    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $30) AND i.region_code = $31 AND i.id NOT IN (SELECT id FROM pinned)  LIMIT $32
+           CASE WHEN row_number() OVER () <= $26 AND NOT (SELECT count(*) FROM pinned) >= $27 THEN (similarity(i.address_norm, lis_normalize($28))
+    + CASE WHEN coalesce(i.address_code = $29, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($30) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($31)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $32) THEN 0.5 ELSE 0 END)::float8 END AS score
+    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $33) AND i.region_code = $34 AND i.id NOT IN (SELECT id FROM pinned)  LIMIT $35
   ),
   sizes AS MATERIALIZED (
     SELECT (SELECT count(*) FROM head)::int AS head, (SELECT count(*) FROM pinned)::int AS pinned,
            (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS code_matched
   ),
   counted AS MATERIALIZED (
-    SELECT s.pinned + CASE WHEN s.head > $33 AND $34 THEN $35 ELSE s.head END AS total,
-      least(s.head, $36) + s.pinned AS ranked
+    SELECT s.pinned + CASE WHEN s.head > $36 AND $37 THEN $38 ELSE s.head END AS total,
+      least(s.head, $39) + s.pinned AS ranked
     FROM sizes s
   ),
   ranked AS MATERIALIZED (
     SELECT r.id, r.score, row_number() OVER (ORDER BY r.score DESC, r.id) AS pos
-    FROM (SELECT id, score FROM head WHERE seq <= $37 AND NOT (SELECT count(*) FROM pinned) >= $38 UNION ALL SELECT id, score FROM pinned) r
+    FROM (SELECT id, score FROM head WHERE seq <= $40 AND NOT (SELECT count(*) FROM pinned) >= $41 UNION ALL SELECT id, score FROM pinned) r
   ),
   page AS MATERIALIZED (
-    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $39 AND r.pos <= $40
+    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $42 AND r.pos <= $43
     UNION ALL
     SELECT t.id, NULL, (SELECT ranked FROM counted) + t.n
     FROM (
       SELECT x.id, row_number() OVER () AS n
-      FROM (SELECT h.id FROM head h WHERE h.seq > $41 ORDER BY h.seq) x
-      OFFSET greatest(0, $42 - (SELECT ranked FROM counted))
-      LIMIT greatest(0, $43 - greatest($44, (SELECT ranked FROM counted)))
+      FROM (SELECT h.id FROM head h WHERE h.seq > $44 ORDER BY h.seq) x
+      OFFSET greatest(0, $45 - (SELECT ranked FROM counted))
+      LIMIT greatest(0, $46 - greatest($47, (SELECT ranked FROM counted)))
     ) t
   )
   SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", false AS estimated, p.*
@@ -1058,11 +1067,11 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
 i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat,
-i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($45))
-    + CASE WHEN coalesce(i.address_code = $46, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($47) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($48)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $49) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
+i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($48))
+    + CASE WHEN coalesce(i.address_code = $49, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($50) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($51)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $52) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
     FROM page pg JOIN imagery i ON i.id = pg.id
   ) p ON true
   ORDER BY p.pos

@@ -201,3 +201,21 @@ export const POI_VIEWS = {
   poiAway: { where: nearPoi(180, 30), heading: 180, address: 'Städtle 36, 9490 Vaduz' },
   poiFar: { where: nearPoi(0, 80), heading: 180, address: 'Städtle 40, 9490 Vaduz' },
 };
+
+// A town whose records lie at its centre and far out: the one at its centre is its imagery first,
+// though the far one's address is the town's name alone (the best text match).
+export const TOWN: KeyedTestPlace = {
+  key: 'balzers',
+  kind: 'locality',
+  name: 'Balzers',
+  label: 'Balzers, Liechtenstein',
+  lon: 9.5,
+  lat: 47.066,
+  importance: 0.2,
+  countryCode: 'LI',
+};
+const nearTown = (bearing: number, metres: number) => destination(TOWN, bearing, metres);
+export const TOWN_RECORDS = {
+  townCentre: { where: nearTown(45, 60), address: 'Fürstenstrasse 12, 9496 Balzers' },
+  townOutskirts: { where: nearTown(200, 3000), address: 'Balzers, Liechtenstein' },
+};

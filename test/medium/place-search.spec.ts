@@ -3,7 +3,7 @@ import { SearchResponseDto } from '../../src/search/search-response.dto';
 import { insertPlaces, linkRecord, resetPlaces, testPlaceId } from '../helpers/places';
 import { startSearchService } from '../helpers/search-service';
 import { feature, importFixture, resetImagery } from '../helpers/test-app';
-import { ADDRESS, LOCALITIES, POI, POI_VIEWS, VIEWS } from '../helpers/place-search-gazetteer';
+import { ADDRESS, LOCALITIES, POI, POI_VIEWS, TOWN, TOWN_RECORDS, VIEWS } from '../helpers/place-search-gazetteer';
 
 // Search that knows places, on a small gazetteer (test/helpers/place-search-gazetteer.ts): the place a query
 // means comes first.
@@ -16,7 +16,7 @@ describe('search that knows places', () => {
   beforeAll(async () => {
     await resetImagery();
     await resetPlaces();
-    await insertPlaces([...LOCALITIES, ADDRESS, POI]);
+    await insertPlaces([...LOCALITIES, ADDRESS, POI, TOWN]);
     const features = LOCALITIES.map((p) => feature(p.label, {}, [p.lon, p.lat]));
     LOCALITIES.forEach((p, i) => recordOf.set(p.key, features[i].id));
     for (const [name, v] of Object.entries(VIEWS)) {
@@ -33,12 +33,18 @@ describe('search that knows places', () => {
       recordOf.set(name, f.id);
       features.push(f);
     }
+    for (const [name, v] of Object.entries(TOWN_RECORDS)) {
+      const f = feature(v.address, {}, [v.where.lon, v.where.lat]);
+      recordOf.set(name, f.id);
+      features.push(f);
+    }
     // An address named after a place elsewhere: what a misspelling of its street means.
     const court = feature('7 Springfield Court, 9490 Vaduz', {}, [9.521, 47.141]);
     recordOf.set('springfield-court', court.id);
     features.push(court);
     expect((await importFixture(features)).rejected).toBe(0);
     for (const p of LOCALITIES) await linkRecord(recordOf.get(p.key)!, { locality: p.key });
+    for (const name of Object.keys(TOWN_RECORDS)) await linkRecord(recordOf.get(name)!, { locality: TOWN.key });
     for (const [name, v] of Object.entries(VIEWS)) {
       await linkRecord(
         recordOf.get(name)!,
@@ -117,6 +123,10 @@ describe('search that knows places', () => {
     const got = await keys({ query: 'Herrengasse 35 Vaduz' });
     expect(got.slice(0, 6)).toEqual(['beside', 'facing', 'panorama', 'downTheStreet', 'away', 'neighbourFacing']);
     expect(got).not.toContain('neighbourAway');
+  });
+
+  it('shows a town by the records nearest its centre first, not by the address that is its name alone', async () => {
+    expect(await keys({ query: 'Balzers' })).toEqual(['townCentre', 'townOutskirts']);
   });
 
   it('shows a POI by the records nearest it that face it, whatever address they recovered', async () => {

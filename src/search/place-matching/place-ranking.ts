@@ -142,7 +142,8 @@ export function pinsOf(places: readonly RankedPlace[]): PlacePins | null {
   const view = isViewed(best) ? { id: best.id, lon: best.lon, lat: best.lat, score: scores[0] } : null;
   // A name without words (only symbols) is an empty tsquery, which matches nothing.
   const names = places.map((p) => allWordsTsquery(nameInAddresses(p.name)) ?? '');
-  return { ids: places.map((p) => p.id), scores, names, nameWords: wordsInAddresses(best.name), view };
+  const centre = best.kind === 'locality' ? { id: best.id, lon: best.lon, lat: best.lat } : null;
+  return { ids: places.map((p) => p.id), scores, names, nameWords: wordsInAddresses(best.name), view, centre };
 }
 
 // The words of a name that its records' addresses hold: not its initials, which addresses write

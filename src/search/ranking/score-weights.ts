@@ -34,4 +34,12 @@ export const PIN_WEIGHTS = {
   nearnessHalfM: 10,
   /** Other records facing the named address within VIEW_RADIUS_M rank this far below its own. */
   viewedBelowOwn: 3,
+  /**
+   * A named town's records: at most this much for being near its centre, halved at
+   * centreHalfM metres. More than the text terms that differ between its records (an address that is
+   * only the town's name, "Balzers, Liechtenstein", is one far from every street): the imagery of
+   * "Balzers" is first the imagery of its centre.
+   */
+  centre: 4,
+  centreHalfM: 300,
 } as const;

@@ -25,6 +25,8 @@ export interface PlacePins {
    * they show it, and records of other addresses within VIEW_RADIUS_M facing it follow them.
    */
   view: { id: string; lon: number; lat: number; score: number } | null;
+  /** The town the query names, when the best place is one: its records nearest its centre first. */
+  centre?: { id: string; lon: number; lat: number } | null;
 }
 
 // "Facing" an address: the heading within this many degrees of the bearing to it.
@@ -62,16 +64,23 @@ const nameQueriesSql = (pins: PlacePins) =>
 // The score a record gets from its best named place, NULL when it is none's imagery. Arrays are
 // 1-based; array_position of a NULL link is NULL, and greatest() skips NULLs. The named address's
 // own records that show it score more, the nearer its point the more, and newer ones a little more
-// (under 0.1); other records within VIEW_RADIUS_M that face it rank just below its own (PIN_WEIGHTS).
+// (under 0.1); other records within VIEW_RADIUS_M that face it rank just below its own. A named
+// town's records score more the nearer its centre (PIN_WEIGHTS).
 function pinScoreSql(pins: PlacePins): Prisma.Sql {
   const ids = Prisma.sql`${pins.ids}::uuid[]`;
   const scores = Prisma.sql`${pins.scores}::float8[]`;
   const locality = Prisma.sql`array_position(${ids}, i.locality_id)`;
   const linked = Prisma.sql`greatest((${scores})[array_position(${ids}, i.place_id)],
     CASE WHEN ${ofLocalitySql(Prisma.sql`(${nameQueriesSql(pins)})[${locality}]`)} THEN (${scores})[${locality}] END)`;
+  const w = (weight: number) => Prisma.raw(String(weight));
+  if (pins.centre) {
+    const c = pins.centre;
+    const distance = Prisma.sql`ST_Distance(i.location::geography, ${geography(c)})`;
+    const nearness = Prisma.sql`${w(PIN_WEIGHTS.centre)} / (1 + ${distance} / ${w(PIN_WEIGHTS.centreHalfM)})`;
+    return Prisma.sql`${linked} + CASE WHEN ${c.id}::uuid IN (i.place_id, i.locality_id) THEN ${nearness} ELSE 0 END`;
+  }
   if (!pins.view) return linked;
   const v = pins.view;
-  const w = (weight: number) => Prisma.raw(String(weight));
   const recency = Prisma.sql`(i.captured_at - DATE '1970-01-01') / 1000000.0`;
   const distance = Prisma.sql`ST_Distance(i.location::geography, ${geography(v)})`;
   const nearness = Prisma.sql`${w(PIN_WEIGHTS.nearness)} / (1 + ${distance} / ${w(PIN_WEIGHTS.nearnessHalfM)})`;
