@@ -50,6 +50,11 @@ function viewedSql(view: View): Prisma.Sql {
   return Prisma.sql`(ST_DWithin(i.location::geography, ${geography(view)}, ${VIEW_RADIUS_M}::float8) AND ${showsSql(view)})`;
 }
 
+// Metres on the sphere: a ranking term needs no spheroid, and a named town scores up to SCORE_CAP rows.
+function sphereDistanceSql(point: { lon: number; lat: number }): Prisma.Sql {
+  return Prisma.sql`ST_Distance(i.location::geography, ${geography(point)}, false)`;
+}
+
 // A record of a locality counts as its imagery when its address came from places or names it (the
 // name as a tsquery).
 function ofLocalitySql(name: Prisma.Sql): Prisma.Sql {
@@ -75,14 +80,14 @@ function pinScoreSql(pins: PlacePins): Prisma.Sql {
   const w = (weight: number) => Prisma.raw(String(weight));
   if (pins.centre) {
     const c = pins.centre;
-    const distance = Prisma.sql`ST_Distance(i.location::geography, ${geography(c)})`;
+    const distance = sphereDistanceSql(c);
     const nearness = Prisma.sql`${w(PIN_WEIGHTS.centre)} / (1 + ${distance} / ${w(PIN_WEIGHTS.centreHalfM)})`;
     return Prisma.sql`${linked} + CASE WHEN ${c.id}::uuid IN (i.place_id, i.locality_id) THEN ${nearness} ELSE 0 END`;
   }
   if (!pins.view) return linked;
   const v = pins.view;
   const recency = Prisma.sql`(i.captured_at - DATE '1970-01-01') / 1000000.0`;
-  const distance = Prisma.sql`ST_Distance(i.location::geography, ${geography(v)})`;
+  const distance = sphereDistanceSql(v);
   const nearness = Prisma.sql`${w(PIN_WEIGHTS.nearness)} / (1 + ${distance} / ${w(PIN_WEIGHTS.nearnessHalfM)})`;
   return Prisma.sql`CASE
       WHEN i.place_id = ${v.id}::uuid THEN ${linked} + CASE WHEN ${showsSql(v)} THEN ${w(PIN_WEIGHTS.showsAddress)} ELSE 0 END
