@@ -115,6 +115,15 @@ export class SearchInterpretationDto {
   corrections?: WordCorrectionDto[];
 
   @ApiPropertyOptional({
+    type: [String],
+    description:
+      'Text: the words of the query that shaped nothing of this page, when there are any: no record holds them in its ' +
+      'address, and they name no region, category or place the answer went through (folded, as typed)',
+    example: ['kebab'],
+  })
+  ignored?: string[];
+
+  @ApiPropertyOptional({
     type: () => InterpretedPlaceDto,
     description: 'Text: the place the query was read as naming (the best of them), when it names one',
   })

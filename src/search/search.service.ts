@@ -3,6 +3,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { regionByCode } from '../places/regions';
 import { formatCaptureDate, formatCompass, resolveImageUrl } from './search-record-format';
 import { RecordPlaces } from './place-matching/record-places';
+import { ignoredWords } from './pipeline/ignored-words';
 import { pointMatchOf, RecordMatch, textMatchOf } from './pipeline/record-match';
 import { TextSearchPipeline, TextSearchResult } from './pipeline/text-search.pipeline';
 import { EMPTY_PAGE } from './pipeline/text-search-state';
@@ -142,6 +143,8 @@ function describe(
   if (state.namedRegion) described.named_region = { code: state.namedRegion.code, name: state.namedRegion.name };
   if (step === 'named-category' && state.category) described.categories = state.category.tags;
   if (answer.corrections.length > 0) described.corrections = answer.corrections;
+  const ignored = ignoredWords(answer, state, answer.page.rows);
+  if (ignored.length > 0) described.ignored = ignored;
   const place = answer.places[0];
   if (place) described.place = { id: place.id, kind: place.kind, label: place.label };
   return described;

@@ -1,11 +1,10 @@
-import { readCategoryQuery } from '../category-query';
 import { placeCoversQuery } from './query-believability';
 import { surroundingsOf } from '../place-matching/place-surroundings';
 import { RADIUS_DEFAULT_M } from '../search-filters.dto';
 import { buildTextQuery, tokenize } from '../search-query';
 import type { Circle } from '../search-filters';
 import type { SearchSteps } from './text-search.steps';
-import type { StepAnswer, TextSearchState } from './text-search-state';
+import { categoryRead, StepAnswer, TextSearchState } from './text-search-state';
 
 // Places a category word may be joined to without a connecting word ("Apotheke Vaduz"): areas. A
 // street or an address after a category word is an address search ("Bank Street 5").
@@ -17,7 +16,7 @@ const AREA_KINDS = new Set(['locality', 'postcode', 'region', 'country']);
 // is the whole query. Nothing (the later steps run as before) when the rest names no place, the
 // whole query is also a place's name, or the category has no poi with imagery there.
 export async function namedCategory(s: TextSearchState, deps: SearchSteps): Promise<StepAnswer | void> {
-  const read = readCategoryQuery(s.text.text);
+  const read = categoryRead(s);
   if (!read) return;
   let around: Circle | null = null;
   if (read.point) around = { ...read.point, radiusM: RADIUS_DEFAULT_M };

@@ -4,7 +4,7 @@ import type { TextQuery } from '../search-query';
 import type { PageWindow, SearchPage } from '../search.repository';
 import type { Vocabulary } from '../vocabulary';
 import type { Region } from '../../places/regions';
-import type { CategoryQuery } from '../category-query';
+import { CategoryQuery, readCategoryQuery } from '../category-query';
 
 // How the records of an answer matched the query (see record-match.ts for the per-record refinement).
 export type AnswerMatch = 'text' | 'corrected' | 'nearby' | 'fallback';
@@ -60,6 +60,8 @@ export interface TextSearchState {
   meant: RankedPlace[];
   /** The category the query names ("hotel in Vaduz": tourism=hotel), when it named one (named-category). */
   category: CategoryQuery | null;
+  /** What the words searched say about a category, read once (see categoryRead). */
+  categoryRead?: { of: string; read: CategoryQuery | null };
   /** Which steps ran, in order (for `interpretation`). */
   ran: string[];
 }
@@ -83,4 +85,10 @@ export function initialState(text: TextQuery, window: PageWindow, plan: SearchPl
     category: null,
     ran: [],
   };
+}
+
+// The category the words searched name (category-query.ts), read once for the predicate and the step.
+export function categoryRead(s: TextSearchState): CategoryQuery | null {
+  if (s.categoryRead?.of !== s.text.text) s.categoryRead = { of: s.text.text, read: readCategoryQuery(s.text.text) };
+  return s.categoryRead.read;
 }

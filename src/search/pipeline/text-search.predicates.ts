@@ -1,6 +1,5 @@
-import { readCategoryQuery } from '../category-query';
 import { placeCoversQuery, placeResemblesQuery, someWordUnknown } from './query-believability';
-import type { TextSearchState } from './text-search-state';
+import { categoryRead, TextSearchState } from './text-search-state';
 
 // The conditions the steps of a text search run under (text-search.steps.ts), named so the list of
 // steps reads as the rules it applies.
@@ -53,4 +52,4 @@ export const someWordMisspelt = (s: TextSearchState): boolean => someWordUnknown
 export const namesRegion = (s: TextSearchState): boolean => s.namedRegion !== null && !s.regionConflict;
 
 /** The query names a category of place ("restaurant", "hotel in Vaduz"; see category-query.ts). */
-export const namesCategory = (s: TextSearchState): boolean => readCategoryQuery(s.text.text) !== null;
+export const namesCategory = (s: TextSearchState): boolean => categoryRead(s) !== null;
