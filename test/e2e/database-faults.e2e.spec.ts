@@ -1,3 +1,7 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { Test } from '@nestjs/testing';
 import { Client } from 'pg';
 import { generateApiKey } from '../../src/api-key/api-key-hash';
@@ -6,6 +10,8 @@ import { Migrator } from '../../src/database/migrator';
 import { FeatureItem } from '../../src/imagery/imagery-feature';
 import { ImageryImportService } from '../../src/imagery/imagery-import.service';
 import { ImageryModule } from '../../src/imagery/imagery.module';
+import { writeImageryFile } from '../helpers/imagery-files';
+import { ROOT } from '../helpers/processes';
 import { startServiceProcess, ServiceProcess } from '../helpers/service-process';
 import { feature, testConfig } from '../helpers/test-app';
 import { createThrowawayDatabase, currentKind, serverUrl, ThrowawayDatabase } from '../setup/test-database';
@@ -28,6 +34,7 @@ const QUERIES = {
 type Kind = keyof typeof QUERIES | 'unknownKey';
 const KINDS = [...Object.keys(QUERIES), 'unknownKey'] as Kind[];
 const WORKERS = 4; // bounded: a loaded 2-core machine must still answer in time
+const IMPORTED = 20_000; // enough that the import is still running when its connections are ended
 const RECOVERY_MS = 20_000; // generous for a loaded machine; typically well under 2 s
 
 interface Answer {
@@ -42,6 +49,7 @@ serverOnly('database faults against the running service', () => {
   let admin: Client;
   let service: ServiceProcess;
   const key = generateApiKey();
+  const dir = mkdtempSync(join(tmpdir(), 'lis-faults-'));
   const dbName = () => new URL(db.url).pathname.slice(1);
   const terminateBackends = () =>
     admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [dbName()]);
@@ -78,6 +86,22 @@ serverOnly('database faults against the running service', () => {
         await Promise.all(workers);
       },
     };
+  }
+
+  // The built import tool into the same database: it may finish or fail, but only as a tool should
+  // (exit 0, or 1 with a one-line error), never with a crash.
+  function startImport() {
+    const child = spawn(
+      process.execPath,
+      [resolve(ROOT, 'dist/src/cli/import.cli.js'), join(dir, 'import.ndjson'), '--source', 'faults', '--keep-indexes'],
+      { env: { PATH: process.env.PATH, DATABASE_URL: db.url }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.resume();
+    return new Promise<{ code: number | null; stderr: string }>((r) =>
+      child.on('close', (code) => r({ code, stderr })),
+    );
   }
 
   // Sequentially, every kind answers as it does with a healthy database.
@@ -123,6 +147,7 @@ serverOnly('database faults against the running service', () => {
     } finally {
       await moduleRef.close();
     }
+    await writeImageryFile(join(dir, 'import.ndjson'), { records: IMPORTED, format: 'ndjson' });
     service = await startServiceProcess({
       DATABASE_URL: db.url,
       BOOTSTRAP_API_KEY: key,
@@ -140,11 +165,13 @@ serverOnly('database faults against the running service', () => {
       await admin.end();
     }
     await db?.drop();
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('lives through ended and refused connections, answers only 200/503 with Retry-After, and recovers by itself', async () => {
     await expectHealthy();
     const load = startLoad();
+    const imported = startImport();
     const recoveries: number[] = [];
     try {
       // Connections ended again and again while searches of every kind are in flight.
@@ -166,6 +193,10 @@ serverOnly('database faults against the running service', () => {
     } finally {
       await load.stop();
     }
+    const importRun = await imported;
+    expect([0, 1]).toContain(importRun.code);
+    expect(importRun.stderr).not.toMatch(/Unhandled|\n\s+at /);
+    if (importRun.code === 1) expect(importRun.stderr).toMatch(/^error: /m);
 
     expect({ ended: service.ended() }).toEqual({ ended: undefined });
     expect(service.output()).not.toMatch(/Unhandled 'error' event|uncaught/i);
@@ -183,7 +214,8 @@ serverOnly('database faults against the running service', () => {
     console.log(
       `${load.answers.length} requests; ` +
         KINDS.map((k) => `${k} ${count(k, 200).length + count(k, 401).length}/${count(k, 503).length}`).join(', ') +
-        ` (ok/503); recovered in ${recoveries.join(' and ')} ms`,
+        ` (ok/503); recovered in ${recoveries.join(' and ')} ms; the import ended with ${importRun.code}: ` +
+        (importRun.stderr.trim().split('\n').pop() ?? ''),
     );
   });
 });
