@@ -217,5 +217,5 @@ serverOnly('database faults against the running service', () => {
         ` (ok/503); recovered in ${recoveries.join(' and ')} ms; the import ended with ${importRun.code}: ` +
         (importRun.stderr.trim().split('\n').pop() ?? ''),
     );
-  });
+  }, 180_000); // the faults take ~10 s; the bounds (recovery, an import that outlives them) are for a loaded machine
 });
