@@ -1,6 +1,7 @@
 import { DynamicModule, INestApplicationContext, Logger, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ApiKeyModule } from '../api-key/api-key.module';
+import { databaseTrouble } from '../common/database-errors';
 import { AppConfig, ConfigError, loadConfig } from '../config/app-config';
 import { DatabaseModule } from '../database/database.module';
 import { EmbeddedDatabaseError } from '../database/embedded-database';
@@ -45,8 +46,15 @@ export async function runCli(task: CliTask): Promise<void> {
     ctx = await NestFactory.createApplicationContext(CliModule.forRoot(cliConfig), { logger });
     process.exitCode = (await task(ctx, cliConfig, migration)) ?? 0;
   } catch (error) {
-    const plain = error instanceof UsageError || error instanceof ConfigError || error instanceof EmbeddedDatabaseError;
-    console.error(plain || (error as { code?: unknown } | null)?.code ? `error: ${(error as Error).message}` : error);
+    // A stack trace only for what may be a bug; a database that went away is said in one line.
+    const message = (error as Error | null)?.message;
+    if (databaseTrouble(error) === 'unavailable') {
+      console.error(`error: the database is unavailable (${message}); run the command again once it is back`);
+    } else {
+      const plain =
+        error instanceof UsageError || error instanceof ConfigError || error instanceof EmbeddedDatabaseError;
+      console.error(plain || (error as { code?: unknown } | null)?.code ? `error: ${message}` : error);
+    }
     process.exitCode = error instanceof UsageError ? 2 : 1;
   } finally {
     await ctx?.close();

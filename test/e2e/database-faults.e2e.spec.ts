@@ -196,7 +196,7 @@ serverOnly('database faults against the running service', () => {
     const importRun = await imported;
     expect([0, 1]).toContain(importRun.code);
     expect(importRun.stderr).not.toMatch(/Unhandled|\n\s+at /);
-    if (importRun.code === 1) expect(importRun.stderr).toMatch(/^error: /m);
+    if (importRun.code === 1) expect(importRun.stderr).toMatch(/^error: the database is unavailable \(/m);
 
     expect({ ended: service.ended() }).toEqual({ ended: undefined });
     expect(service.output()).not.toMatch(/Unhandled 'error' event|uncaught/i);
