@@ -74,7 +74,8 @@ if (ifStale && stale.length > 0 && !quiet) {
 }
 for (const { part, print } of stale) {
   const [command, args] = part.command;
-  const { status, signal } = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+  // The build's own output goes to stderr: `npm run --silent export -- -` keeps stdout for its data.
+  const { status, signal } = spawnSync(command, args, { cwd: root, stdio: ['inherit', process.stderr, 'inherit'] });
   if (status !== 0) {
     console.error(`The ${part.name} build failed${signal ? ` (${signal})` : ''}.`);
     process.exit(status ?? 1);

@@ -1,11 +1,13 @@
 import { DynamicModule, INestApplicationContext, Logger, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ApiKeyModule } from '../api-key/api-key.module';
+import { databaseTrouble } from '../common/database-errors';
 import { AppConfig, ConfigError, loadConfig } from '../config/app-config';
 import { DatabaseModule } from '../database/database.module';
 import { EmbeddedDatabaseError } from '../database/embedded-database';
 import { MigrationResult, Migrator } from '../database/migrator';
 import { ImageryModule } from '../imagery/imagery.module';
+import { CliLogger } from '../logging/cli-logger';
 import { PlacesModule } from '../places/places.module';
 import { SearchModule } from '../search/search.module';
 import { openDatabase } from '../startup/database-connection';
@@ -28,6 +30,10 @@ export class UsageError extends Error {}
 type CliTask = (ctx: INestApplicationContext, config: AppConfig, migration: MigrationResult) => Promise<number | void>;
 
 export async function runCli(task: CliTask): Promise<void> {
+  // Logs on stderr: start-up lines (which database) at 'log', Nest's own chatter from then on only when it matters.
+  const logger = new CliLogger(['log', 'warn', 'error']);
+  Logger.overrideLogger(logger);
+  endQuietlyWhenStdoutCloses();
   let ctx: INestApplicationContext | undefined;
   let stopDatabase: (() => Promise<void>) | undefined;
   try {
@@ -36,14 +42,34 @@ export async function runCli(task: CliTask): Promise<void> {
     // Bulk work may legitimately run longer than an API request.
     const cliConfig = { ...config, dbStatementTimeoutMs: 10 * 60_000 };
     const migration = await new Migrator(cliConfig.databaseUrl).migrate();
-    ctx = await NestFactory.createApplicationContext(CliModule.forRoot(cliConfig), { logger: ['error', 'warn'] });
+    logger.setLogLevels(['warn', 'error']);
+    ctx = await NestFactory.createApplicationContext(CliModule.forRoot(cliConfig), { logger });
     process.exitCode = (await task(ctx, cliConfig, migration)) ?? 0;
   } catch (error) {
-    const plain = error instanceof UsageError || error instanceof ConfigError || error instanceof EmbeddedDatabaseError;
-    console.error(plain || (error as { code?: unknown } | null)?.code ? `error: ${(error as Error).message}` : error);
+    // A stack trace only for what may be a bug; a database that went away is said in one line.
+    const message = (error as Error | null)?.message;
+    if (databaseTrouble(error) === 'unavailable') {
+      console.error(`error: the database is unavailable (${message}); run the command again once it is back`);
+    } else {
+      const plain =
+        error instanceof UsageError || error instanceof ConfigError || error instanceof EmbeddedDatabaseError;
+      console.error(plain || (error as { code?: unknown } | null)?.code ? `error: ${message}` : error);
+    }
     process.exitCode = error instanceof UsageError ? 2 : 1;
   } finally {
     await ctx?.close();
     await stopDatabase?.();
   }
+}
+
+// A reader that stops early (`| head -1`) closes the pipe: writes then fail with EPIPE, which is no
+// error of the tool's, so it is not reported and the exit code stays 0 (as head expects). The export
+// stops at its next write (export.cli.ts); the database is closed as usual on the way out. Unheard, the
+// event would end the process with a stack trace.
+function endQuietlyWhenStdoutCloses(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') return;
+    console.error(`error: standard output: ${error.message}`);
+    process.exitCode = 1;
+  });
 }

@@ -14,8 +14,16 @@ const SOCKET_CODES = new Set([
 ]);
 const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1017', 'P2024']);
 const ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
-// 08xxx: connection exceptions; 57P01..57P03: shutdown / cannot connect now; 53300: too many connections.
-const PG_UNAVAILABLE = /^(08...|57P0[123]|53300)$/;
+// SQLSTATEs that mean "not now" (the full list; docs/api.md, Errors, says the same):
+//   08xxx          connection exceptions (08001 cannot connect, 08006 connection failure, ...)
+//   57P01..57P04   terminated by an administrator (pg_terminate_backend), crash shutdown, cannot connect
+//                  now (starting up, in recovery), database dropped
+//   53300          too many connections
+//   55000          object not in prerequisite state: a database not accepting connections (ALTER DATABASE
+//                  ... ALLOW_CONNECTIONS false, a database being dropped); the service's own statements
+//                  raise it for nothing else
+//   25006          read-only transaction: a write reached a server that became a standby (failover)
+const PG_UNAVAILABLE = /^(08...|57P0[1-4]|53300|55000|25006)$/;
 // 57014: statement_timeout (or a cancel) hit.
 export const PG_TIMEOUT = '57014';
 const PG_MESSAGES =

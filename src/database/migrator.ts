@@ -25,8 +25,16 @@ export class Migrator {
     private readonly dir: string = findMigrationsDir(),
   ) {}
 
-  async migrate(): Promise<MigrationResult> {
+  // A connection the server ends while held emits 'error'; unheard, that would end the process. The
+  // statement in flight fails with the cause, which is what the caller sees.
+  private client(): Client {
     const client = new Client({ connectionString: this.databaseUrl, application_name: 'lis-migrator' });
+    client.on('error', () => undefined);
+    return client;
+  }
+
+  async migrate(): Promise<MigrationResult> {
+    const client = this.client();
     await client.connect();
     try {
       await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
@@ -60,7 +68,7 @@ export class Migrator {
 
   // Migrations not yet applied (without taking the lock: for messages only).
   async pending(): Promise<string[]> {
-    const client = new Client({ connectionString: this.databaseUrl, application_name: 'lis-migrator' });
+    const client = this.client();
     await client.connect();
     try {
       const exists = await client.query("SELECT to_regclass('_prisma_migrations') IS NOT NULL AS present");

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { Pool, QueryConfig, QueryResult, QueryResultRow } from 'pg';
 import { databaseTrouble } from '../common/database-errors';
+import { withHeldClient } from './held-client';
 import { checkReplica } from './replica-health';
 
 export interface NamedPool {
@@ -142,23 +143,23 @@ export class ReadRouter {
 }
 
 // One statement with its own statement_timeout: SET LOCAL lasts until the transaction ends, so the
-// pooled connection goes back with the pool's own setting whatever happened.
-async function withinBudget<T extends QueryResultRow>(
+// pooled connection goes back with the pool's own setting whatever happened. A connection that cannot
+// even roll back is broken, and the pool gets a new one.
+function withinBudget<T extends QueryResultRow>(
   pool: Pool,
   config: QueryConfig,
   budgetMs: number,
 ): Promise<QueryResult<T>> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN READ ONLY');
-    await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(budgetMs))}`);
-    const result = await client.query<T>(config);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  return withHeldClient(pool, async (client, broken) => {
+    try {
+      await client.query('BEGIN READ ONLY');
+      await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(budgetMs))}`);
+      const result = await client.query<T>(config);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(broken);
+      throw error;
+    }
+  });
 }

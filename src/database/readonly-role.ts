@@ -31,6 +31,7 @@ export async function ensureReadonlyRole(ownerUrl: string, readonlyUrl: string):
   if (!role) throw new Error('DATABASE_READONLY_URL must name a user, e.g. postgresql://lis_reader:secret@host/db');
 
   const client = new Client({ connectionString: ownerUrl, application_name: 'lis-readonly-role' });
+  client.on('error', () => undefined); // a dropped connection: the statement in flight reports it
   await client.connect();
   try {
     const { rows } = await client.query<{ owner: string; database: string }>(

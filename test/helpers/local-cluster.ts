@@ -109,6 +109,11 @@ export class LocalCluster {
     }
   }
 
+  /** Immediate shutdown: every process killed at once, crash recovery at the next start. */
+  async crash(): Promise<void> {
+    await as(join(BIN, 'pg_ctl'), ['-D', this.dir, '-m', 'immediate', '-w', 'stop']);
+  }
+
   async remove(): Promise<void> {
     await this.stop().catch(() => undefined);
     rmSync(this.dir, { recursive: true, force: true });

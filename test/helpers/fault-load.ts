@@ -1,0 +1,140 @@
+import { Test } from '@nestjs/testing';
+import { generateApiKey } from '../../src/api-key/api-key-hash';
+import { DatabaseModule } from '../../src/database/database.module';
+import { Migrator } from '../../src/database/migrator';
+import { FeatureItem } from '../../src/imagery/imagery-feature';
+import { ImageryImportService } from '../../src/imagery/imagery-import.service';
+import { ImageryModule } from '../../src/imagery/imagery.module';
+import { ServiceProcess, startServiceProcess } from './service-process';
+import { feature, testConfig } from './test-app';
+
+// A bounded mixed search load against the built server in its own process, for fault injection
+// (test/e2e/database-faults.e2e.spec.ts): each kind of search, and a key nobody issued.
+const QUERIES = {
+  exact: 'Fault Lane 1',
+  prefix: 'Fault La',
+  misspelt: 'Fualt Lnae', // the corrections' best-effort statements: where the process used to die
+  noMatch: 'qzxwvk plorg',
+  coordinates: '47.14, 9.52',
+};
+export type Kind = keyof typeof QUERIES | 'unknownKey';
+export const KINDS = [...Object.keys(QUERIES), 'unknownKey'] as Kind[];
+const WORKERS = 4; // bounded: a loaded 2-core machine must still answer in time
+export const RECOVERY_MS = 20_000; // generous for a loaded machine; typically well under 1 s
+
+export interface Answer {
+  kind: Kind;
+  status: number; // 0: no HTTP answer at all
+  retryAfter: string | null;
+  code?: string;
+}
+
+// A migrated database holding the five records the searches find.
+export async function seedFaultCatalogue(databaseUrl: string): Promise<void> {
+  await new Migrator(databaseUrl).migrate();
+  const moduleRef = await Test.createTestingModule({
+    imports: [DatabaseModule.forRoot(testConfig({ databaseUrl })), ImageryModule],
+  }).compile();
+  await moduleRef.init();
+  try {
+    async function* items(): AsyncGenerator<FeatureItem> {
+      for (let i = 1; i <= 5; i++) yield { position: i, feature: feature(`Fault Lane ${i}`) };
+    }
+    await moduleRef.get(ImageryImportService).importFeatures(items(), { source: null });
+  } finally {
+    await moduleRef.close();
+  }
+}
+
+export class FaultLoad {
+  readonly answers: Answer[] = [];
+  private readonly key = generateApiKey();
+  service!: ServiceProcess;
+
+  async start(databaseUrl: string): Promise<void> {
+    this.service = await startServiceProcess({
+      DATABASE_URL: databaseUrl,
+      BOOTSTRAP_API_KEY: this.key,
+      API_KEY_CACHE_SECONDS: '0', // every request looks its key up: the key lookup is under fault too
+      RATE_LIMIT_PER_MINUTE: '100000',
+      AUTH_FAILURES_PER_MINUTE: '10000',
+      DB_CONNECT_TIMEOUT_MS: '2000',
+    });
+  }
+
+  async search(kind: Kind): Promise<Answer> {
+    const query = kind === 'unknownKey' ? QUERIES.exact : QUERIES[kind];
+    try {
+      const res = await fetch(`${this.service.base}/search`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-api-key': kind === 'unknownKey' ? generateApiKey() : this.key,
+        },
+        body: JSON.stringify({ query }),
+        signal: AbortSignal.timeout(30_000),
+      });
+      const body = (await res.json().catch(() => ({}))) as { error?: { code?: string } };
+      return { kind, status: res.status, retryAfter: res.headers.get('retry-after'), code: body.error?.code };
+    } catch {
+      return { kind, status: 0, retryAfter: null };
+    }
+  }
+
+  // WORKERS loop over every kind of request until the returned stop() is called; every answer is kept.
+  run(): () => Promise<void> {
+    const state = { running: true };
+    const workers = Array.from({ length: WORKERS }, async (_, w) => {
+      for (let i = w; state.running; i++) this.answers.push(await this.search(KINDS[i % KINDS.length]));
+    });
+    return async () => {
+      state.running = false;
+      await Promise.all(workers);
+    };
+  }
+
+  // Sequentially, every kind answers as it does with a healthy database.
+  async expectHealthy(): Promise<void> {
+    for (const kind of KINDS)
+      expect(await this.search(kind)).toMatchObject({ kind, status: kind === 'unknownKey' ? 401 : 200 });
+  }
+
+  async timeToRecover(): Promise<number> {
+    const started = Date.now();
+    while (Date.now() - started < RECOVERY_MS) {
+      if (this.service.ended()) throw new Error(`the service ended; ${this.lastWords()}`);
+      if ((await this.search('exact')).status === 200) return Date.now() - started;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`no recovery within ${RECOVERY_MS} ms; ${this.lastWords()}`);
+  }
+
+  // What every fault test asserts once the load has stopped.
+  expectSurvived(): void {
+    expect({ ended: this.service.ended() }).toEqual({ ended: undefined });
+    expect(this.service.output()).not.toMatch(/Unhandled 'error' event|uncaught/i);
+    const unexpected = this.answers.filter((a) =>
+      a.kind === 'unknownKey' ? ![401, 503].includes(a.status) : ![200, 503].includes(a.status),
+    );
+    expect(unexpected).toEqual([]);
+    const unavailable = this.answers.filter((a) => a.status === 503);
+    expect(unavailable.length).toBeGreaterThan(0); // the faults reached the requests
+    expect(unavailable.filter((a) => a.retryAfter !== '5' || a.code !== 'DATABASE_UNAVAILABLE')).toEqual([]);
+  }
+
+  /** For the test's own log: answers by kind, ok/503. */
+  summary(): string {
+    const count = (kind: Kind, status: number) => this.answers.filter((a) => a.kind === kind && a.status === status);
+    const byKind = KINDS.map((k) => `${k} ${count(k, 200).length + count(k, 401).length}/${count(k, 503).length}`);
+    return `${this.answers.length} requests; ${byKind.join(', ')} (ok/503)`;
+  }
+
+  // The end of the service's log, without the request lines (each 503 logs one).
+  private lastWords(): string {
+    const lines = this.service
+      .output()
+      .split('\n')
+      .filter((l) => !l.includes('"msg":"request failed"'));
+    return `${this.service.ended() ?? 'still running'}; its log ends:\n${lines.slice(-15).join('\n')}`;
+  }
+}

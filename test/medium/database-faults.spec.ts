@@ -1,0 +1,104 @@
+import { Client } from 'pg';
+import { Prisma } from '@prisma/client';
+import { databaseTrouble } from '../../src/common/database-errors';
+import { PrismaService } from '../../src/database/prisma.service';
+import { testConfig } from '../helpers/test-app';
+import { createThrowawayDatabase, currentKind, serverUrl, ThrowawayDatabase } from '../setup/test-database';
+
+// What a PostgreSQL server does to the service's connections (an administrator, a restart, a database
+// closed to connections, a failover to a standby), and what the service makes of it. Server only: the
+// built-in database has no other sessions to end and no ALTER DATABASE.
+const serverOnly = currentKind() === 'server' ? describe : describe.skip;
+
+serverOnly('database faults on a real server', () => {
+  let db: ThrowawayDatabase;
+  let admin: Client;
+  const clients: PrismaService[] = [];
+  const service = () => {
+    // A best-effort budget long enough that only the administrator ends the statement.
+    const prisma = new PrismaService(
+      testConfig({ databaseUrl: db.url, dbStatementTimeoutMs: 20_000, searchFallbackBudgetMs: 20_000, dbPoolSize: 2 }),
+    );
+    clients.push(prisma);
+    return prisma;
+  };
+  const failure = async (work: Promise<unknown>) => {
+    try {
+      await work;
+    } catch (error) {
+      return error;
+    }
+    throw new Error('expected the query to fail');
+  };
+  const dbName = () => new URL(db.url).pathname.slice(1);
+  const terminateWhenRunning = async (marker: string) => {
+    for (let i = 0; i < 200; i++) {
+      const { rowCount } = await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND query LIKE $2 AND pid <> pg_backend_pid()`,
+        [dbName(), `%${marker}%`],
+      );
+      if (rowCount) return;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error(`no running statement with ${marker}`);
+  };
+
+  beforeAll(async () => {
+    db = await createThrowawayDatabase('server');
+    admin = new Client({ connectionString: serverUrl() });
+    await admin.connect();
+  });
+
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.onModuleDestroy().catch(() => undefined)));
+    await admin.query(`ALTER DATABASE "${dbName()}" ALLOW_CONNECTIONS true`);
+    await admin.end();
+    await db.drop();
+  });
+
+  // Before the fix the ended connection emitted 'error' with no listener while checked out, and the
+  // process died ("Unhandled 'error' event ... 57P01").
+  it('a best-effort statement whose connection an administrator ends fails as unavailable; the pool goes on', async () => {
+    const prisma = service();
+    const running = prisma.bestEffortQuery(Prisma.sql`SELECT pg_sleep(10), 'best-effort-marker'`);
+    await terminateWhenRunning('best-effort-marker');
+    const error = await failure(running);
+    expect((error as { code?: string }).code).toBe('57P01');
+    expect(databaseTrouble(error)).toBe('unavailable');
+    // The broken connection went back as broken: the next statements get working ones.
+    for (let i = 0; i < 3; i++) expect(await prisma.bestEffortQuery(Prisma.sql`SELECT 1 AS one`)).toEqual([{ one: 1 }]);
+    expect(await prisma.rawQuery(Prisma.sql`SELECT 2 AS two`)).toEqual([{ two: 2 }]);
+  });
+
+  it('an ordinary statement whose connection an administrator ends fails as unavailable', async () => {
+    const prisma = service();
+    const running = prisma.rawQuery(Prisma.sql`SELECT pg_sleep(10), 'raw-marker'`);
+    await terminateWhenRunning('raw-marker');
+    expect(databaseTrouble(await failure(running))).toBe('unavailable');
+    expect(await prisma.rawQuery(Prisma.sql`SELECT 1 AS one`)).toEqual([{ one: 1 }]);
+  });
+
+  it('a write reaching a read-only server (25006) is unavailable, not a bug', async () => {
+    const prisma = service();
+    // bestEffortQuery runs in a READ ONLY transaction, as a standby after a failover would.
+    const error = await failure(prisma.bestEffortQuery(Prisma.sql`CREATE TABLE written_on_a_standby (id int)`));
+    expect((error as { code?: string }).code).toBe('25006');
+    expect(databaseTrouble(error)).toBe('unavailable');
+  });
+
+  it('a database that does not accept connections (55000) is unavailable, for raw and model queries', async () => {
+    const prisma = service();
+    await admin.query(`ALTER DATABASE "${dbName()}" ALLOW_CONNECTIONS false`);
+    try {
+      await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1`, [dbName()]);
+      const raw = await failure(prisma.rawQuery(Prisma.sql`SELECT 1`));
+      const model = await failure(prisma.apiKey.findFirst());
+      expect((raw as { code?: string }).code).toBe('55000');
+      expect(databaseTrouble(raw)).toBe('unavailable');
+      expect(databaseTrouble(model)).toBe('unavailable');
+    } finally {
+      await admin.query(`ALTER DATABASE "${dbName()}" ALLOW_CONNECTIONS true`);
+    }
+    expect(await prisma.rawQuery(Prisma.sql`SELECT 1 AS one`)).toEqual([{ one: 1 }]);
+  });
+});
