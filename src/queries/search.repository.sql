@@ -803,140 +803,130 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
 --   $20 = 45
 --   $21 = 9.5209
 --   $22 = 47.1391
---   $23 = 9.5209
---   $24 = 47.1391
---   $25 = 50
---   $26 = 9.5209
---   $27 = 47.1391
---   $28 = 5
+--   $23 = [40,30]
+--   $24 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $25 = ["'springfield'","'herrengasse' & '35'"]
+--   $26 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $27 = [40,30]
+--   $28 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
 --   $29 = 9.5209
 --   $30 = 47.1391
---   $31 = 9.5209
---   $32 = 47.1391
---   $33 = 45
---   $34 = [40,30]
---   $35 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $36 = ["'springfield'","'herrengasse' & '35'"]
---   $37 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $38 = [40,30]
---   $39 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $31 = 50
+--   $32 = 9.5209
+--   $33 = 47.1391
+--   $34 = 5
+--   $35 = 9.5209
+--   $36 = 47.1391
+--   $37 = 9.5209
+--   $38 = 47.1391
+--   $39 = 45
 --   $40 = 40
 --   $41 = 9.5209
 --   $42 = 47.1391
---   $43 = [40,30]
---   $44 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $45 = ["'springfield'","'herrengasse' & '35'"]
---   $46 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $47 = [40,30]
---   $48 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $49 = "herrengasse35vaduz"
---   $50 = 1000
---   $51 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $52 = ["'springfield'","'herrengasse' & '35'"]
---   $53 = 200
---   $54 = 2000
---   $55 = 200
---   $56 = 200
+--   $43 = "herrengasse35vaduz"
+--   $44 = 1000
+--   $45 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $46 = ["'springfield'","'herrengasse' & '35'"]
+--   $47 = 200
+--   $48 = 2000
+--   $49 = 200
+--   $50 = 200
+--   $51 = 9.5209
+--   $52 = 47.1391
+--   $53 = 50
+--   $54 = 9.5209
+--   $55 = 47.1391
+--   $56 = 5
 --   $57 = 9.5209
 --   $58 = 47.1391
---   $59 = 50
---   $60 = 9.5209
---   $61 = 47.1391
---   $62 = 5
---   $63 = 9.5209
---   $64 = 47.1391
---   $65 = 9.5209
---   $66 = 47.1391
---   $67 = 45
---   $68 = 200
---   $69 = 1000
---   $70 = 10
---   $71 = "Herrengasse 35 Vaduz"
---   $72 = "herrengasse35vaduz"
---   $73 = "Herrengasse 35 Vaduz"
---   $74 = "Herrengasse 35 Vaduz"
---   $75 = "'herrengasse' & '35' & 'vaduz'"
---   $76 = "'herrengasse' & '35' & 'vaduz':*"
---   $77 = 10001
---   $78 = 1000
---   $79 = false
---   $80 = 10001
---   $81 = 1000
---   $82 = 1000
---   $83 = 10
---   $84 = 0
---   $85 = 10
---   $86 = 1000
---   $87 = 0
---   $88 = 10
---   $89 = 0
---   $90 = "Herrengasse 35 Vaduz"
---   $91 = "herrengasse35vaduz"
---   $92 = "Herrengasse 35 Vaduz"
---   $93 = "Herrengasse 35 Vaduz"
---   $94 = "'herrengasse' & '35' & 'vaduz'"
+--   $59 = 9.5209
+--   $60 = 47.1391
+--   $61 = 45
+--   $62 = 200
+--   $63 = 1000
+--   $64 = 10
+--   $65 = "Herrengasse 35 Vaduz"
+--   $66 = "herrengasse35vaduz"
+--   $67 = "Herrengasse 35 Vaduz"
+--   $68 = "Herrengasse 35 Vaduz"
+--   $69 = "'herrengasse' & '35' & 'vaduz'"
+--   $70 = "'herrengasse' & '35' & 'vaduz':*"
+--   $71 = 10001
+--   $72 = 1000
+--   $73 = false
+--   $74 = 10001
+--   $75 = 1000
+--   $76 = 1000
+--   $77 = 10
+--   $78 = 0
+--   $79 = 10
+--   $80 = 1000
+--   $81 = 0
+--   $82 = 10
+--   $83 = 0
+--   $84 = "Herrengasse 35 Vaduz"
+--   $85 = "herrengasse35vaduz"
+--   $86 = "Herrengasse 35 Vaduz"
+--   $87 = "Herrengasse 35 Vaduz"
+--   $88 = "'herrengasse' & '35' & 'vaduz'"
   WITH pinned AS MATERIALIZED (SELECT DISTINCT ON (x.id) x.id, x.code_match, (similarity(i.address_norm, lis_normalize($1))
     + CASE WHEN coalesce(i.address_code = $2, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($4)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END + coalesce(CASE
-    WHEN i.place_id = $6::uuid THEN greatest(($7::float8[])[array_position($8::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($9::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($10::uuid[], i.locality_id)]) THEN ($11::float8[])[array_position($12::uuid[], i.locality_id)] END) + CASE WHEN (i.interactive OR ST_DWithin(i.location::geography, ST_SetSRID(ST_MakePoint($13::float8, $14::float8), 4326)::geography, $15::float8)
-  OR coalesce(abs((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($16::float8, $17::float8), 4326)::geography))) - 360 * round((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($18::float8, $19::float8), 4326)::geography))) / 360)) <= $20::float8, true)) THEN 2 ELSE 0 END
-      + 1 / (1 + ST_Distance(i.location::geography, ST_SetSRID(ST_MakePoint($21::float8, $22::float8), 4326)::geography, false) / 10) + (i.captured_at - DATE '1970-01-01') / 1000000.0
-    WHEN (ST_DWithin(i.location::geography, ST_SetSRID(ST_MakePoint($23::float8, $24::float8), 4326)::geography, $25::float8) AND (i.interactive OR ST_DWithin(i.location::geography, ST_SetSRID(ST_MakePoint($26::float8, $27::float8), 4326)::geography, $28::float8)
-  OR coalesce(abs((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($29::float8, $30::float8), 4326)::geography))) - 360 * round((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($31::float8, $32::float8), 4326)::geography))) / 360)) <= $33::float8, true))) THEN greatest(greatest(($34::float8[])[array_position($35::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($36::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($37::uuid[], i.locality_id)]) THEN ($38::float8[])[array_position($39::uuid[], i.locality_id)] END), $40::float8 - 3 + 1 / (1 + ST_Distance(i.location::geography, ST_SetSRID(ST_MakePoint($41::float8, $42::float8), 4326)::geography, false) / 10))
-    ELSE greatest(($43::float8[])[array_position($44::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($45::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($46::uuid[], i.locality_id)]) THEN ($47::float8[])[array_position($48::uuid[], i.locality_id)] END) END, 0))::float8 AS score
-      FROM ((SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $49  LIMIT $50) UNION ALL (
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END + coalesce(CASE WHEN i.place_id = $6::uuid THEN greatest(($7::float8[])[array_position($8::uuid[], i.place_id)],
+  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($9::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($10::uuid[], i.locality_id)]) THEN ($11::float8[])[array_position($12::uuid[], i.locality_id)] END)
+      + CASE WHEN (i.interactive OR ST_DWithin(i.location::geography, ST_SetSRID(ST_MakePoint($13::float8, $14::float8), 4326)::geography, $15::float8)
+  OR coalesce(abs((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($16::float8, $17::float8), 4326)::geography))) - 360 * round((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($18::float8, $19::float8), 4326)::geography))) / 360)) <= $20::float8, true)) THEN 2 ELSE 0 END + 1 / (1 + ST_Distance(i.location::geography, ST_SetSRID(ST_MakePoint($21::float8, $22::float8), 4326)::geography, false) / 10) + (i.captured_at - DATE '1970-01-01') / 1000000.0 ELSE greatest(greatest(($23::float8[])[array_position($24::uuid[], i.place_id)],
+  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($25::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($26::uuid[], i.locality_id)]) THEN ($27::float8[])[array_position($28::uuid[], i.locality_id)] END), CASE WHEN (ST_DWithin(i.location::geography, ST_SetSRID(ST_MakePoint($29::float8, $30::float8), 4326)::geography, $31::float8) AND (i.interactive OR ST_DWithin(i.location::geography, ST_SetSRID(ST_MakePoint($32::float8, $33::float8), 4326)::geography, $34::float8)
+  OR coalesce(abs((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($35::float8, $36::float8), 4326)::geography))) - 360 * round((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($37::float8, $38::float8), 4326)::geography))) / 360)) <= $39::float8, true))) THEN $40::float8 - 3 + 1 / (1 + ST_Distance(i.location::geography, ST_SetSRID(ST_MakePoint($41::float8, $42::float8), 4326)::geography, false) / 10) END) END, 0))::float8 AS score
+      FROM ((SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $43  LIMIT $44) UNION ALL (
   SELECT r.id, false AS code_match FROM (
-    SELECT x.id FROM unnest($51::uuid[], $52::text[]) WITH ORDINALITY AS p(id, name, n)
+    SELECT x.id FROM unnest($45::uuid[], $46::text[]) WITH ORDINALITY AS p(id, name, n)
     CROSS JOIN LATERAL (SELECT to_tsquery('simple', p.name) AS name) q
     CROSS JOIN LATERAL (
-      (SELECT i.id FROM imagery i WHERE i.place_id = p.id  LIMIT $53)
+      (SELECT i.id FROM imagery i WHERE i.place_id = p.id  LIMIT $47)
       UNION ALL
       (SELECT l.id FROM (
         SELECT i.id, (i.address_origin <> 'own' OR i.address_tsv @@ q.name)  AS its
-        FROM imagery i WHERE i.locality_id = p.id LIMIT $54
-      ) l WHERE l.its LIMIT $55)
+        FROM imagery i WHERE i.locality_id = p.id LIMIT $48
+      ) l WHERE l.its LIMIT $49)
     ) x
     ORDER BY p.n
-    LIMIT $56
+    LIMIT $50
   ) r
-  UNION ALL (SELECT i.id, false AS code_match FROM imagery i WHERE (ST_DWithin(i.location::geography, ST_SetSRID(ST_MakePoint($57::float8, $58::float8), 4326)::geography, $59::float8) AND (i.interactive OR ST_DWithin(i.location::geography, ST_SetSRID(ST_MakePoint($60::float8, $61::float8), 4326)::geography, $62::float8)
-  OR coalesce(abs((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($63::float8, $64::float8), 4326)::geography))) - 360 * round((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($65::float8, $66::float8), 4326)::geography))) / 360)) <= $67::float8, true)))  LIMIT $68))) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC),
+  UNION ALL (SELECT i.id, false AS code_match FROM imagery i WHERE (ST_DWithin(i.location::geography, ST_SetSRID(ST_MakePoint($51::float8, $52::float8), 4326)::geography, $53::float8) AND (i.interactive OR ST_DWithin(i.location::geography, ST_SetSRID(ST_MakePoint($54::float8, $55::float8), 4326)::geography, $56::float8)
+  OR coalesce(abs((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($57::float8, $58::float8), 4326)::geography))) - 360 * round((i.heading - degrees(ST_Azimuth(i.location::geography, ST_SetSRID(ST_MakePoint($59::float8, $60::float8), 4326)::geography))) / 360)) <= $61::float8, true)))  LIMIT $62))) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC),
   head AS MATERIALIZED (
     SELECT i.id, row_number() OVER () AS seq,
-           CASE WHEN row_number() OVER () <= $69 AND NOT (SELECT count(*) FROM pinned) >= $70 THEN (similarity(i.address_norm, lis_normalize($71))
-    + CASE WHEN coalesce(i.address_code = $72, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($73) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($74)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $75) THEN 0.5 ELSE 0 END)::float8 END AS score
-    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $76) AND i.id NOT IN (SELECT id FROM pinned)  LIMIT $77
+           CASE WHEN row_number() OVER () <= $63 AND NOT (SELECT count(*) FROM pinned) >= $64 THEN (similarity(i.address_norm, lis_normalize($65))
+    + CASE WHEN coalesce(i.address_code = $66, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($67) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($68)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $69) THEN 0.5 ELSE 0 END)::float8 END AS score
+    FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $70) AND i.id NOT IN (SELECT id FROM pinned)  LIMIT $71
   ),
   sizes AS MATERIALIZED (
     SELECT (SELECT count(*) FROM head)::int AS head, (SELECT count(*) FROM pinned)::int AS pinned,
            (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS code_matched
   ),
   counted AS MATERIALIZED (
-    SELECT s.pinned + CASE WHEN s.head > $78 AND $79 THEN $80 ELSE s.head END AS total,
-      least(s.head, $81) + s.pinned AS ranked
+    SELECT s.pinned + CASE WHEN s.head > $72 AND $73 THEN $74 ELSE s.head END AS total,
+      least(s.head, $75) + s.pinned AS ranked
     FROM sizes s
   ),
   ranked AS MATERIALIZED (
     SELECT r.id, r.score, row_number() OVER (ORDER BY r.score DESC, r.id) AS pos
-    FROM (SELECT id, score FROM head WHERE seq <= $82 AND NOT (SELECT count(*) FROM pinned) >= $83 UNION ALL SELECT id, score FROM pinned) r
+    FROM (SELECT id, score FROM head WHERE seq <= $76 AND NOT (SELECT count(*) FROM pinned) >= $77 UNION ALL SELECT id, score FROM pinned) r
   ),
   page AS MATERIALIZED (
-    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $84 AND r.pos <= $85
+    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $78 AND r.pos <= $79
     UNION ALL
     SELECT t.id, NULL, (SELECT ranked FROM counted) + t.n
     FROM (
       SELECT x.id, row_number() OVER () AS n
-      FROM (SELECT h.id FROM head h WHERE h.seq > $86 ORDER BY h.seq) x
-      OFFSET greatest(0, $87 - (SELECT ranked FROM counted))
-      LIMIT greatest(0, $88 - greatest($89, (SELECT ranked FROM counted)))
+      FROM (SELECT h.id FROM head h WHERE h.seq > $80 ORDER BY h.seq) x
+      OFFSET greatest(0, $81 - (SELECT ranked FROM counted))
+      LIMIT greatest(0, $82 - greatest($83, (SELECT ranked FROM counted)))
     ) t
   )
   SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", false AS estimated, p.*
@@ -944,11 +934,11 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
 i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat,
-i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($90))
-    + CASE WHEN coalesce(i.address_code = $91, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($92) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($93)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $94) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
+i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($84))
+    + CASE WHEN coalesce(i.address_code = $85, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($86) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($87)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $88) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
     FROM page pg JOIN imagery i ON i.id = pg.id
   ) p ON true
   ORDER BY p.pos

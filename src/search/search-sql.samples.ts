@@ -22,7 +22,7 @@ export const samplePins = (view: { lon: number; lat: number } | null): PlacePins
   scores: [40, 30],
   names: ["'springfield'", "'herrengasse' & '35'"],
   nameWords: ['springfield'],
-  view: view && { id: SAMPLE_UUID_2, ...view, score: 40 },
+  views: view ? [{ id: SAMPLE_UUID_2, ...view, score: 40 }] : [],
   // Without a named address, the first place is a town ("Springfield"): its centre.
   centre: view ? null : { id: SAMPLE_UUID_2, lon: -89.65, lat: 39.78 },
 });

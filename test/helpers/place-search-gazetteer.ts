@@ -194,6 +194,16 @@ export const POI: KeyedTestPlace = {
   importance: 0.1,
   countryCode: 'LI',
 };
+// Another of that name, more important, with no imagery near it: the first's records still come.
+export const POI_ELSEWHERE: KeyedTestPlace = {
+  ...POI,
+  key: 'postmuseum-elsewhere',
+  label: 'Postmuseum, Bern',
+  lon: 7.44,
+  lat: 46.95,
+  importance: 0.3,
+  countryCode: 'CH',
+};
 const nearPoi = (bearing: number, metres: number) => destination(POI, bearing, metres);
 export const POI_VIEWS = {
   poiBeside: { where: nearPoi(90, 4), heading: 90, address: 'Städtle 35, 9490 Vaduz' },

@@ -43,7 +43,7 @@ describe('place search query plans: addresses, regions and linking', () => {
     const best = places.find((p) => p.kind === 'address' && p.label === address.label)!;
     expect(best).toBeDefined();
     const pins = pinsOf([best, ...places.filter((p) => p !== best)])!;
-    expect(pins.view).not.toBeNull();
+    expect(pins.views).toHaveLength(1);
     for (const body of [{}, { region: london.countryCode }, { sort: 'newest' as const }]) {
       const text = await plan(
         SearchRepository.fullTextSql(

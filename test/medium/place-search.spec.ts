@@ -3,7 +3,16 @@ import { SearchResponseDto } from '../../src/search/search-response.dto';
 import { insertPlaces, linkRecord, resetPlaces, testPlaceId } from '../helpers/places';
 import { startSearchService } from '../helpers/search-service';
 import { feature, importFixture, resetImagery } from '../helpers/test-app';
-import { ADDRESS, LOCALITIES, POI, POI_VIEWS, TOWN, TOWN_RECORDS, VIEWS } from '../helpers/place-search-gazetteer';
+import {
+  ADDRESS,
+  LOCALITIES,
+  POI,
+  POI_ELSEWHERE,
+  POI_VIEWS,
+  TOWN,
+  TOWN_RECORDS,
+  VIEWS,
+} from '../helpers/place-search-gazetteer';
 
 // Search that knows places, on a small gazetteer (test/helpers/place-search-gazetteer.ts): the place a query
 // means comes first.
@@ -16,7 +25,7 @@ describe('search that knows places', () => {
   beforeAll(async () => {
     await resetImagery();
     await resetPlaces();
-    await insertPlaces([...LOCALITIES, ADDRESS, POI, TOWN]);
+    await insertPlaces([...LOCALITIES, ADDRESS, POI, POI_ELSEWHERE, TOWN]);
     const features = LOCALITIES.map((p) => feature(p.label, {}, [p.lon, p.lat]));
     LOCALITIES.forEach((p, i) => recordOf.set(p.key, features[i].id));
     for (const [name, v] of Object.entries(VIEWS)) {
@@ -129,7 +138,7 @@ describe('search that knows places', () => {
     expect(await keys({ query: 'Balzers' })).toEqual(['townCentre', 'townOutskirts']);
   });
 
-  it('shows a POI by the records nearest it that face it, whatever address they recovered', async () => {
+  it('shows a POI by the records nearest it that face it, whatever address they recovered, though another of its name ranks first', async () => {
     const got = await search({ query: 'Postmuseum', limit: 10, include: ['place'] });
     expect(got.data.map((d) => keyOf(d.id))).toEqual(['poiBeside', 'poiFacing']);
     expect(got.data[1].place).toMatchObject({ id: testPlaceId(POI.key), kind: 'poi' });

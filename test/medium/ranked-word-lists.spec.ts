@@ -141,7 +141,7 @@ describe('ranked word lists', () => {
     try {
       const query = buildTextQuery('Zarvel')!;
       const repo = search();
-      const pins = { ids: [locality], scores: [30], names: ["'zarvel'"], nameWords: ['zarvel'], view: null };
+      const pins = { ids: [locality], scores: [30], names: ["'zarvel'"], nameWords: ['zarvel'], views: [] };
       const shape = shapeTextQuery(query, await repo.vocabulary(), 10_000);
       const nodes = await explainAnalyzed(
         prisma,

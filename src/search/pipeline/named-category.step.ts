@@ -1,8 +1,9 @@
 import { placeCoversQuery } from './query-believability';
 import { surroundingsOf } from '../place-matching/place-surroundings';
 import { RADIUS_DEFAULT_M } from '../search-filters.dto';
-import { buildTextQuery, tokenize } from '../search-query';
+import { buildTextQuery } from '../search-query';
 import type { Circle } from '../search-filters';
+import { isPlaceName } from './place-name';
 import type { SearchSteps } from './text-search.steps';
 import { categoryRead, StepAnswer, TextSearchState } from './text-search-state';
 
@@ -18,22 +19,19 @@ const AREA_KINDS = new Set(['locality', 'postcode', 'region', 'country']);
 export async function namedCategory(s: TextSearchState, deps: SearchSteps): Promise<StepAnswer | void> {
   const read = categoryRead(s);
   if (!read) return;
+  // Not when the whole query is also the name of a place ("Spring" is a term of trampoline parks and
+  // a town's name; a pub named "Wirtschaft", a castle named "Schloss Vaduz"): a name typed whole is
+  // that place before it is a category.
+  if (!read.point && (await isPlaceName(s.text.text, s, deps))) return;
   let around: Circle | null = null;
   if (read.point) around = { ...read.point, radiusM: RADIUS_DEFAULT_M };
-  else {
-    // The whole query: not when it is also the name of a place ("Spring" is a term of trampoline
-    // parks and a town's name; a pub named "Wirtschaft", a post box named "Briefkasten"): a name
-    // typed whole is that place before it is a category.
-    const rest = buildTextQuery(read.rest || s.text.text);
+  else if (read.rest) {
+    const rest = buildTextQuery(read.rest);
     if (!rest) return;
     s.vocabulary ??= await deps.repository.vocabulary();
     const [place] = await deps.placeMatcher.named(rest, s.region, s.vocabulary);
-    if (!read.rest) {
-      if (place && tokenize(place.name).join(' ') === rest.words.join(' ')) return;
-    } else {
-      if (!place || !placeCoversQuery(rest, place) || (!read.connected && !AREA_KINDS.has(place.kind))) return;
-      around = surroundingsOf(place);
-    }
+    if (!place || !placeCoversQuery(rest, place) || (!read.connected && !AREA_KINDS.has(place.kind))) return;
+    around = surroundingsOf(place);
   }
   s.category = read;
   const country = s.region?.slice(0, 2) ?? null;

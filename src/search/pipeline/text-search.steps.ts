@@ -4,7 +4,7 @@ import type { PlaceMatcherService } from '../place-matching/place-matcher.servic
 import type { RankedPlace } from '../place-matching/place-ranking';
 import type { SearchRepository } from '../search.repository';
 import { boundRegion, namedRegionOf } from '../query-qualifiers';
-import { buildTextQuery, tokenize } from '../search-query';
+import { buildTextQuery } from '../search-query';
 import { correctionsOf, correctQuery, unknownWords, withTranspositions, wordsToCorrect } from '../typo-correction';
 import { addressResemblesQuery, placeResemblesQuery } from './query-believability';
 import {
@@ -23,6 +23,7 @@ import {
   wordsCorrected,
 } from './text-search.predicates';
 import { namedCategory } from './named-category.step';
+import { isPlaceName } from './place-name';
 import { EMPTY_PAGE, StepAnswer, TextSearchState } from './text-search-state';
 
 export interface SearchSteps {
@@ -77,7 +78,9 @@ async function namedRegion(s: TextSearchState, deps: SearchSteps): Promise<void>
   const inner = namedRegionOf(named.rest);
   if (inner && boundRegion(named.region.code, inner.region) === inner.region.code) named = inner;
   const rest = buildTextQuery(named.rest);
-  if (!rest || (named.region.kind === 'region' && (await namesTown(named.words, s, deps)))) return;
+  if (!rest || (named.region.kind === 'region' && (await isPlaceName(named.words, s, deps, 'locality')))) return;
+  // The whole query is a place's name ("Made in Italy", a shop; "Elma Handels Est", a firm).
+  if (await isPlaceName(s.text.text, s, deps)) return;
   const region = boundRegion(s.plan.filters.region, named.region);
   s.namedRegion = named.region;
   // Ranking still compares addresses with the whole query (an address equal to it ranks first).
@@ -88,15 +91,6 @@ async function namedRegion(s: TextSearchState, deps: SearchSteps): Promise<void>
   }
   s.region = region;
   s.plan = { ...s.plan, filters: { ...s.plan.filters, region } };
-}
-
-async function namesTown(words: string, s: TextSearchState, { repository, placeMatcher }: SearchSteps) {
-  const query = buildTextQuery(words);
-  if (!query) return false;
-  s.vocabulary ??= await repository.vocabulary();
-  const places = await placeMatcher.named(query, null, s.vocabulary);
-  const key = query.words.join(' ');
-  return places.some((p) => p.kind === 'locality' && tokenize(p.name).join(' ') === key);
 }
 
 async function nothingFound(): Promise<StepAnswer> {

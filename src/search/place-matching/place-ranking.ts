@@ -1,6 +1,6 @@
 import { allWordsTsquery, TextQuery, tokenize } from '../search-query';
 import { ALT_NAME_SEPARATOR } from '../../places/place-record';
-import { PlacePins } from '../sql/place-pins.sql';
+import { MAX_VIEWS, PlacePins } from '../sql/place-pins.sql';
 import { PIN_WEIGHTS } from '../ranking/score-weights';
 
 export interface PlaceCandidate {
@@ -129,8 +129,8 @@ export function rankPlaces(query: TextQuery, candidates: readonly PlaceCandidate
   return ranked.slice(0, MAX_PINNED_PLACES);
 }
 
-// Places a record shows from the street: an address or a POI (a shop, a hut, a peak) named first is
-// best seen by the records nearest to it that face it, whatever address they recovered.
+// Places a record shows from the street: an address or a POI (a shop, a hut, a peak) the query
+// names is best seen by the records nearest to it that face it, whatever address they recovered.
 export function isViewed(place: Pick<RankedPlace, 'kind'>): boolean {
   return place.kind === 'address' || place.kind === 'poi';
 }
@@ -139,11 +139,15 @@ export function pinsOf(places: readonly RankedPlace[]): PlacePins | null {
   if (places.length === 0) return null;
   const scores = places.map((_, i) => PIN_WEIGHTS.base + PIN_WEIGHTS.step * (places.length - i));
   const [best] = places;
-  const view = isViewed(best) ? { id: best.id, lon: best.lon, lat: best.lat, score: scores[0] } : null;
+  const views = places
+    .map((p, i) => ({ id: p.id, lon: p.lon, lat: p.lat, score: scores[i], viewed: isViewed(p) }))
+    .filter((v) => v.viewed)
+    .slice(0, MAX_VIEWS)
+    .map(({ id, lon, lat, score }) => ({ id, lon, lat, score }));
   // A name without words (only symbols) is an empty tsquery, which matches nothing.
   const names = places.map((p) => allWordsTsquery(nameInAddresses(p.name)) ?? '');
   const centre = best.kind === 'locality' ? { id: best.id, lon: best.lon, lat: best.lat } : null;
-  return { ids: places.map((p) => p.id), scores, names, nameWords: wordsInAddresses(best.name), view, centre };
+  return { ids: places.map((p) => p.id), scores, names, nameWords: wordsInAddresses(best.name), views, centre };
 }
 
 // The words of a name that its records' addresses hold: not its initials, which addresses write

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ImageryRecordDto } from '../search-response.dto';
 import { SearchRow } from '../search.repository';
-import { VIEW_RADIUS_M } from '../sql/place-pins.sql';
+import { MAX_VIEWS, VIEW_RADIUS_M } from '../sql/place-pins.sql';
 import { PlaceMatchingRepository, RecordPlaceRow } from './place-matching.repository';
 import { isViewed, RankedPlace } from './place-ranking';
 
@@ -24,13 +24,11 @@ export class RecordPlaces {
     records.forEach((record, i) => {
       const choices = candidates(rows[i], named);
       const options = found.filter((f) => f.recordId === record.id);
-      // The first candidate that applies: a view of the named address only within the radius.
+      // The first candidate that applies: a view of a named address or POI only within the radius.
+      const views = viewedPlaces(rows[i], named);
       const f = choices
         .map((id) => options.find((o) => o.id === id))
-        .find(
-          (o): o is RecordPlaceRow =>
-            o !== undefined && (o.id !== viewedAddress(rows[i], named) || o.distance <= VIEW_RADIUS_M),
-        );
+        .find((o): o is RecordPlaceRow => o !== undefined && (!views.includes(o.id) || o.distance <= VIEW_RADIUS_M));
       if (!f) return;
       record.place = {
         id: f.id,
@@ -47,10 +45,13 @@ export class RecordPlaces {
   }
 }
 
-// The named address or POI a record not linked to any named place may be a view of.
-function viewedAddress(row: SearchRow, named: readonly RankedPlace[]): string | null {
-  if (named.some((p) => p.id === row.placeId || p.id === row.localityId)) return null;
-  return named[0] && isViewed(named[0]) ? named[0].id : null;
+// The named addresses and POIs a record not linked to any named place may be a view of, best first.
+function viewedPlaces(row: SearchRow, named: readonly RankedPlace[]): string[] {
+  if (named.some((p) => p.id === row.placeId || p.id === row.localityId)) return [];
+  return named
+    .filter(isViewed)
+    .slice(0, MAX_VIEWS)
+    .map((p) => p.id);
 }
 
 // The places a record may be shown with, in order of preference.
@@ -58,8 +59,7 @@ function candidates(row: SearchRow, named: readonly RankedPlace[]): string[] {
   const linked = named.find((p) => p.id === row.placeId || p.id === row.localityId);
   if (linked) return [linked.id];
   const own = [row.placeId, row.localityId].filter((id): id is string => id !== null);
-  const view = viewedAddress(row, named);
-  return view ? [view, ...own] : own;
+  return [...viewedPlaces(row, named), ...own];
 }
 
 // Degrees between two headings, 0..180.

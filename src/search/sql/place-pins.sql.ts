@@ -21,10 +21,11 @@ export interface PlacePins {
    */
   nameWords: string[];
   /**
-   * The address the query names, when the best place is one: its own records are ordered by how well
-   * they show it, and records of other addresses within VIEW_RADIUS_M facing it follow them.
+   * The addresses and POIs among the places the query names (MAX_VIEWS at most, best first): each
+   * one's own records are ordered by how well they show it, and records within VIEW_RADIUS_M facing
+   * it follow them.
    */
-  view: { id: string; lon: number; lat: number; score: number } | null;
+  views: Array<{ id: string; lon: number; lat: number; score: number }>;
   /** The town the query names, when the best place is one: its records nearest its centre first. */
   centre?: { id: string; lon: number; lat: number } | null;
 }
@@ -36,7 +37,9 @@ export const VIEW_RADIUS_M = 50;
 // metres): the record stands at the address and counts as showing it whatever its heading.
 export const AT_POINT_M = 5;
 
-type View = NonNullable<PlacePins['view']>;
+type View = PlacePins['views'][number];
+// Views a search pins at most: the same name may be several POIs ("McDonald's" in two countries).
+export const MAX_VIEWS = 3;
 
 // Whether the record shows the point: 360-degree images and those within AT_POINT_M always, others
 // when their heading is within VIEW_HALF_ANGLE_DEG of the bearing to it.
@@ -48,6 +51,11 @@ function showsSql(view: View): Prisma.Sql {
 
 function viewedSql(view: View): Prisma.Sql {
   return Prisma.sql`(ST_DWithin(i.location::geography, ${geography(view)}, ${VIEW_RADIUS_M}::float8) AND ${showsSql(view)})`;
+}
+
+// Fragments one after another (Prisma.join refuses an empty list).
+function joinOrEmpty(parts: Prisma.Sql[]): Prisma.Sql {
+  return parts.length === 0 ? Prisma.empty : Prisma.join(parts, ' ');
 }
 
 // Metres on the sphere: a ranking term needs no spheroid, and a named town scores up to SCORE_CAP rows.
@@ -84,16 +92,19 @@ function pinScoreSql(pins: PlacePins): Prisma.Sql {
     const nearness = Prisma.sql`${w(PIN_WEIGHTS.centre)} / (1 + ${distance} / ${w(PIN_WEIGHTS.centreHalfM)})`;
     return Prisma.sql`${linked} + CASE WHEN ${c.id}::uuid IN (i.place_id, i.locality_id) THEN ${nearness} ELSE 0 END`;
   }
-  if (!pins.view) return linked;
-  const v = pins.view;
+  if (pins.views.length === 0) return linked;
   const recency = Prisma.sql`(i.captured_at - DATE '1970-01-01') / 1000000.0`;
-  const distance = sphereDistanceSql(v);
-  const nearness = Prisma.sql`${w(PIN_WEIGHTS.nearness)} / (1 + ${distance} / ${w(PIN_WEIGHTS.nearnessHalfM)})`;
-  return Prisma.sql`CASE
-      WHEN i.place_id = ${v.id}::uuid THEN ${linked} + CASE WHEN ${showsSql(v)} THEN ${w(PIN_WEIGHTS.showsAddress)} ELSE 0 END
-        + ${nearness} + ${recency}
-      WHEN ${viewedSql(v)} THEN greatest(${linked}, ${v.score}::float8 - ${w(PIN_WEIGHTS.viewedBelowOwn)} + ${nearness})
-      ELSE ${linked} END`;
+  const nearness = (v: View) =>
+    Prisma.sql`${w(PIN_WEIGHTS.nearness)} / (1 + ${sphereDistanceSql(v)} / ${w(PIN_WEIGHTS.nearnessHalfM)})`;
+  const own = pins.views.map(
+    (v) => Prisma.sql`WHEN i.place_id = ${v.id}::uuid THEN ${linked}
+        + CASE WHEN ${showsSql(v)} THEN ${w(PIN_WEIGHTS.showsAddress)} ELSE 0 END + ${nearness(v)} + ${recency}`,
+  );
+  const viewed = pins.views.map(
+    (v) =>
+      Prisma.sql`CASE WHEN ${viewedSql(v)} THEN ${v.score}::float8 - ${w(PIN_WEIGHTS.viewedBelowOwn)} + ${nearness(v)} END`,
+  );
+  return Prisma.sql`CASE ${Prisma.join(own, ' ')} ELSE greatest(${linked}, ${Prisma.join(viewed)}) END`;
 }
 
 /**
@@ -110,7 +121,7 @@ export function pinsSql(
   // WHEN), where NULL is false, and coalesce() hid the OR from the planner, so a sorted search
   // counted its matches by reading all of imagery (see test/medium/place-search-plans.spec.ts).
   const candidates = Prisma.sql`(i.place_id = ANY(${pins.ids}::uuid[]) OR i.locality_id = ANY(${pins.ids}::uuid[])
-    ${pins.view ? Prisma.sql`OR ${viewedSql(pins.view)}` : Prisma.empty})`;
+    ${joinOrEmpty(pins.views.map((v) => Prisma.sql`OR ${viewedSql(v)}`))})`;
   return {
     isPinned: Prisma.sql`(${candidates} AND (${score}) IS NOT NULL)`,
     score: Prisma.sql`coalesce(${score}, 0)`,
@@ -139,5 +150,10 @@ function pinnedRowsSql(pins: PlacePins, alsoWhere: Prisma.Sql): Prisma.Sql {
       ORDER BY p.n
       LIMIT ${PINNED_RECORDS_CAP}
     ) r
-    ${pins.view ? Prisma.sql`UNION ALL (SELECT i.id, false AS code_match FROM imagery i WHERE ${viewedSql(pins.view)} ${alsoWhere} LIMIT ${PINNED_RECORDS_CAP})` : Prisma.empty}`;
+    ${joinOrEmpty(
+      pins.views.map(
+        (v) =>
+          Prisma.sql`UNION ALL (SELECT i.id, false AS code_match FROM imagery i WHERE ${viewedSql(v)} ${alsoWhere} LIMIT ${PINNED_RECORDS_CAP})`,
+      ),
+    )}`;
 }

@@ -292,9 +292,9 @@ describe('the text search steps', () => {
     });
 
     it('looks for the pois around the place the rest names, within its surroundings', async () => {
-      const r = await run('hotel in Vaduz', { named: [[place('Vaduz')]], category: 1 });
+      const r = await run('hotel in Vaduz', { named: [[], [place('Vaduz')]], category: 1 });
       expect(r.step).toBe('named-category');
-      expect(r.calls).toEqual(['named:vaduz', 'category:tourism=hotel@10000']);
+      expect(r.calls).toEqual(['named:hotel in vaduz', 'named:vaduz', 'category:tourism=hotel@10000']);
     });
 
     it('goes on as before when the category has no imagery, or the rest names no town', async () => {
@@ -315,6 +315,27 @@ describe('the text search steps', () => {
     it('is no category when the whole query is also a town', async () => {
       const r = await run('Spring', { named: [[place('Spring')], [place('Spring')]], fullText: [1] });
       expect(r.calls).not.toContainEqual(expect.stringMatching(/^category:/));
+    });
+
+    it('is no category when the whole query, the rest included, is the name of a place', async () => {
+      const castle = place('Schloss Vaduz', { kind: 'poi' });
+      const r = await run('Schloss Vaduz', { named: [[castle], [castle]], fullText: [1] });
+      expect(r.calls).not.toContainEqual(expect.stringMatching(/^category:/));
+      expect(r.step).toBe('full-text');
+    });
+  });
+
+  describe('named-region', () => {
+    it('binds the search to a country named at the end', async () => {
+      const r = await run('Vaduz, Italy', { named: [[place('Vaduz')], [place('Vaduz')]], fullText: [0] });
+      expect(r.state.region).toBe('IT');
+    });
+
+    it('does not bind when the whole query is the name of a place ("Made in Italy", a shop)', async () => {
+      const shop = place('Made in Italy', { kind: 'poi' });
+      const r = await run('Made in Italy', { named: [[shop], [shop]], fullText: [1] });
+      expect(r.state.namedRegion).toBeNull();
+      expect(r.step).toBe('full-text');
     });
   });
 });
