@@ -7,8 +7,8 @@ import { ApiKeyService, AuthenticatedKey } from './api-key.service';
 
 export type RequestWithApiKey = Request & { apiKey?: AuthenticatedKey };
 
-// Authenticates the x-api-key header, then counts the request: valid keys against their own quota, failed
-// attempts against their client address (brute force). src/rate-limit/ decides and answers (fields, 429).
+// Authenticates the x-api-key header; a refused key counts as a failed attempt of its client address
+// (brute force: src/rate-limit/ decides and answers, 429). The key's own quota is KeyQuotaGuard's.
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(
@@ -31,7 +31,6 @@ export class ApiKeyGuard implements CanActivate {
       }
       throw error;
     }
-    enforceRateLimit(res, await this.rateLimits.consumeKeyQuota(key));
     req.apiKey = key;
     return true;
   }

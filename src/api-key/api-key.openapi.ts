@@ -4,8 +4,8 @@ import { ApiErrorResponse, RATE_LIMIT_HEADERS, RETRY_AFTER_HEADER } from '../com
 
 export const API_KEY_SECURITY = 'x-api-key';
 
-// Routes behind ApiKeyGuard: the security requirement and the answers the guard can give (it also
-// rate-limits: per key, and failed attempts per client address).
+// Routes behind ApiKeyGuard and KeyQuotaGuard: the security requirement and the answers the guards
+// can give (429: the key's quota, or failed attempts per client address).
 export function ApiKeyAuth(): MethodDecorator & ClassDecorator {
   return applyDecorators(
     ApiSecurity(API_KEY_SECURITY),

@@ -13,7 +13,7 @@ import {
   runImport,
   SOURCE_NAME,
   usageOf,
-} from './import-run';
+} from './import-command';
 
 const USAGE = `usage: npm run import:places -- <file|-> [options]
   <file>                 .osm.pbf/.pbf/.osm (OpenStreetMap, read by osmium; not standard input),

@@ -17,7 +17,7 @@ import {
   runImport,
   SOURCE_NAME,
   usageOf,
-} from './import-run';
+} from './import-command';
 
 const USAGE = `usage: npm run import -- <file|-> [options]
   <file>                 .geojson/.json (FeatureCollection), .geojsons/.ndjson/.geojsonl/.jsonl (one Feature per

@@ -7,7 +7,7 @@ import {
   emptySummary,
   ImportTally,
   readInBatches,
-} from '../database/bulk-import/import-run';
+} from '../database/bulk-import/bulk-import-loop';
 import { FeatureItem, FeatureResult, ImageryRecord, parseFeature, validateRecord } from './imagery-feature';
 import { ImageryRepository } from './imagery.repository';
 import { RankedWordListsRepository } from './ranked-lists/ranked-word-lists.repository';

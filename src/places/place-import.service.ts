@@ -6,7 +6,7 @@ import {
   emptySummary,
   ImportTally,
   readInBatches,
-} from '../database/bulk-import/import-run';
+} from '../database/bulk-import/bulk-import-loop';
 import type { ImportRejection } from '../imagery/imagery-import.service';
 import { PlaceRepository } from './place.repository';
 import type { PlaceItem } from './place-item';

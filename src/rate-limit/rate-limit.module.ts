@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { createRateLimitStorage, RATE_LIMIT_STORAGE } from './rate-limit-storage';
+import { KeyQuotaGuard } from './key-quota.guard';
 import { RateLimitService } from './rate-limit.service';
 
 @Module({
@@ -11,7 +12,8 @@ import { RateLimitService } from './rate-limit.service';
       useFactory: (config: AppConfig) => createRateLimitStorage(config),
     },
     RateLimitService,
+    KeyQuotaGuard,
   ],
-  exports: [RateLimitService],
+  exports: [RateLimitService, KeyQuotaGuard],
 })
 export class RateLimitModule {}

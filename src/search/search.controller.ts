@@ -2,6 +2,7 @@ import { All, Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common
 import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
 import { RequestException, RequestExceptionCode } from '../common/app-exception';
 import { ApiKeyGuard } from '../api-key/api-key.guard';
+import { KeyQuotaGuard } from '../rate-limit/key-quota.guard';
 import { MetricsService } from '../metrics/metrics.service';
 import { RequestBodyGuard } from '../common/request-body.guard';
 import { SearchRequestDto } from './search.dto';
@@ -19,7 +20,7 @@ export class SearchController {
 
   @Post()
   @HttpCode(200)
-  @UseGuards(ApiKeyGuard, RequestBodyGuard)
+  @UseGuards(ApiKeyGuard, KeyQuotaGuard, RequestBodyGuard)
   @ApiSearch()
   async search(@Body() request: SearchRequestDto): Promise<SearchResponseDto> {
     const response = await this.searchService.search(request);
