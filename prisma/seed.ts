@@ -1,5 +1,5 @@
 import { ImageryImportService } from '../src/imagery/imagery-import.service';
-import { ImageryPlaceLinker } from '../src/imagery/place-linking/imagery-place-linker.service';
+import { ImageryPlaceLinker } from '../src/imagery/address-recovery/imagery-place-linker.service';
 import { runCli } from '../src/cli/cli-context';
 import { formatSummary } from '../src/cli/import-progress';
 import { GazetteerSeedService } from '../src/places/gazetteer/gazetteer-seed.service';

@@ -1,4 +1,4 @@
-import { ImageryPlaceLinker } from '../imagery/place-linking/imagery-place-linker.service';
+import { ImageryPlaceLinker } from '../imagery/address-recovery/imagery-place-linker.service';
 import { osmiumAvailable, OSMIUM_MISSING } from '../places/formats/osm-pbf.reader';
 import { DEFAULT_PLACE_BATCH_SIZE, MAX_PLACE_BATCH_SIZE, PlaceImportService } from '../places/place-import.service';
 import { openPlaceInput, PLACE_FORMATS, placeFormatFromPath } from '../places/place-reader';

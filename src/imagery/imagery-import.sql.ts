@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { bulkUpsertSql } from '../database/bulk-import/bulk-upsert.sql';
 import { StagedColumn, stagingSql } from '../database/bulk-import/staged-columns';
 import { ImageryRecord } from './imagery-feature';
-import { linkStagedSql } from './place-linking/imagery-place-link.repository';
+import { linkStagedSql } from './address-recovery/imagery-place-link.repository';
 
 // Every statement of a bulk import of imagery (see ImageryImportSession).
 

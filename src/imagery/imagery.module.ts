@@ -2,8 +2,8 @@ import { Module } from '@nestjs/common';
 import { ImageryExportService } from './imagery-export.service';
 import { ImageryImportService } from './imagery-import.service';
 import { ImageryRepository } from './imagery.repository';
-import { ImageryPlaceLinkRepository } from './place-linking/imagery-place-link.repository';
-import { ImageryPlaceLinker } from './place-linking/imagery-place-linker.service';
+import { ImageryPlaceLinkRepository } from './address-recovery/imagery-place-link.repository';
+import { ImageryPlaceLinker } from './address-recovery/imagery-place-linker.service';
 import { PlaceTermListsRepository } from '../search/place-matching/place-term-lists.repository';
 import { RankedWordListsRepository } from './ranked-lists/ranked-word-lists.repository';
 

@@ -9,7 +9,7 @@ import { BULK_STATEMENT_TIMEOUT_MS, ImageryRepository } from '../imagery/imagery
 import { PlacesModule } from '../places/places.module';
 import { ApiKeyService } from '../api-key/api-key.service';
 import { ImageryImportService } from '../imagery/imagery-import.service';
-import { ImageryPlaceLinker } from '../imagery/place-linking/imagery-place-linker.service';
+import { ImageryPlaceLinker } from '../imagery/address-recovery/imagery-place-linker.service';
 import { GazetteerSeedService } from '../places/gazetteer/gazetteer-seed.service';
 import { DEMO_SOURCE, demoFeatures } from '../seed/demo-dataset';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Prisma, PrismaClient } from '@prisma/client';
-import { LOCALITY_CELL_DEGREES } from '../../src/imagery/place-linking/cell-localities.sql';
-import { KNN_CANDIDATES, placeLinksSql } from '../../src/imagery/place-linking/imagery-place-link.repository';
+import { LOCALITY_CELL_DEGREES } from '../../src/imagery/address-recovery/cell-localities.sql';
+import { KNN_CANDIDATES, placeLinksSql } from '../../src/imagery/address-recovery/imagery-place-link.repository';
 import { seededRandom } from '../../src/common/deterministic-random';
 import { resetPlaces } from '../helpers/places';
 import { prismaClient } from '../helpers/test-app';

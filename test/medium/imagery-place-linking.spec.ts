@@ -4,8 +4,8 @@ import { Client } from 'pg';
 import { DatabaseModule } from '../../src/database/database.module';
 import { ImageryModule } from '../../src/imagery/imagery.module';
 import { importSql } from '../../src/imagery/imagery.repository';
-import { ImageryPlaceLinkRepository } from '../../src/imagery/place-linking/imagery-place-link.repository';
-import { ImageryPlaceLinker } from '../../src/imagery/place-linking/imagery-place-linker.service';
+import { ImageryPlaceLinkRepository } from '../../src/imagery/address-recovery/imagery-place-link.repository';
+import { ImageryPlaceLinker } from '../../src/imagery/address-recovery/imagery-place-linker.service';
 import {
   AEULESTRASSE,
   at,

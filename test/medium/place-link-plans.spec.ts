@@ -4,7 +4,7 @@ import { importSql, importTables } from '../../src/imagery/imagery-import.sql';
 import {
   ImageryPlaceLinkRepository,
   RELINK_BATCH_SIZE,
-} from '../../src/imagery/place-linking/imagery-place-link.repository';
+} from '../../src/imagery/address-recovery/imagery-place-link.repository';
 import { pinsOf } from '../../src/search/place-matching/place-ranking';
 import { buildTextQuery } from '../../src/search/search-query';
 import { SearchRepository } from '../../src/search/search.repository';

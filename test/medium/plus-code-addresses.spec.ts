@@ -2,8 +2,8 @@ import { Test, TestingModule } from '@nestjs/testing';
 import { PrismaClient } from '@prisma/client';
 import { DatabaseModule } from '../../src/database/database.module';
 import { ImageryModule } from '../../src/imagery/imagery.module';
-import { ImageryPlaceLinker } from '../../src/imagery/place-linking/imagery-place-linker.service';
-import { LOCALITY_MAX_DISTANCE_M } from '../../src/imagery/place-linking/imagery-place-link.repository';
+import { ImageryPlaceLinker } from '../../src/imagery/address-recovery/imagery-place-linker.service';
+import { LOCALITY_MAX_DISTANCE_M } from '../../src/imagery/address-recovery/imagery-place-link.repository';
 import { seededRandom } from '../../src/common/deterministic-random';
 import {
   GAZETTEER,

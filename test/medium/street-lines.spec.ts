@@ -3,7 +3,7 @@ import { Test, TestingModule } from '@nestjs/testing';
 import { Client } from 'pg';
 import { DatabaseModule } from '../../src/database/database.module';
 import { ImageryModule } from '../../src/imagery/imagery.module';
-import { ImageryPlaceLinker } from '../../src/imagery/place-linking/imagery-place-linker.service';
+import { ImageryPlaceLinker } from '../../src/imagery/address-recovery/imagery-place-linker.service';
 import { PlaceImportService } from '../../src/places/place-import.service';
 import { writeOsmPbf } from '../helpers/place-files';
 import { placeImporterTools, startPlaceImporter } from '../helpers/place-importer';

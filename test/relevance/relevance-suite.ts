@@ -6,7 +6,7 @@ import { SearchResponseDto } from '../../src/search/search-response.dto';
 import { SEARCH_PROVIDERS } from '../../src/search/search.module';
 import { PrismaService } from '../../src/database/prisma.service';
 import { ImageryModule } from '../../src/imagery/imagery.module';
-import { ImageryPlaceLinker } from '../../src/imagery/place-linking/imagery-place-linker.service';
+import { ImageryPlaceLinker } from '../../src/imagery/address-recovery/imagery-place-linker.service';
 import { GAZETTEER_SOURCE } from '../../src/places/gazetteer/gazetteer-place';
 import { PlaceRepository } from '../../src/places/place.repository';
 import { PlacesModule } from '../../src/places/places.module';
