@@ -1,7 +1,7 @@
 import { allWordsTsquery, TextQuery, tokenize } from '../search-query';
 import { ALT_NAME_SEPARATOR } from '../../places/place-record';
 import { MAX_VIEWS, PlacePins } from '../sql/place-pins.sql';
-import { PIN_WEIGHTS } from '../ranking/score-weights';
+import { PIN_WEIGHTS, PLACE_RANK_WEIGHTS } from '../ranking/score-weights';
 
 export interface PlaceCandidate {
   id: string;
@@ -104,6 +104,12 @@ class BoundedWords<T> {
 
 const nameWords = new NameWordsCache(50_000, false);
 const altNameWords = new NameWordsCache(400_000, true);
+const labelWords = new NameWordsCache(50_000, false);
+
+// Whether the words hold every word of the query whole (any spelling of its group).
+function holdsEveryWord(words: readonly string[], query: TextQuery): boolean {
+  return query.groups.every((g) => g.some((w) => words.includes(w)));
+}
 
 function coverage(query: TextQuery, words: readonly string[]): 'exact' | 'prefix' | null {
   if (words.length === 0) return null;
@@ -123,7 +129,11 @@ export function rankPlaces(query: TextQuery, candidates: readonly PlaceCandidate
   const ranked: RankedPlace[] = [];
   for (const c of candidates) {
     const fit = nameFit(query, c);
-    if (fit !== null) ranked.push({ ...c, rank: c.importance + fit });
+    if (fit === null) continue;
+    // Of two places the query names alike, the one whose label holds every word whole: "Landstrasse
+    // 80, Triesen" is the one in Triesen before the one in Triesenberg.
+    const whole = holdsEveryWord(labelWords.of(c.label)[0], query);
+    ranked.push({ ...c, rank: c.importance + fit + (whole ? PLACE_RANK_WEIGHTS.labelHoldsEveryWord : 0) });
   }
   ranked.sort((a, b) => b.rank - a.rank || b.importance - a.importance || (a.id < b.id ? -1 : 1));
   return ranked.slice(0, MAX_PINNED_PLACES);

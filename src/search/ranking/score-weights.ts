@@ -43,3 +43,10 @@ export const PIN_WEIGHTS = {
   centre: 4,
   centreHalfM: 300,
 } as const;
+
+// The rank of a place a query names (place-matching/place-ranking.ts): its importance plus how well
+// the query names it, plus these.
+export const PLACE_RANK_WEIGHTS = {
+  /** The place's label holds every word of the query whole (a tiebreak, below any name fit step). */
+  labelHoldsEveryWord: 0.01,
+} as const;
