@@ -1,92 +1,13 @@
-import { RankedPlace } from '../../../src/search/place-matching/place-ranking';
 import { runTextSearch } from '../../../src/search/pipeline/text-search.pipeline';
-import { SearchSteps, TEXT_SEARCH_STEPS, TextSearchStep } from '../../../src/search/pipeline/text-search.steps';
+import { TEXT_SEARCH_STEPS } from '../../../src/search/pipeline/text-search.steps';
 import { initialState, TextSearchState } from '../../../src/search/pipeline/text-search-state';
 import { SearchPlan } from '../../../src/search/search-filters';
-import { buildTextQuery, TextQuery } from '../../../src/search/search-query';
-import { SearchPage, SearchRow } from '../../../src/search/search.repository';
-import { Vocabulary } from '../../../src/search/vocabulary';
+import { buildTextQuery } from '../../../src/search/search-query';
+import { place, plan, run, scripted, window } from '../../helpers/scripted-search-steps';
 
 // The control flow of the text search: which step runs when, what it leaves for the next, which one
 // answers. The statements themselves run on a real database (test/medium/search*.spec.ts,
 // place-search*.spec.ts); here the repository and the place matcher answer from lists and record calls.
-const plan: SearchPlan = { filters: { circles: [] }, sort: 'relevance', anchor: null } as unknown as SearchPlan;
-const window = { limit: 10, offset: 0 };
-const page = (total: number): SearchPage => ({ total, totalExact: true, codeMatched: false, rows: [] });
-const place = (name: string, over: Partial<RankedPlace> = {}): RankedPlace => ({
-  id: `id-${name}`,
-  kind: 'locality',
-  name,
-  label: `${name}, Liechtenstein`,
-  altNames: '',
-  importance: 0.5,
-  lon: 9.52,
-  lat: 47.14,
-  similarity: null,
-  rank: 1,
-  ...over,
-});
-
-interface Script {
-  fullText?: number[];
-  area?: number;
-  fuzzy?: number;
-  /** The address of the best similar record. */
-  fuzzyAddress?: string;
-  named?: RankedPlace[][];
-  misspelt?: RankedPlace[];
-  candidates?: Record<string, string[]>;
-  words?: Array<[string, number]>;
-  /** Records at the pois of a category. */
-  category?: number;
-}
-
-function scripted(script: Script) {
-  const calls: string[] = [];
-  const fullText = [...(script.fullText ?? [])];
-  const named = [...(script.named ?? [])];
-  const vocabulary = new Vocabulary(
-    script.words ?? [
-      ['herrengasse', 40],
-      ['vaduz', 900],
-    ],
-    1_000,
-  );
-  const log = <T>(call: string, result: T): T => {
-    calls.push(call);
-    return result;
-  };
-  const deps: SearchSteps = {
-    repository: {
-      vocabulary: async () => vocabulary,
-      searchFullText: async (q: TextQuery) => log(`fullText:${q.words.join(' ')}`, page(fullText.shift() ?? 0)),
-      searchArea: async () => log('area', page(script.area ?? 0)),
-      searchFuzzy: async () =>
-        log('fuzzy', {
-          ...page(script.fuzzy ?? 0),
-          rows: script.fuzzy ? [{ address: script.fuzzyAddress ?? '' } as SearchRow] : [],
-        }),
-      wordCandidates: async (words: string[]) =>
-        log(`candidates:${words.join(',')}`, new Map(Object.entries(script.candidates ?? {}))),
-    } as unknown as SearchSteps['repository'],
-    placeMatcher: {
-      named: async (q: TextQuery) => log(`named:${q.words.join(' ')}`, named.shift() ?? []),
-      misspelt: async () => log('misspelt', script.misspelt ?? []),
-      atCategory: async (tags: string[], area: { around: { radiusM: number } | null }) =>
-        log(`category:${tags.join(',')}@${area.around?.radiusM ?? 'anywhere'}`, {
-          page: page(script.category ?? 0),
-          pois: [],
-        }),
-    } as unknown as SearchSteps['placeMatcher'],
-  };
-  return { calls, deps };
-}
-
-const run = (query: string, script: Script, steps: readonly TextSearchStep[] = TEXT_SEARCH_STEPS) => {
-  const { calls, deps } = scripted(script);
-  return runTextSearch(steps, initialState(buildTextQuery(query)!, window, plan), deps).then((r) => ({ ...r, calls }));
-};
-
 describe('the text search steps', () => {
   it('are one list of named steps, strict first and the similarity fallback last', () => {
     expect(TEXT_SEARCH_STEPS.map((s) => s.name)).toEqual([
@@ -281,61 +202,5 @@ describe('the text search steps', () => {
     for (const step of upToPlaces) if (step.when(state)) await step.run(state, deps);
     expect(state.places.map((p) => p.name)).toEqual(['Vaduz']);
     expect(state.bound).toBe(true);
-  });
-
-  describe('named-category', () => {
-    it('answers a category that is the whole query with the imagery at its pois', async () => {
-      const r = await run('restaurants', { category: 3 });
-      expect(r.step).toBe('named-category');
-      expect(r.answer.match).toBe('nearby');
-      expect(r.calls).toEqual(['named:restaurants', 'category:amenity=restaurant@anywhere']);
-    });
-
-    it('looks for the pois around the place the rest names, within its surroundings', async () => {
-      const r = await run('hotel in Vaduz', { named: [[], [place('Vaduz')]], category: 1 });
-      expect(r.step).toBe('named-category');
-      expect(r.calls).toEqual(['named:hotel in vaduz', 'named:vaduz', 'category:tourism=hotel@10000']);
-    });
-
-    it('goes on as before when the category has no imagery, or the rest names no town', async () => {
-      const none = await run('restaurant', { category: 0, fullText: [2], words: [['restaurant', 5]] });
-      expect(none.step).toBe('full-text');
-      const street = await run('Bank Street 3', {
-        named: [[place('Street', { kind: 'street' })]],
-        fullText: [1],
-        words: [
-          ['bank', 3],
-          ['street', 90],
-        ],
-      });
-      expect(street.calls).not.toContainEqual(expect.stringMatching(/^category:/));
-      expect(street.step).toBe('full-text');
-    });
-
-    it('is no category when the whole query is also a town', async () => {
-      const r = await run('Spring', { named: [[place('Spring')], [place('Spring')]], fullText: [1] });
-      expect(r.calls).not.toContainEqual(expect.stringMatching(/^category:/));
-    });
-
-    it('is no category when the whole query, the rest included, is the name of a place', async () => {
-      const castle = place('Schloss Vaduz', { kind: 'poi' });
-      const r = await run('Schloss Vaduz', { named: [[castle], [castle]], fullText: [1] });
-      expect(r.calls).not.toContainEqual(expect.stringMatching(/^category:/));
-      expect(r.step).toBe('full-text');
-    });
-  });
-
-  describe('named-region', () => {
-    it('binds the search to a country named at the end', async () => {
-      const r = await run('Vaduz, Italy', { named: [[place('Vaduz')], [place('Vaduz')]], fullText: [0] });
-      expect(r.state.region).toBe('IT');
-    });
-
-    it('does not bind when the whole query is the name of a place ("Made in Italy", a shop)', async () => {
-      const shop = place('Made in Italy', { kind: 'poi' });
-      const r = await run('Made in Italy', { named: [[shop], [shop]], fullText: [1] });
-      expect(r.state.namedRegion).toBeNull();
-      expect(r.step).toBe('full-text');
-    });
   });
 });

@@ -1,0 +1,87 @@
+import { RankedPlace } from '../../src/search/place-matching/place-ranking';
+import { runTextSearch } from '../../src/search/pipeline/text-search.pipeline';
+import { SearchSteps, TEXT_SEARCH_STEPS, TextSearchStep } from '../../src/search/pipeline/text-search.steps';
+import { initialState } from '../../src/search/pipeline/text-search-state';
+import { SearchPlan } from '../../src/search/search-filters';
+import { buildTextQuery, TextQuery } from '../../src/search/search-query';
+import { SearchPage, SearchRow } from '../../src/search/search.repository';
+import { Vocabulary } from '../../src/search/vocabulary';
+
+// The text search's steps on a scripted repository and place matcher (test/unit/search-pipeline/
+// text-search-steps*.spec.ts): they answer from lists and record the calls made.
+export const plan: SearchPlan = { filters: { circles: [] }, sort: 'relevance', anchor: null } as unknown as SearchPlan;
+export const window = { limit: 10, offset: 0 };
+const page = (total: number): SearchPage => ({ total, totalExact: true, codeMatched: false, rows: [] });
+export const place = (name: string, over: Partial<RankedPlace> = {}): RankedPlace => ({
+  id: `id-${name}`,
+  kind: 'locality',
+  name,
+  label: `${name}, Liechtenstein`,
+  altNames: '',
+  importance: 0.5,
+  lon: 9.52,
+  lat: 47.14,
+  similarity: null,
+  rank: 1,
+  ...over,
+});
+
+export interface Script {
+  fullText?: number[];
+  area?: number;
+  fuzzy?: number;
+  /** The address of the best similar record. */
+  fuzzyAddress?: string;
+  named?: RankedPlace[][];
+  misspelt?: RankedPlace[];
+  candidates?: Record<string, string[]>;
+  words?: Array<[string, number]>;
+  /** Records at the pois of a category. */
+  category?: number;
+}
+
+export function scripted(script: Script) {
+  const calls: string[] = [];
+  const fullText = [...(script.fullText ?? [])];
+  const named = [...(script.named ?? [])];
+  const vocabulary = new Vocabulary(
+    script.words ?? [
+      ['herrengasse', 40],
+      ['vaduz', 900],
+    ],
+    1_000,
+  );
+  const log = <T>(call: string, result: T): T => {
+    calls.push(call);
+    return result;
+  };
+  const deps: SearchSteps = {
+    repository: {
+      vocabulary: async () => vocabulary,
+      searchFullText: async (q: TextQuery) => log(`fullText:${q.words.join(' ')}`, page(fullText.shift() ?? 0)),
+      searchArea: async () => log('area', page(script.area ?? 0)),
+      searchFuzzy: async () =>
+        log('fuzzy', {
+          ...page(script.fuzzy ?? 0),
+          rows: script.fuzzy ? [{ address: script.fuzzyAddress ?? '' } as SearchRow] : [],
+        }),
+      wordCandidates: async (words: string[]) =>
+        log(`candidates:${words.join(',')}`, new Map(Object.entries(script.candidates ?? {}))),
+    } as unknown as SearchSteps['repository'],
+    placeMatcher: {
+      named: async (q: TextQuery) => log(`named:${q.words.join(' ')}`, named.shift() ?? []),
+      misspelt: async () => log('misspelt', script.misspelt ?? []),
+      atCategory: async (tags: string[], area: { around: { radiusM: number } | null }) =>
+        log(`category:${tags.join(',')}@${area.around?.radiusM ?? 'anywhere'}`, {
+          page: page(script.category ?? 0),
+          pois: [],
+        }),
+    } as unknown as SearchSteps['placeMatcher'],
+  };
+  return { calls, deps };
+}
+
+export const run = (query: string, script: Script, steps: readonly TextSearchStep[] = TEXT_SEARCH_STEPS) => {
+  const { calls, deps } = scripted(script);
+  return runTextSearch(steps, initialState(buildTextQuery(query)!, window, plan), deps).then((r) => ({ ...r, calls }));
+};

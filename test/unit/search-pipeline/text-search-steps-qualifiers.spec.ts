@@ -1,0 +1,61 @@
+import { place, run } from '../../helpers/scripted-search-steps';
+
+// The steps that read what a query says besides its words: a category of place, a country or region
+// named at the end (see text-search-steps.spec.ts for the harness's scripted answers).
+describe('the text search steps that read qualifiers', () => {
+  describe('named-category', () => {
+    it('answers a category that is the whole query with the imagery at its pois', async () => {
+      const r = await run('restaurants', { category: 3 });
+      expect(r.step).toBe('named-category');
+      expect(r.answer.match).toBe('nearby');
+      expect(r.calls).toEqual(['named:restaurants', 'category:amenity=restaurant@anywhere']);
+    });
+
+    it('looks for the pois around the place the rest names, within its surroundings', async () => {
+      const r = await run('hotel in Vaduz', { named: [[], [place('Vaduz')]], category: 1 });
+      expect(r.step).toBe('named-category');
+      expect(r.calls).toEqual(['named:hotel in vaduz', 'named:vaduz', 'category:tourism=hotel@10000']);
+    });
+
+    it('goes on as before when the category has no imagery, or the rest names no town', async () => {
+      const none = await run('restaurant', { category: 0, fullText: [2], words: [['restaurant', 5]] });
+      expect(none.step).toBe('full-text');
+      const street = await run('Bank Street 3', {
+        named: [[place('Street', { kind: 'street' })]],
+        fullText: [1],
+        words: [
+          ['bank', 3],
+          ['street', 90],
+        ],
+      });
+      expect(street.calls).not.toContainEqual(expect.stringMatching(/^category:/));
+      expect(street.step).toBe('full-text');
+    });
+
+    it('is no category when the whole query is also a town', async () => {
+      const r = await run('Spring', { named: [[place('Spring')], [place('Spring')]], fullText: [1] });
+      expect(r.calls).not.toContainEqual(expect.stringMatching(/^category:/));
+    });
+
+    it('is no category when the whole query, the rest included, is the name of a place', async () => {
+      const castle = place('Schloss Vaduz', { kind: 'poi' });
+      const r = await run('Schloss Vaduz', { named: [[castle], [castle]], fullText: [1] });
+      expect(r.calls).not.toContainEqual(expect.stringMatching(/^category:/));
+      expect(r.step).toBe('full-text');
+    });
+  });
+
+  describe('named-region', () => {
+    it('binds the search to a country named at the end', async () => {
+      const r = await run('Vaduz, Italy', { named: [[place('Vaduz')], [place('Vaduz')]], fullText: [0] });
+      expect(r.state.region).toBe('IT');
+    });
+
+    it('does not bind when the whole query is the name of a place ("Made in Italy", a shop)', async () => {
+      const shop = place('Made in Italy', { kind: 'poi' });
+      const r = await run('Made in Italy', { named: [[shop], [shop]], fullText: [1] });
+      expect(r.state.namedRegion).toBeNull();
+      expect(r.step).toBe('full-text');
+    });
+  });
+});
