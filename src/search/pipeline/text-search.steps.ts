@@ -4,7 +4,7 @@ import type { PlaceMatcherService } from '../place-matching/place-matcher.servic
 import type { RankedPlace } from '../place-matching/place-ranking';
 import type { SearchRepository } from '../search.repository';
 import { boundRegion, namedRegionOf } from '../query-qualifiers';
-import { buildTextQuery } from '../search-query';
+import { buildTextQuery, tokenize } from '../search-query';
 import { correctionsOf, correctQuery, unknownWords, withTranspositions, wordsToCorrect } from '../typo-correction';
 import { addressResemblesQuery, placeResemblesQuery } from './query-believability';
 import {
@@ -79,8 +79,6 @@ async function namedRegion(s: TextSearchState, deps: SearchSteps): Promise<void>
   if (inner && boundRegion(named.region.code, inner.region) === inner.region.code) named = inner;
   const rest = buildTextQuery(named.rest);
   if (!rest || (named.region.kind === 'region' && (await isPlaceName(named.words, s, deps, 'locality')))) return;
-  // The whole query is a place's name ("Made in Italy", a shop; "Elma Handels Est", a firm).
-  if (await isPlaceName(s.text.text, s, deps)) return;
   const region = boundRegion(s.plan.filters.region, named.region);
   s.namedRegion = named.region;
   // Ranking still compares addresses with the whole query (an address equal to it ranks first).
@@ -99,10 +97,22 @@ async function nothingFound(): Promise<StepAnswer> {
 
 // The places the query names as typed. The vocabulary is in memory but for its first read (and one a
 // minute after, see SearchRepository.vocabulary).
-async function namedPlaces(s: TextSearchState, { repository, placeMatcher }: SearchSteps): Promise<void> {
-  s.vocabulary ??= await repository.vocabulary();
-  s.places = await placeMatcher.named(s.text, s.region, s.vocabulary);
+async function namedPlaces(s: TextSearchState, deps: SearchSteps): Promise<void> {
+  s.vocabulary ??= await deps.repository.vocabulary();
+  s.places = await deps.placeMatcher.named(s.text, s.region, s.vocabulary);
+  if (s.places.length === 0 && s.namedRegion) await unbindPlaceName(s, deps);
   s.bound = s.places.length > 0 || unknownWords(s.text, s.vocabulary).length === 0;
+}
+
+// A query whose end names a country but that is, whole, the name of a place ("Made in Italy", a shop;
+// "Elma Handels Est", a firm) is that place, unbound. Asked only when the words before the country
+// name no place in it, so a search that binds ("Springfield, Illinois") pays nothing for it.
+async function unbindPlaceName(s: TextSearchState, deps: SearchSteps): Promise<void> {
+  const region = s.requestPlan.filters.region ?? null;
+  const places = await deps.placeMatcher.named(s.typed, region, s.vocabulary!);
+  const key = s.typed.words.join(' ');
+  if (!places.some((p) => tokenize(p.name).join(' ') === key)) return;
+  Object.assign(s, { text: s.typed, plan: s.requestPlan, region, namedRegion: null, places });
 }
 
 async function fullTextAsTyped(s: TextSearchState, { repository }: SearchSteps): Promise<StepAnswer> {

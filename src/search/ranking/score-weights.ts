@@ -40,7 +40,7 @@ export const PIN_WEIGHTS = {
    * only the town's name, "Balzers, Liechtenstein", is one far from every street): the imagery of
    * "Balzers" is first the imagery of its centre.
    */
-  centre: 4,
+  centre: 6,
   centreHalfM: 300,
 } as const;
 

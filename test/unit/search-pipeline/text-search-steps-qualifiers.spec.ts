@@ -46,15 +46,18 @@ describe('the text search steps that read qualifiers', () => {
   });
 
   describe('named-region', () => {
-    it('binds the search to a country named at the end', async () => {
-      const r = await run('Vaduz, Italy', { named: [[place('Vaduz')], [place('Vaduz')]], fullText: [0] });
+    it('binds the search to a country named at the end, asking nothing more when its words name a place there', async () => {
+      const r = await run('Vaduz, Italy', { named: [[place('Vaduz')]], fullText: [0] });
       expect(r.state.region).toBe('IT');
+      expect(r.calls.filter((c) => c.startsWith('named:'))).toEqual(['named:vaduz']);
     });
 
-    it('does not bind when the whole query is the name of a place ("Made in Italy", a shop)', async () => {
+    it('unbinds a query that is, whole, the name of a place ("Made in Italy", a shop)', async () => {
       const shop = place('Made in Italy', { kind: 'poi' });
-      const r = await run('Made in Italy', { named: [[shop], [shop]], fullText: [1] });
+      const r = await run('Made in Italy', { named: [[], [shop]], fullText: [1] });
+      expect(r.calls.slice(0, 2)).toEqual(['named:made in', 'named:made in italy']);
       expect(r.state.namedRegion).toBeNull();
+      expect(r.state.region).toBeNull();
       expect(r.step).toBe('full-text');
     });
   });
