@@ -81,7 +81,8 @@ WHERE v.docs > 0
       LIMIT greatest(0, $27 - greatest($28, (SELECT ranked FROM counted)))
     ) t
   )
-  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", false AS estimated, p.*
+  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", false AS estimated,
+    t.ranked AS known, p.*
   FROM counted t
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
@@ -155,7 +156,8 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
       LIMIT greatest(0, $18 - greatest($19, (SELECT ranked FROM counted)))
     ) t
   )
-  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", false AS estimated, p.*
+  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", false AS estimated,
+    t.ranked AS known, p.*
   FROM counted t
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
@@ -185,9 +187,9 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
 --   $12 = "street"
 --   $13 = "('street' | 'st')"
 --   $14 = "('street':* | 'st')"
---   $15 = 10
+--   $15 = 11
 --   $16 = 1001
---   $17 = 10
+--   $17 = 11
 --   $18 = 10001
 --   $19 = 1000
 --   $20 = true
@@ -195,14 +197,14 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
 --   $22 = 1000
 --   $23 = 1000
 --   $24 = 0
---   $25 = 10
+--   $25 = 11
 --   $26 = 1000
 --   $27 = "('street':* | 'st')"
 --   $28 = 1000
 --   $29 = 0
---   $30 = 10
+--   $30 = 11
 --   $31 = 0
---   $32 = 10
+--   $32 = 11
 --   $33 = "street"
 --   $34 = "street"
 --   $35 = "street"
@@ -247,7 +249,8 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
       LIMIT greatest(0, $30 - greatest($31, (SELECT ranked FROM counted)))
     ) t
   )
-  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", (SELECT count(*) FROM pinned) >= $32 AS estimated, p.*
+  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", (SELECT count(*) FROM pinned) >= $32 AS estimated,
+    t.ranked AS known, p.*
   FROM counted t
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
@@ -271,20 +274,21 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
 --   $6 = "che"
 --   $7 = 1000
 --   $8 = ["cherry","chestnut"]
---   $9 = 10
+--   $9 = 11
 --   $10 = 1000
---   $11 = 10001
---   $12 = 0
---   $13 = 10
---   $14 = "'che':*"
---   $15 = 0
---   $16 = 10
---   $17 = 0
---   $18 = "che"
+--   $11 = 13102
+--   $12 = 10001
+--   $13 = 0
+--   $14 = 11
+--   $15 = "'che':*"
+--   $16 = 0
+--   $17 = 11
+--   $18 = 0
 --   $19 = "che"
 --   $20 = "che"
 --   $21 = "che"
---   $22 = "'che'"
+--   $22 = "che"
+--   $23 = "'che'"
   WITH pinned AS MATERIALIZED (SELECT DISTINCT ON (x.id) x.id, x.code_match, (similarity(i.address_norm, lis_normalize($1))
     + CASE WHEN coalesce(i.address_code = $2, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
@@ -307,30 +311,30 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
     FROM (SELECT id, score FROM head UNION ALL SELECT id, score FROM pinned) r
   ),
   counted AS MATERIALIZED (
-    SELECT n.ranked, greatest(n.ranked, $11) AS total
+    SELECT n.ranked, greatest(n.ranked, $11) AS known, greatest(n.ranked, $12) AS total
     FROM (SELECT (SELECT count(*) FROM ranked)::int AS ranked) n
   ),
   page AS MATERIALIZED (
-    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $12 AND r.pos <= $13
+    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $13 AND r.pos <= $14
     UNION ALL
     SELECT t.id, NULL, (SELECT ranked FROM counted) + t.n
     FROM (
       SELECT x.id, row_number() OVER () AS n
-      FROM (SELECT i.id FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $14) AND i.id NOT IN (SELECT id FROM ranked)) x
-      OFFSET greatest(0, $15 - (SELECT ranked FROM counted))
-      LIMIT greatest(0, $16 - greatest($17, (SELECT ranked FROM counted)))
+      FROM (SELECT i.id FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $15) AND i.id NOT IN (SELECT id FROM ranked)) x
+      OFFSET greatest(0, $16 - (SELECT ranked FROM counted))
+      LIMIT greatest(0, $17 - greatest($18, (SELECT ranked FROM counted)))
     ) t
   )
-  SELECT t.total, (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS "codeMatched", true AS estimated, p.*
+  SELECT t.total, (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS "codeMatched", true AS estimated, t.known, p.*
   FROM counted t
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
 i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat,
-i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($18))
-    + CASE WHEN coalesce(i.address_code = $19, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($20) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($21)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $22) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
+i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($19))
+    + CASE WHEN coalesce(i.address_code = $20, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($21) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($22)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $23) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
     FROM page pg JOIN imagery i ON i.id = pg.id
   ) p ON true
   ORDER BY p.pos
@@ -345,21 +349,22 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
 --   $6 = "unitedstates"
 --   $7 = 1000
 --   $8 = ["united"]
---   $9 = 10
+--   $9 = 11
 --   $10 = "'united' & 'states':*"
 --   $11 = 1000
---   $12 = 10001
---   $13 = 0
---   $14 = 10
---   $15 = "'united' & 'states':*"
---   $16 = 0
---   $17 = 10
---   $18 = 0
---   $19 = "United States"
---   $20 = "unitedstates"
---   $21 = "United States"
+--   $12 = 0
+--   $13 = 10001
+--   $14 = 0
+--   $15 = 11
+--   $16 = "'united' & 'states':*"
+--   $17 = 0
+--   $18 = 11
+--   $19 = 0
+--   $20 = "United States"
+--   $21 = "unitedstates"
 --   $22 = "United States"
---   $23 = "'united' & 'states'"
+--   $23 = "United States"
+--   $24 = "'united' & 'states'"
   WITH pinned AS MATERIALIZED (SELECT DISTINCT ON (x.id) x.id, x.code_match, (similarity(i.address_norm, lis_normalize($1))
     + CASE WHEN coalesce(i.address_code = $2, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
@@ -382,30 +387,30 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
     FROM (SELECT id, score FROM head UNION ALL SELECT id, score FROM pinned) r
   ),
   counted AS MATERIALIZED (
-    SELECT n.ranked, greatest(n.ranked, $12) AS total
+    SELECT n.ranked, greatest(n.ranked, $12) AS known, greatest(n.ranked, $13) AS total
     FROM (SELECT (SELECT count(*) FROM ranked)::int AS ranked) n
   ),
   page AS MATERIALIZED (
-    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $13 AND r.pos <= $14
+    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $14 AND r.pos <= $15
     UNION ALL
     SELECT t.id, NULL, (SELECT ranked FROM counted) + t.n
     FROM (
       SELECT x.id, row_number() OVER () AS n
-      FROM (SELECT i.id FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $15) AND i.id NOT IN (SELECT id FROM ranked)) x
-      OFFSET greatest(0, $16 - (SELECT ranked FROM counted))
-      LIMIT greatest(0, $17 - greatest($18, (SELECT ranked FROM counted)))
+      FROM (SELECT i.id FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $16) AND i.id NOT IN (SELECT id FROM ranked)) x
+      OFFSET greatest(0, $17 - (SELECT ranked FROM counted))
+      LIMIT greatest(0, $18 - greatest($19, (SELECT ranked FROM counted)))
     ) t
   )
-  SELECT t.total, (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS "codeMatched", true AS estimated, p.*
+  SELECT t.total, (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS "codeMatched", true AS estimated, t.known, p.*
   FROM counted t
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
 i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat,
-i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($19))
-    + CASE WHEN coalesce(i.address_code = $20, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($21) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($22)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $23) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
+i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($20))
+    + CASE WHEN coalesce(i.address_code = $21, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($22) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($23)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $24) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
     FROM page pg JOIN imagery i ON i.id = pg.id
   ) p ON true
   ORDER BY p.pos
@@ -641,7 +646,8 @@ i.place_id AS "placeId", i.locality_id AS "localityId", (similarity(i.address_no
       LIMIT greatest(0, $39 - greatest($40, (SELECT ranked FROM counted)))
     ) t
   )
-  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", false AS estimated, p.*
+  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", false AS estimated,
+    t.ranked AS known, p.*
   FROM counted t
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
@@ -683,9 +689,9 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
 --   $24 = "New Mi"
 --   $25 = "'new' & 'mi'"
 --   $26 = "'new' & 'mi':*"
---   $27 = 10
+--   $27 = 11
 --   $28 = 10001
---   $29 = 10
+--   $29 = 11
 --   $30 = 320
 --   $31 = 1000
 --   $32 = false
@@ -693,12 +699,12 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
 --   $34 = 1000
 --   $35 = 1000
 --   $36 = 0
---   $37 = 10
+--   $37 = 11
 --   $38 = 1000
 --   $39 = 0
---   $40 = 10
+--   $40 = 11
 --   $41 = 0
---   $42 = 10
+--   $42 = 11
 --   $43 = "New Mi"
 --   $44 = "newmi"
 --   $45 = "New Mi"
@@ -759,7 +765,8 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
       LIMIT greatest(0, $40 - greatest($41, (SELECT ranked FROM counted)))
     ) t
   )
-  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", (SELECT count(*) FROM pinned) >= $42 AS estimated, p.*
+  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", (SELECT count(*) FROM pinned) >= $42 AS estimated,
+    t.ranked AS known, p.*
   FROM counted t
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
@@ -933,7 +940,8 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
       LIMIT greatest(0, $88 - greatest($89, (SELECT ranked FROM counted)))
     ) t
   )
-  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", false AS estimated, p.*
+  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", false AS estimated,
+    t.ranked AS known, p.*
   FROM counted t
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
@@ -1053,7 +1061,8 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
       LIMIT greatest(0, $43 - greatest($44, (SELECT ranked FROM counted)))
     ) t
   )
-  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", false AS estimated, p.*
+  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", false AS estimated,
+    t.ranked AS known, p.*
   FROM counted t
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
