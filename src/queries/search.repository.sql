@@ -1157,8 +1157,13 @@ i.place_id AS "placeId", i.locality_id AS "localityId", (0)::float8 AS score, (i
 --   $5 = 9.52
 --   $6 = 47.14
 --   $7 = 250
---   $8 = 10001
-SELECT count(*)::int AS total FROM (SELECT 1 FROM imagery i WHERE i.location && ST_MakeEnvelope($1::float8, $2::float8, $3::float8, $4::float8, 4326) AND (i.location::geography <-> ST_SetSRID(ST_MakePoint($5::float8, $6::float8), 4326)::geography) <= $7::float8 LIMIT $8) c
+--   $8 = 9.52
+--   $9 = 47.14
+--   $10 = 101
+SELECT count(*)::int AS total FROM (
+SELECT 1 FROM imagery i WHERE i.location && ST_MakeEnvelope($1::float8, $2::float8, $3::float8, $4::float8, 4326) AND (i.location::geography <-> ST_SetSRID(ST_MakePoint($5::float8, $6::float8), 4326)::geography) <= $7::float8
+ORDER BY i.location <-> ST_SetSRID(ST_MakePoint($8::float8, $9::float8), 4326)
+LIMIT $10) c
 ;
 -- SearchRepository.searchArea: nearest first: count, then the page [2/2]
 --   $1 = 9.52

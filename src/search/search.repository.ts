@@ -3,7 +3,7 @@ import { Prisma } from '@prisma/client';
 import { GenerateSql, NoSql, SqlSubject } from '../database/generate-sql';
 import { PrismaService } from '../database/prisma.service';
 import { NO_FILTERS, SearchFilters, SearchPlan } from './search-filters';
-import { COUNT_CAP, PageWindow, SCORE_CAP } from './search-limits';
+import { areaCountCap, COUNT_CAP, PageWindow, SCORE_CAP } from './search-limits';
 import { TextQuery } from './search-query';
 import { pageTotal } from './page-total';
 import { areaCountSql, areaSql, nearestPageSql, nearestRecordSql } from './sql/area-search.sql';
@@ -222,8 +222,8 @@ export class SearchRepository {
     return this.run(fuzzySql(query, window, plan), window, SCORE_CAP, true);
   }
 
-  // Nearest first: count, then fetch the page from the k nearest (see nearestPageSql). Other orders:
-  // one statement.
+  // Nearest first: count a few pages ahead (areaCountCap), then fetch the page from the k nearest (see
+  // nearestPageSql). Other orders: one statement.
   @GenerateSql(
     { name: 'coordinates, newest first', params: () => [page, plan({ query: '47.14, 9.52', sort: 'newest' })] },
     {
@@ -234,10 +234,11 @@ export class SearchRepository {
   )
   async searchArea(window: PageWindow, plan: SearchPlan): Promise<SearchPage> {
     if (plan.sort !== 'distance' || plan.anchor === null) return this.run(areaSql(window, plan), window, COUNT_CAP);
-    const [{ total: counted }] = await this.prisma.rawQuery<{ total: number }>(areaCountSql(plan));
-    const total = Math.min(counted, COUNT_CAP);
-    const page: SearchPage = { total, totalExact: counted <= COUNT_CAP, codeMatched: false, rows: [] };
-    const k = Math.min(window.offset + window.limit, total);
+    const cap = areaCountCap(window);
+    const [{ total: counted }] = await this.prisma.rawQuery<{ total: number }>(areaCountSql(plan, cap));
+    const count = { counted, estimated: false, known: 0, rows: 0, more: false };
+    const page: SearchPage = { ...pageTotal(window, cap, count), codeMatched: false, rows: [] };
+    const k = Math.min(window.offset + window.limit, page.total);
     if (k <= window.offset) return page;
     page.rows = await this.prisma.rawQuery<SearchRow>(nearestPageSql(window, plan, k));
     return page;

@@ -9,7 +9,7 @@ import { distanceSql, geography } from './spatial.sql';
 // No text: the filters alone (a circle or a bbox is always among them, so the geometry GiST index
 // applies), in one statement: count (stopping after COUNT_CAP + 1 rows) and page. Used for newest
 // and oldest (imagery_captured_at_idx serves wide areas); nearest first goes through
-// areaCountSql and nearestPageSql instead.
+// areaCountSql (a count capped a few pages ahead) and nearestPageSql instead.
 export function areaSql(window: PageWindow, plan: SearchPlan): Prisma.Sql {
   return sortedPageSql(window, plan, {
     match: null,
@@ -19,9 +19,18 @@ export function areaSql(window: PageWindow, plan: SearchPlan): Prisma.Sql {
   });
 }
 
-export function areaCountSql(plan: SearchPlan): Prisma.Sql {
+// The matches of the filters, counted up to cap + 1 (see areaCountCap): the cost follows the cap, not
+// how many records the circle holds. Read nearest first from the geometry GiST index (planar order
+// is enough), which stops after cap + 1 rows within the circle's box: a bitmap scan, which the
+// planner picked for a dense block about as often, lists every record in the box first (20,000 for a
+// count of 101).
+export function areaCountSql(plan: SearchPlan, cap: number): Prisma.Sql {
   const where = Prisma.join(filterConditions(plan.filters), ' AND ');
-  return Prisma.sql`SELECT count(*)::int AS total FROM (SELECT 1 FROM imagery i WHERE ${where} LIMIT ${COUNT_CAP + 1}) c`;
+  const anchor = plan.anchor!;
+  return Prisma.sql`SELECT count(*)::int AS total FROM (
+      SELECT 1 FROM imagery i WHERE ${where}
+      ORDER BY i.location <-> ST_SetSRID(ST_MakePoint(${anchor.lon}::float8, ${anchor.lat}::float8), 4326)
+      LIMIT ${cap + 1}) c`;
 }
 
 // The page of a nearest-first search, given k = the position of its last row (at most the number
