@@ -112,7 +112,7 @@ describe('search pages: a walk over every page of many searches', () => {
 
   it('holds for every kind of search at limit 10', async () => {
     for (const [name, make] of Object.entries(SEARCHES)) {
-      for (const u of [0.1, 0.6]) {
+      for (const u of [0.05, 0.25, 0.45, 0.65, 0.85]) {
         const body = make(u);
         await walk(body, 10).catch((error: Error) => {
           throw new Error(`${name} ${JSON.stringify(body)}: ${error.message}`);
