@@ -1168,46 +1168,38 @@ LIMIT $10) c
 -- SearchRepository.searchArea: nearest first: count, then the page [2/2]
 --   $1 = 9.52
 --   $2 = 47.14
---   $3 = 9.51669436090063
---   $4 = 47.13775147325051
---   $5 = 9.52330563909937
---   $6 = 47.14224852674949
---   $7 = 9.52
---   $8 = 47.14
---   $9 = 250
---   $10 = 9.52
---   $11 = 47.14
---   $12 = 10
---   $13 = 9.52
---   $14 = 47.14
---   $15 = 9.51669436090063
---   $16 = 47.13775147325051
---   $17 = 9.52330563909937
---   $18 = 47.14224852674949
---   $19 = 9.52
---   $20 = 47.14
---   $21 = 250
---   $22 = 9.52
---   $23 = 47.14
---   $24 = 9.52
---   $25 = 47.14
---   $26 = 9.52
---   $27 = 47.14
---   $28 = 10
---   $29 = 0
+--   $3 = 9.52
+--   $4 = 47.14
+--   $5 = 250
+--   $6 = 9.52
+--   $7 = 47.14
+--   $8 = 10
+--   $9 = 9.52
+--   $10 = 47.14
+--   $11 = 9.52
+--   $12 = 47.14
+--   $13 = 250
+--   $14 = 9.52
+--   $15 = 47.14
+--   $16 = 9.52
+--   $17 = 47.14
+--   $18 = 9.52
+--   $19 = 47.14
+--   $20 = 10
+--   $21 = 0
   WITH kth AS MATERIALIZED (
     SELECT max(n.d) AS d
-    FROM (SELECT (i.location::geography <-> ST_SetSRID(ST_MakePoint($1::float8, $2::float8), 4326)::geography) AS d FROM imagery i WHERE i.location && ST_MakeEnvelope($3::float8, $4::float8, $5::float8, $6::float8, 4326) AND (i.location::geography <-> ST_SetSRID(ST_MakePoint($7::float8, $8::float8), 4326)::geography) <= $9::float8 ORDER BY (i.location::geography <-> ST_SetSRID(ST_MakePoint($10::float8, $11::float8), 4326)::geography) LIMIT $12) n
+    FROM (SELECT (i.location::geography <-> ST_SetSRID(ST_MakePoint($1::float8, $2::float8), 4326)::geography) AS d FROM imagery i WHERE (i.location::geography <-> ST_SetSRID(ST_MakePoint($3::float8, $4::float8), 4326)::geography) <= $5::float8 ORDER BY (i.location::geography <-> ST_SetSRID(ST_MakePoint($6::float8, $7::float8), 4326)::geography) LIMIT $8) n
   )
   SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
 i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat,
-i.place_id AS "placeId", i.locality_id AS "localityId", 0::float8 AS score, (i.location::geography <-> ST_SetSRID(ST_MakePoint($13::float8, $14::float8), 4326)::geography)::float8 AS distance
+i.place_id AS "placeId", i.locality_id AS "localityId", 0::float8 AS score, (i.location::geography <-> ST_SetSRID(ST_MakePoint($9::float8, $10::float8), 4326)::geography)::float8 AS distance
   FROM imagery i, kth
-  WHERE i.location && ST_MakeEnvelope($15::float8, $16::float8, $17::float8, $18::float8, 4326) AND (i.location::geography <-> ST_SetSRID(ST_MakePoint($19::float8, $20::float8), 4326)::geography) <= $21::float8
-    AND ST_DWithin(i.location::geography, ST_SetSRID(ST_MakePoint($22::float8, $23::float8), 4326)::geography, kth.d + 1, false)
-    AND (i.location::geography <-> ST_SetSRID(ST_MakePoint($24::float8, $25::float8), 4326)::geography) <= kth.d
-  ORDER BY (i.location::geography <-> ST_SetSRID(ST_MakePoint($26::float8, $27::float8), 4326)::geography), i.id
-  LIMIT $28 OFFSET $29
+  WHERE (i.location::geography <-> ST_SetSRID(ST_MakePoint($11::float8, $12::float8), 4326)::geography) <= $13::float8
+    AND ST_DWithin(i.location::geography, ST_SetSRID(ST_MakePoint($14::float8, $15::float8), 4326)::geography, kth.d + 1, false)
+    AND (i.location::geography <-> ST_SetSRID(ST_MakePoint($16::float8, $17::float8), 4326)::geography) <= kth.d
+  ORDER BY (i.location::geography <-> ST_SetSRID(ST_MakePoint($18::float8, $19::float8), 4326)::geography), i.id
+  LIMIT $20 OFFSET $21
 ;
 
 -- SearchRepository.nearestRecord: nothing within the radius, no filters
