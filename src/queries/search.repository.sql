@@ -81,7 +81,8 @@ WHERE v.docs > 0
       LIMIT greatest(0, $27 - greatest($28, (SELECT ranked FROM counted)))
     ) t
   )
-  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", false AS estimated, p.*
+  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", false AS estimated,
+    t.ranked AS known, p.*
   FROM counted t
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
@@ -155,7 +156,8 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
       LIMIT greatest(0, $18 - greatest($19, (SELECT ranked FROM counted)))
     ) t
   )
-  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", false AS estimated, p.*
+  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", false AS estimated,
+    t.ranked AS known, p.*
   FROM counted t
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
@@ -185,9 +187,9 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
 --   $12 = "street"
 --   $13 = "('street' | 'st')"
 --   $14 = "('street':* | 'st')"
---   $15 = 10
+--   $15 = 11
 --   $16 = 1001
---   $17 = 10
+--   $17 = 11
 --   $18 = 10001
 --   $19 = 1000
 --   $20 = true
@@ -195,14 +197,14 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
 --   $22 = 1000
 --   $23 = 1000
 --   $24 = 0
---   $25 = 10
+--   $25 = 11
 --   $26 = 1000
 --   $27 = "('street':* | 'st')"
 --   $28 = 1000
 --   $29 = 0
---   $30 = 10
+--   $30 = 11
 --   $31 = 0
---   $32 = 10
+--   $32 = 11
 --   $33 = "street"
 --   $34 = "street"
 --   $35 = "street"
@@ -247,7 +249,8 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
       LIMIT greatest(0, $30 - greatest($31, (SELECT ranked FROM counted)))
     ) t
   )
-  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", (SELECT count(*) FROM pinned) >= $32 AS estimated, p.*
+  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", (SELECT count(*) FROM pinned) >= $32 AS estimated,
+    t.ranked AS known, p.*
   FROM counted t
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
@@ -271,20 +274,21 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
 --   $6 = "che"
 --   $7 = 1000
 --   $8 = ["cherry","chestnut"]
---   $9 = 10
+--   $9 = 11
 --   $10 = 1000
---   $11 = 10001
---   $12 = 0
---   $13 = 10
---   $14 = "'che':*"
---   $15 = 0
---   $16 = 10
---   $17 = 0
---   $18 = "che"
+--   $11 = 13102
+--   $12 = 10001
+--   $13 = 0
+--   $14 = 11
+--   $15 = "'che':*"
+--   $16 = 0
+--   $17 = 11
+--   $18 = 0
 --   $19 = "che"
 --   $20 = "che"
 --   $21 = "che"
---   $22 = "'che'"
+--   $22 = "che"
+--   $23 = "'che'"
   WITH pinned AS MATERIALIZED (SELECT DISTINCT ON (x.id) x.id, x.code_match, (similarity(i.address_norm, lis_normalize($1))
     + CASE WHEN coalesce(i.address_code = $2, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
@@ -307,30 +311,30 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
     FROM (SELECT id, score FROM head UNION ALL SELECT id, score FROM pinned) r
   ),
   counted AS MATERIALIZED (
-    SELECT n.ranked, greatest(n.ranked, $11) AS total
+    SELECT n.ranked, greatest(n.ranked, $11) AS known, greatest(n.ranked, $12) AS total
     FROM (SELECT (SELECT count(*) FROM ranked)::int AS ranked) n
   ),
   page AS MATERIALIZED (
-    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $12 AND r.pos <= $13
+    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $13 AND r.pos <= $14
     UNION ALL
     SELECT t.id, NULL, (SELECT ranked FROM counted) + t.n
     FROM (
       SELECT x.id, row_number() OVER () AS n
-      FROM (SELECT i.id FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $14) AND i.id NOT IN (SELECT id FROM ranked)) x
-      OFFSET greatest(0, $15 - (SELECT ranked FROM counted))
-      LIMIT greatest(0, $16 - greatest($17, (SELECT ranked FROM counted)))
+      FROM (SELECT i.id FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $15) AND i.id NOT IN (SELECT id FROM ranked)) x
+      OFFSET greatest(0, $16 - (SELECT ranked FROM counted))
+      LIMIT greatest(0, $17 - greatest($18, (SELECT ranked FROM counted)))
     ) t
   )
-  SELECT t.total, (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS "codeMatched", true AS estimated, p.*
+  SELECT t.total, (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS "codeMatched", true AS estimated, t.known, p.*
   FROM counted t
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
 i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat,
-i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($18))
-    + CASE WHEN coalesce(i.address_code = $19, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($20) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($21)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $22) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
+i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($19))
+    + CASE WHEN coalesce(i.address_code = $20, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($21) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($22)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $23) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
     FROM page pg JOIN imagery i ON i.id = pg.id
   ) p ON true
   ORDER BY p.pos
@@ -345,21 +349,22 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
 --   $6 = "unitedstates"
 --   $7 = 1000
 --   $8 = ["united"]
---   $9 = 10
+--   $9 = 11
 --   $10 = "'united' & 'states':*"
 --   $11 = 1000
---   $12 = 10001
---   $13 = 0
---   $14 = 10
---   $15 = "'united' & 'states':*"
---   $16 = 0
---   $17 = 10
---   $18 = 0
---   $19 = "United States"
---   $20 = "unitedstates"
---   $21 = "United States"
+--   $12 = 0
+--   $13 = 10001
+--   $14 = 0
+--   $15 = 11
+--   $16 = "'united' & 'states':*"
+--   $17 = 0
+--   $18 = 11
+--   $19 = 0
+--   $20 = "United States"
+--   $21 = "unitedstates"
 --   $22 = "United States"
---   $23 = "'united' & 'states'"
+--   $23 = "United States"
+--   $24 = "'united' & 'states'"
   WITH pinned AS MATERIALIZED (SELECT DISTINCT ON (x.id) x.id, x.code_match, (similarity(i.address_norm, lis_normalize($1))
     + CASE WHEN coalesce(i.address_code = $2, false) THEN 10 ELSE 0 END
     + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
@@ -382,30 +387,30 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
     FROM (SELECT id, score FROM head UNION ALL SELECT id, score FROM pinned) r
   ),
   counted AS MATERIALIZED (
-    SELECT n.ranked, greatest(n.ranked, $12) AS total
+    SELECT n.ranked, greatest(n.ranked, $12) AS known, greatest(n.ranked, $13) AS total
     FROM (SELECT (SELECT count(*) FROM ranked)::int AS ranked) n
   ),
   page AS MATERIALIZED (
-    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $13 AND r.pos <= $14
+    SELECT r.id, r.score, r.pos FROM ranked r WHERE r.pos > $14 AND r.pos <= $15
     UNION ALL
     SELECT t.id, NULL, (SELECT ranked FROM counted) + t.n
     FROM (
       SELECT x.id, row_number() OVER () AS n
-      FROM (SELECT i.id FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $15) AND i.id NOT IN (SELECT id FROM ranked)) x
-      OFFSET greatest(0, $16 - (SELECT ranked FROM counted))
-      LIMIT greatest(0, $17 - greatest($18, (SELECT ranked FROM counted)))
+      FROM (SELECT i.id FROM imagery i WHERE i.address_tsv @@ to_tsquery('simple', $16) AND i.id NOT IN (SELECT id FROM ranked)) x
+      OFFSET greatest(0, $17 - (SELECT ranked FROM counted))
+      LIMIT greatest(0, $18 - greatest($19, (SELECT ranked FROM counted)))
     ) t
   )
-  SELECT t.total, (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS "codeMatched", true AS estimated, p.*
+  SELECT t.total, (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS "codeMatched", true AS estimated, t.known, p.*
   FROM counted t
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
 i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat,
-i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($19))
-    + CASE WHEN coalesce(i.address_code = $20, false) THEN 10 ELSE 0 END
-    + CASE WHEN i.address_norm = lis_normalize($21) THEN 2 ELSE 0 END
-    + CASE WHEN starts_with(i.address_norm, lis_normalize($22)) THEN 0.5 ELSE 0 END
-    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $23) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
+i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (similarity(i.address_norm, lis_normalize($20))
+    + CASE WHEN coalesce(i.address_code = $21, false) THEN 10 ELSE 0 END
+    + CASE WHEN i.address_norm = lis_normalize($22) THEN 2 ELSE 0 END
+    + CASE WHEN starts_with(i.address_norm, lis_normalize($23)) THEN 0.5 ELSE 0 END
+    + CASE WHEN i.address_tsv @@ to_tsquery('simple', $24) THEN 0.5 ELSE 0 END)::float8) AS score, NULL::float8 AS distance, pg.pos
     FROM page pg JOIN imagery i ON i.id = pg.id
   ) p ON true
   ORDER BY p.pos
@@ -594,7 +599,7 @@ i.place_id AS "placeId", i.locality_id AS "localityId", (similarity(i.address_no
     + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($4)) THEN 0.5 ELSE 0 END
     + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END + coalesce(greatest(($6::float8[])[array_position($7::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($8::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($9::uuid[], i.locality_id)]) THEN ($10::float8[])[array_position($11::uuid[], i.locality_id)] END) + CASE WHEN $12::uuid IN (i.place_id, i.locality_id) THEN 4 / (1 + ST_Distance(i.location::geography, ST_SetSRID(ST_MakePoint($13::float8, $14::float8), 4326)::geography, false) / 300) ELSE 0 END, 0))::float8 AS score
+  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($8::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($9::uuid[], i.locality_id)]) THEN ($10::float8[])[array_position($11::uuid[], i.locality_id)] END) + CASE WHEN $12::uuid IN (i.place_id, i.locality_id) THEN 6 / (1 + ST_Distance(i.location::geography, ST_SetSRID(ST_MakePoint($13::float8, $14::float8), 4326)::geography, false) / 300) ELSE 0 END, 0))::float8 AS score
       FROM ((SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $15  LIMIT $16) UNION ALL (
   SELECT r.id, false AS code_match FROM (
     SELECT x.id FROM unnest($17::uuid[], $18::text[]) WITH ORDINALITY AS p(id, name, n)
@@ -644,7 +649,8 @@ i.place_id AS "placeId", i.locality_id AS "localityId", (similarity(i.address_no
       LIMIT greatest(0, $42 - greatest($43, (SELECT ranked FROM counted)))
     ) t
   )
-  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", false AS estimated, p.*
+  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", false AS estimated,
+    t.ranked AS known, p.*
   FROM counted t
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
@@ -689,9 +695,9 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
 --   $27 = "New Mi"
 --   $28 = "'new' & 'mi'"
 --   $29 = "'new' & 'mi':*"
---   $30 = 10
+--   $30 = 11
 --   $31 = 10001
---   $32 = 10
+--   $32 = 11
 --   $33 = 320
 --   $34 = 1000
 --   $35 = false
@@ -699,12 +705,12 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
 --   $37 = 1000
 --   $38 = 1000
 --   $39 = 0
---   $40 = 10
+--   $40 = 11
 --   $41 = 1000
 --   $42 = 0
---   $43 = 10
+--   $43 = 11
 --   $44 = 0
---   $45 = 10
+--   $45 = 11
 --   $46 = "New Mi"
 --   $47 = "newmi"
 --   $48 = "New Mi"
@@ -715,7 +721,7 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
     + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($4)) THEN 0.5 ELSE 0 END
     + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END + coalesce(greatest(($6::float8[])[array_position($7::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($8::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($9::uuid[], i.locality_id)]) THEN ($10::float8[])[array_position($11::uuid[], i.locality_id)] END) + CASE WHEN $12::uuid IN (i.place_id, i.locality_id) THEN 4 / (1 + ST_Distance(i.location::geography, ST_SetSRID(ST_MakePoint($13::float8, $14::float8), 4326)::geography, false) / 300) ELSE 0 END, 0))::float8 AS score
+  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($8::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($9::uuid[], i.locality_id)]) THEN ($10::float8[])[array_position($11::uuid[], i.locality_id)] END) + CASE WHEN $12::uuid IN (i.place_id, i.locality_id) THEN 6 / (1 + ST_Distance(i.location::geography, ST_SetSRID(ST_MakePoint($13::float8, $14::float8), 4326)::geography, false) / 300) ELSE 0 END, 0))::float8 AS score
       FROM ((SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $15  LIMIT $16) UNION ALL (
   SELECT r.id, false AS code_match FROM (
     SELECT x.id FROM unnest($17::uuid[], $18::text[]) WITH ORDINALITY AS p(id, name, n)
@@ -765,7 +771,8 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
       LIMIT greatest(0, $43 - greatest($44, (SELECT ranked FROM counted)))
     ) t
   )
-  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", (SELECT count(*) FROM pinned) >= $45 AS estimated, p.*
+  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", (SELECT count(*) FROM pinned) >= $45 AS estimated,
+    t.ranked AS known, p.*
   FROM counted t
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
@@ -929,7 +936,8 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
       LIMIT greatest(0, $82 - greatest($83, (SELECT ranked FROM counted)))
     ) t
   )
-  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", false AS estimated, p.*
+  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", false AS estimated,
+    t.ranked AS known, p.*
   FROM counted t
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
@@ -1002,7 +1010,7 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
     + CASE WHEN i.address_norm = lis_normalize($3) THEN 2 ELSE 0 END
     + CASE WHEN starts_with(i.address_norm, lis_normalize($4)) THEN 0.5 ELSE 0 END
     + CASE WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5 ELSE 0 END + coalesce(greatest(($6::float8[])[array_position($7::uuid[], i.place_id)],
-  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($8::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($9::uuid[], i.locality_id)]) THEN ($10::float8[])[array_position($11::uuid[], i.locality_id)] END) + CASE WHEN $12::uuid IN (i.place_id, i.locality_id) THEN 4 / (1 + ST_Distance(i.location::geography, ST_SetSRID(ST_MakePoint($13::float8, $14::float8), 4326)::geography, false) / 300) ELSE 0 END, 0))::float8 AS score
+  CASE WHEN (i.address_origin <> 'own' OR i.address_tsv @@ (ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest($8::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k))[array_position($9::uuid[], i.locality_id)]) THEN ($10::float8[])[array_position($11::uuid[], i.locality_id)] END) + CASE WHEN $12::uuid IN (i.place_id, i.locality_id) THEN 6 / (1 + ST_Distance(i.location::geography, ST_SetSRID(ST_MakePoint($13::float8, $14::float8), 4326)::geography, false) / 300) ELSE 0 END, 0))::float8 AS score
       FROM ((SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = $15 AND coalesce(i.region_code = $16, false) LIMIT $17) UNION ALL (
   SELECT r.id, false AS code_match FROM (
     SELECT x.id FROM unnest($18::uuid[], $19::text[]) WITH ORDINALITY AS p(id, name, n)
@@ -1052,7 +1060,8 @@ i.place_id AS "placeId", i.locality_id AS "localityId", coalesce(pg.score, (simi
       LIMIT greatest(0, $46 - greatest($47, (SELECT ranked FROM counted)))
     ) t
   )
-  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", false AS estimated, p.*
+  SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", false AS estimated,
+    t.ranked AS known, p.*
   FROM counted t
   LEFT JOIN LATERAL (
     SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
@@ -1147,52 +1156,49 @@ i.place_id AS "placeId", i.locality_id AS "localityId", (0)::float8 AS score, (i
 --   $5 = 9.52
 --   $6 = 47.14
 --   $7 = 250
---   $8 = 10001
-SELECT count(*)::int AS total FROM (SELECT 1 FROM imagery i WHERE i.location && ST_MakeEnvelope($1::float8, $2::float8, $3::float8, $4::float8, 4326) AND (i.location::geography <-> ST_SetSRID(ST_MakePoint($5::float8, $6::float8), 4326)::geography) <= $7::float8 LIMIT $8) c
+--   $8 = 9.52
+--   $9 = 47.14
+--   $10 = 101
+SELECT count(*)::int AS total FROM (
+SELECT 1 FROM imagery i WHERE i.location && ST_MakeEnvelope($1::float8, $2::float8, $3::float8, $4::float8, 4326) AND (i.location::geography <-> ST_SetSRID(ST_MakePoint($5::float8, $6::float8), 4326)::geography) <= $7::float8
+ORDER BY i.location <-> ST_SetSRID(ST_MakePoint($8::float8, $9::float8), 4326)
+LIMIT $10) c
 ;
 -- SearchRepository.searchArea: nearest first: count, then the page [2/2]
 --   $1 = 9.52
 --   $2 = 47.14
---   $3 = 9.51669436090063
---   $4 = 47.13775147325051
---   $5 = 9.52330563909937
---   $6 = 47.14224852674949
---   $7 = 9.52
---   $8 = 47.14
---   $9 = 250
---   $10 = 9.52
---   $11 = 47.14
---   $12 = 10
---   $13 = 9.52
---   $14 = 47.14
---   $15 = 9.51669436090063
---   $16 = 47.13775147325051
---   $17 = 9.52330563909937
---   $18 = 47.14224852674949
---   $19 = 9.52
---   $20 = 47.14
---   $21 = 250
---   $22 = 9.52
---   $23 = 47.14
---   $24 = 9.52
---   $25 = 47.14
---   $26 = 9.52
---   $27 = 47.14
---   $28 = 10
---   $29 = 0
+--   $3 = 9.52
+--   $4 = 47.14
+--   $5 = 250
+--   $6 = 9.52
+--   $7 = 47.14
+--   $8 = 10
+--   $9 = 9.52
+--   $10 = 47.14
+--   $11 = 9.52
+--   $12 = 47.14
+--   $13 = 250
+--   $14 = 9.52
+--   $15 = 47.14
+--   $16 = 9.52
+--   $17 = 47.14
+--   $18 = 9.52
+--   $19 = 47.14
+--   $20 = 10
+--   $21 = 0
   WITH kth AS MATERIALIZED (
     SELECT max(n.d) AS d
-    FROM (SELECT (i.location::geography <-> ST_SetSRID(ST_MakePoint($1::float8, $2::float8), 4326)::geography) AS d FROM imagery i WHERE i.location && ST_MakeEnvelope($3::float8, $4::float8, $5::float8, $6::float8, 4326) AND (i.location::geography <-> ST_SetSRID(ST_MakePoint($7::float8, $8::float8), 4326)::geography) <= $9::float8 ORDER BY (i.location::geography <-> ST_SetSRID(ST_MakePoint($10::float8, $11::float8), 4326)::geography) LIMIT $12) n
+    FROM (SELECT (i.location::geography <-> ST_SetSRID(ST_MakePoint($1::float8, $2::float8), 4326)::geography) AS d FROM imagery i WHERE (i.location::geography <-> ST_SetSRID(ST_MakePoint($3::float8, $4::float8), 4326)::geography) <= $5::float8 ORDER BY (i.location::geography <-> ST_SetSRID(ST_MakePoint($6::float8, $7::float8), 4326)::geography) LIMIT $8) n
   )
   SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
 i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat,
-i.place_id AS "placeId", i.locality_id AS "localityId", 0::float8 AS score, (i.location::geography <-> ST_SetSRID(ST_MakePoint($13::float8, $14::float8), 4326)::geography)::float8 AS distance
+i.place_id AS "placeId", i.locality_id AS "localityId", 0::float8 AS score, (i.location::geography <-> ST_SetSRID(ST_MakePoint($9::float8, $10::float8), 4326)::geography)::float8 AS distance
   FROM imagery i, kth
-  WHERE i.location && ST_MakeEnvelope($15::float8, $16::float8, $17::float8, $18::float8, 4326) AND (i.location::geography <-> ST_SetSRID(ST_MakePoint($19::float8, $20::float8), 4326)::geography) <= $21::float8
-    AND ST_DWithin(i.location::geography, ST_SetSRID(ST_MakePoint($22::float8, $23::float8), 4326)::geography, kth.d + 1, false)
-    AND (i.location::geography <-> ST_SetSRID(ST_MakePoint($24::float8, $25::float8), 4326)::geography) <= kth.d
-  ORDER BY (i.location::geography <-> ST_SetSRID(ST_MakePoint($26::float8, $27::float8), 4326)::geography), i.id
-  LIMIT $28 OFFSET $29
+  WHERE (i.location::geography <-> ST_SetSRID(ST_MakePoint($11::float8, $12::float8), 4326)::geography) <= $13::float8
+    AND ST_DWithin(i.location::geography, ST_SetSRID(ST_MakePoint($14::float8, $15::float8), 4326)::geography, kth.d + 1, false)
+    AND (i.location::geography <-> ST_SetSRID(ST_MakePoint($16::float8, $17::float8), 4326)::geography) <= kth.d
+  ORDER BY (i.location::geography <-> ST_SetSRID(ST_MakePoint($18::float8, $19::float8), 4326)::geography), i.id
+  LIMIT $20 OFFSET $21
 ;
 
 -- SearchRepository.nearestRecord: nothing within the radius, no filters

@@ -20,6 +20,13 @@ export interface PageWindow {
   limit: number;
   offset: number;
 }
+// A nearest-first search counts the matches within its radius only this many pages past the one it
+// reads: a circle in a dense block holds thousands of records, and counting up to COUNT_CAP of them
+// (each checked against the sphere) cost far more than the page. Past that the total is a lower
+// bound (total_exact false) that still shows the next pages; a sparse circle is counted exactly.
+export const AREA_PAGES_AHEAD = 9;
+export const areaCountCap = (window: PageWindow) =>
+  Math.min(COUNT_CAP, window.offset + window.limit * (1 + AREA_PAGES_AHEAD));
 // Words in at least this many addresses get a ranked list of their best RANKED_LIST_SIZE records
 // (see the ranked_word_lists migration): below it, gathering and scoring every match is cheap. At
 // 1M records (bench dataset): 506 lists, 418,390 entries (2,000: 123 lists, but a 3-letter prefix

@@ -183,13 +183,13 @@ export class SearchResponseDto {
   @ApiPropertyOptional({
     type: 'integer',
     minimum: 0,
-    description: `Number of matches, counted up to ${RESULT_WINDOW_MAX}. ${OPT_IN('total')}`,
+    description: `Number of matches, counted up to ${RESULT_WINDOW_MAX}; with total_exact false, a lower bound: never above what exists. ${OPT_IN('total')}`,
     example: 4,
   })
   total?: number;
 
   @ApiPropertyOptional({
-    description: `false when counting stopped at the cap (or a single word is known to match far more). ${OPT_IN('total')}`,
+    description: `false when total is a lower bound: counting stopped at the cap (a nearest-first search around a point counts a few pages past the page), or the matches were not counted (a single word known to match far more, ranked lists, pinned places); more pages may follow. ${OPT_IN('total')}`,
     example: true,
   })
   total_exact?: boolean;

@@ -3,8 +3,9 @@ import { Prisma } from '@prisma/client';
 import { GenerateSql, NoSql, SqlSubject } from '../database/generate-sql';
 import { PrismaService } from '../database/prisma.service';
 import { NO_FILTERS, SearchFilters, SearchPlan } from './search-filters';
-import { COUNT_CAP, PageWindow, SCORE_CAP } from './search-limits';
+import { areaCountCap, COUNT_CAP, PageWindow, SCORE_CAP } from './search-limits';
 import { TextQuery } from './search-query';
+import { pageTotal } from './page-total';
 import { areaCountSql, areaSql, nearestPageSql, nearestRecordSql } from './sql/area-search.sql';
 import { LatLon } from './coordinates';
 import { PlacePins } from './sql/place-pins.sql';
@@ -111,7 +112,7 @@ export class SearchRepository {
         fullTextSql(text('che'), page, plan({ query: 'che' }), {
           splitPrefix: false,
           broad: true,
-          lists: { words: ['cherry', 'chestnut'], estimate: 24_765, checked: false },
+          lists: { words: ['cherry', 'chestnut'], estimate: 24_765, checked: false, floor: 13_102 },
           estimate: 24_765,
         }),
     },
@@ -121,7 +122,7 @@ export class SearchRepository {
         fullTextSql(text('United States'), page, plan({ query: 'United States' }), {
           splitPrefix: false,
           broad: true,
-          lists: { words: ['united'], estimate: 419_000, checked: true },
+          lists: { words: ['united'], estimate: 419_000, checked: true, floor: 0 },
           estimate: 419_000,
         }),
     },
@@ -176,7 +177,7 @@ export class SearchRepository {
     pins: PlacePins | null = null,
   ): Promise<SearchPage> {
     const shape = shapeTextQuery(query, await this.vocabulary(), COUNT_CAP, pins?.nameWords);
-    return this.run(fullTextSql(query, window, plan, shape, pins), COUNT_CAP);
+    return this.run(fullTextSql(query, window, plan, shape, pins), window, COUNT_CAP);
   }
 
   @GenerateSql({ answers: [[NO_VOCABULARY]] })
@@ -218,11 +219,11 @@ export class SearchRepository {
   @GenerateSql({ params: () => [text('Herengase'), page, plan({ query: 'Herengase' })] })
   // The last resort, best effort: past the search's fallback budget it finds nothing.
   searchFuzzy(query: TextQuery, window: PageWindow, plan: SearchPlan = NO_FILTERS): Promise<SearchPage> {
-    return this.run(fuzzySql(query, window, plan), SCORE_CAP, true);
+    return this.run(fuzzySql(query, window, plan), window, SCORE_CAP, true);
   }
 
-  // Nearest first: count, then fetch the page from the k nearest (see nearestPageSql). Other orders:
-  // one statement.
+  // Nearest first: count a few pages ahead (areaCountCap), then fetch the page from the k nearest (see
+  // nearestPageSql). Other orders: one statement.
   @GenerateSql(
     { name: 'coordinates, newest first', params: () => [page, plan({ query: '47.14, 9.52', sort: 'newest' })] },
     {
@@ -232,11 +233,12 @@ export class SearchRepository {
     },
   )
   async searchArea(window: PageWindow, plan: SearchPlan): Promise<SearchPage> {
-    if (plan.sort !== 'distance' || plan.anchor === null) return this.run(areaSql(window, plan), COUNT_CAP);
-    const [{ total: counted }] = await this.prisma.rawQuery<{ total: number }>(areaCountSql(plan));
-    const total = Math.min(counted, COUNT_CAP);
-    const page: SearchPage = { total, totalExact: counted <= COUNT_CAP, codeMatched: false, rows: [] };
-    const k = Math.min(window.offset + window.limit, total);
+    if (plan.sort !== 'distance' || plan.anchor === null) return this.run(areaSql(window, plan), window, COUNT_CAP);
+    const cap = areaCountCap(window);
+    const [{ total: counted }] = await this.prisma.rawQuery<{ total: number }>(areaCountSql(plan, cap));
+    const count = { counted, estimated: false, known: 0, rows: 0, more: false };
+    const page: SearchPage = { ...pageTotal(window, cap, count), codeMatched: false, rows: [] };
+    const k = Math.min(window.offset + window.limit, page.total);
     if (k <= window.offset) return page;
     page.rows = await this.prisma.rawQuery<SearchRow>(nearestPageSql(window, plan, k));
     return page;
@@ -271,29 +273,39 @@ export class SearchRepository {
     return out;
   }
 
-  // The statement counts up to cap + 1 matches; more than cap means "at least cap".
+  // The statement counts up to cap + 1 matches, or estimates them (then it reads one row past the
+  // page and says how many it knows exist); pageTotal decides what the page reports.
   @NoSql('runs the statement its caller built (declared with the caller)')
-  private async run(sql: Prisma.Sql, cap: number, bestEffort = false): Promise<SearchPage> {
+  private async run(sql: Prisma.Sql, window: PageWindow, cap: number, bestEffort = false): Promise<SearchPage> {
     type Row = {
       total: number;
       codeMatched: boolean;
       /** The total is an estimate (see rankedListPageSql). */
       estimated?: boolean;
+      known?: number;
       seq?: number;
       pos?: number;
       ranked?: number;
     } & Partial<SearchRow>;
     const rows =
       (bestEffort ? await this.prisma.bestEffortQuery<Row>(sql) : await this.prisma.rawQuery<Row>(sql)) ?? [];
-    const counted = rows[0]?.total ?? 0;
-    const exceeded = counted > cap;
+    const found = rows
+      .filter((r) => r.id !== null && r.id !== undefined)
+      .map(
+        ({ total: _t, codeMatched: _c, estimated: _e, known: _k, seq: _s, pos: _p, ranked: _r, ...row }) =>
+          row as SearchRow,
+      );
+    const count = {
+      counted: rows[0]?.total ?? 0,
+      estimated: rows[0]?.estimated === true,
+      known: rows[0]?.known ?? 0,
+      rows: Math.min(found.length, window.limit),
+      more: found.length > window.limit,
+    };
     return {
-      total: exceeded ? cap : counted,
-      totalExact: !exceeded && rows[0]?.estimated !== true,
+      ...pageTotal(window, cap, count),
       codeMatched: rows[0]?.codeMatched ?? false,
-      rows: rows
-        .filter((r) => r.id !== null && r.id !== undefined)
-        .map(({ total: _t, codeMatched: _c, estimated: _e, seq: _s, pos: _p, ranked: _r, ...row }) => row as SearchRow),
+      rows: found.slice(0, window.limit),
     };
   }
 }

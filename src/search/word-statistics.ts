@@ -9,6 +9,11 @@ export interface RankedListChoice {
   estimate: number;
   /** Several words: the lists' records must be checked for the others. */
   checked: boolean;
+  /**
+   * Matches known to exist: the records of the commonest listed word (the vocabulary counts each
+   * word's records exactly, and each of them matches); 0 for several words.
+   */
+  floor: number;
 }
 
 /** How to send a text query: decided per query from the vocabulary's word counts. */
@@ -265,7 +270,12 @@ function rankedListChoice(query: TextQuery, counts: GroupCounts[], vocabulary: V
   // A prefix with a list of its own: exactly the head a search for it ranks.
   const typed = query.groups[0][0];
   if (!several && vocabulary.hasPrefixList(typed) && vocabulary.completions(typed).sum * MIN_LISTED_SHARE >= estimate)
-    return { words: [`${typed}*`], estimate: Math.round(estimate), checked: false };
+    return {
+      words: [`${typed}*`],
+      estimate: Math.round(estimate),
+      checked: false,
+      floor: vocabulary.completions(typed).max,
+    };
   let best: { words: Map<string, number>; upper: number } | null = null;
   query.groups.forEach((group, i) => {
     const isLast = i === query.groups.length - 1;
@@ -281,5 +291,6 @@ function rankedListChoice(query: TextQuery, counts: GroupCounts[], vocabulary: V
   const { words, upper } = best as { words: Map<string, number>; upper: number };
   if (several && (RANKED_LIST_SIZE * estimate) / upper < MIN_LISTED_HEAD) return null;
   const commonest = [...words].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)).map(([w]) => w);
-  return { words: commonest.slice(0, MAX_LISTS), estimate: Math.round(estimate), checked: several };
+  const floor = several ? 0 : words.get(commonest[0])!;
+  return { words: commonest.slice(0, MAX_LISTS), estimate: Math.round(estimate), checked: several, floor };
 }

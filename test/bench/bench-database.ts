@@ -13,7 +13,7 @@ import { loadConfig, RATE_LIMIT_MAX } from '../../src/config/app-config';
 import { Migrator } from '../../src/database/migrator';
 import { PrismaService } from '../../src/database/prisma.service';
 import { toFeature } from '../helpers/imagery-files';
-import { benchRecords, GENERATOR_VERSION } from './bench-dataset';
+import { BenchDataset, benchRecords, datasetVersion } from './bench-dataset';
 import { BENCH_PLACE_SOURCE, benchPlaceFeatures, seedWorldGazetteer } from './bench-search-places';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -76,6 +76,7 @@ export async function prepareDataset(
   reload: boolean,
   tmpDir: string,
   log: (s: string) => void,
+  dataset: BenchDataset = 'sparse',
 ): Promise<DatasetInfo> {
   await ensureDatabase(url);
   await new Migrator(url).migrate();
@@ -86,7 +87,7 @@ export async function prepareDataset(
   if (
     !reload &&
     marker &&
-    marker.version === GENERATOR_VERSION &&
+    marker.version === datasetVersion(dataset) &&
     marker.seed === seed &&
     marker.records === records &&
     count === records
@@ -122,7 +123,7 @@ export async function prepareDataset(
     const gazetteer = await seedWorldGazetteer(url);
     log(`world gazetteer: ${gazetteer.places.toLocaleString('en-US')} places in ${gazetteer.seconds.toFixed(1)} s`);
     t = Date.now();
-    const places = await writeNdjson(placesFile, benchPlaceFeatures(seed, records));
+    const places = await writeNdjson(placesFile, benchPlaceFeatures(seed, records, dataset));
     await runCli(IMPORT_PLACES_CLI, [placesFile, '--source', BENCH_PLACE_SOURCE], url, log);
     log(
       `${places.toLocaleString('en-US')} street and address places generated and imported in ${((Date.now() - t) / 1000).toFixed(1)} s`,
@@ -131,7 +132,7 @@ export async function prepareDataset(
     await writeNdjson(
       file,
       (function* () {
-        for (const r of benchRecords(seed, records)) yield toFeature(r);
+        for (const r of benchRecords(seed, records, dataset)) yield toFeature(r);
       })(),
     );
     log(`generated ${records.toLocaleString('en-US')} records in ${((Date.now() - t) / 1000).toFixed(1)} s`);
@@ -151,7 +152,7 @@ export async function prepareDataset(
       );
       await c.query(`DELETE FROM ${MARKER}`);
       await c.query(`INSERT INTO ${MARKER} VALUES ($1, $2, $3, $4, now())`, [
-        GENERATOR_VERSION,
+        datasetVersion(dataset),
         seed,
         records,
         importSeconds,

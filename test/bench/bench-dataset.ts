@@ -44,7 +44,17 @@ export interface BenchStreet {
   axis: number;
   houses: BenchHouse[];
   records: number;
+  /** Where the street starts and how long it runs (metres), along `axis`. */
+  start: [number, number];
+  length: number;
 }
+
+// `sparse`: a few captures per house. `dense`: imagery as sequences capture it, an image every 3-5 m
+// along every street, two or three passes per street (denseStreetRecords).
+export type BenchDataset = 'sparse' | 'dense';
+export const BENCH_DATASETS: readonly BenchDataset[] = ['sparse', 'dense'];
+// The loaded-dataset marker's version: the dense set is another dataset of the same seed.
+export const datasetVersion = (dataset: BenchDataset) => GENERATOR_VERSION + (dataset === 'dense' ? 1000 : 0);
 
 const FIRST_YEAR = 2008;
 const LAST_YEAR = 2025;
@@ -113,7 +123,18 @@ export function benchStreet(seed: number, index: number): BenchStreet {
     records += captures;
     number += 2 + 2 * Math.floor(rand() * 3);
   }
-  return { index, place, name: `${base} ${type}`, base, type, axis, houses, records };
+  return {
+    index,
+    place,
+    name: `${base} ${type}`,
+    base,
+    type,
+    axis,
+    houses,
+    records,
+    start: [startLon, startLat],
+    length,
+  };
 }
 
 export function addressOf(street: BenchStreet, house: BenchHouse): string {
@@ -155,21 +176,73 @@ export function* streetRecords(seed: number, street: BenchStreet): Generator<Gen
   }
 }
 
+// The dense set's step along a street (3, 4 or 5 m) and its passes (2 or 3): fixed per street, so
+// its record count is known before its records are made.
+const denseStep = (street: BenchStreet) => 3 + (street.index % 3);
+const densePasses = (street: BenchStreet) => 2 + (street.index % 2);
+const denseCount = (street: BenchStreet) => densePasses(street) * (Math.floor(street.length / denseStep(street)) + 1);
+
+// A point `along` metres down the street's axis and `side` metres to its right.
+export function alongStreet(street: BenchStreet, along: number, side: number): [number, number] {
+  const rad = (street.axis * Math.PI) / 180;
+  const [lon, lat] = street.start;
+  return offset(lon, lat, Math.sin(rad) * along + Math.cos(rad) * side, Math.cos(rad) * along - Math.sin(rad) * side);
+}
+
+// The dense set's records of a street: each pass a drive down it on one day (either way, in its lane),
+// an image every 3-5 m with a metre or two of GPS noise; cameras look along the drive, one in five
+// sideways; a quarter are 360 images. Each image has the address of the nearest house.
+export function* denseStreetRecords(seed: number, street: BenchStreet): Generator<GeneratedRecord> {
+  const rand = seededRandom(hashString(`dense:${seed}:${street.index}`));
+  const step = denseStep(street);
+  const n = Math.floor(street.length / step) + 1;
+  let ordinal = 0;
+  for (let pass = 0; pass < densePasses(street); pass++) {
+    const year = LAST_YEAR - Math.floor(rand() * (LAST_YEAR - FIRST_YEAR + 1));
+    const date = new Date(Date.UTC(year, 0, 1 + Math.floor(rand() * 365))).toISOString().slice(0, 10);
+    const back = pass % 2 === 1;
+    for (let i = 0; i < n; i++) {
+      const along = back ? street.length - i * step : i * step;
+      const [lon, lat] = alongStreet(street, along + normal(rand) * 0.7, (back ? -2 : 2) + normal(rand) * 0.7);
+      let nearest = street.houses[0];
+      for (const h of street.houses)
+        if (Math.hypot(h.lon - lon, h.lat - lat) < Math.hypot(nearest.lon - lon, nearest.lat - lat)) nearest = h;
+      const sideways = rand() < 0.2;
+      const heading = (street.axis + (back ? 180 : 0) + (sideways ? 90 : 0) + normal(rand) * 3 + 720) % 360;
+      const id = uuidv5(`dense:${seed}:${street.index}:${ordinal++}`, ID_NAMESPACE);
+      yield {
+        id,
+        address: addressOf(street, nearest),
+        captured_at: date,
+        heading: Math.round(heading * 10) / 10 >= 360 ? 0 : Math.round(heading * 10) / 10,
+        interactive: rand() < 0.25,
+        image_url: `https://images.example.org/bench/${id}.jpg`,
+        lon: Math.round(lon * 1e7) / 1e7,
+        lat: Math.round(lat * 1e7) / 1e7,
+      };
+    }
+  }
+}
+
 // Streets until they hold `records` records (the last one cut short).
-export function* benchStreets(seed: number, records: number): Generator<BenchStreet> {
+export function* benchStreets(seed: number, records: number, dataset: BenchDataset = 'sparse'): Generator<BenchStreet> {
   let total = 0;
   for (let i = 0; total < records; i++) {
     const street = benchStreet(seed, i);
     yield street;
-    total += street.records;
+    total += dataset === 'dense' ? denseCount(street) : street.records;
   }
 }
 
 // Exactly `records` records.
-export function* benchRecords(seed: number, records: number): Generator<GeneratedRecord> {
+export function* benchRecords(
+  seed: number,
+  records: number,
+  dataset: BenchDataset = 'sparse',
+): Generator<GeneratedRecord> {
   let n = 0;
-  for (const street of benchStreets(seed, records)) {
-    for (const record of streetRecords(seed, street)) {
+  for (const street of benchStreets(seed, records, dataset)) {
+    for (const record of dataset === 'dense' ? denseStreetRecords(seed, street) : streetRecords(seed, street)) {
       if (n++ >= records) return;
       yield record;
     }

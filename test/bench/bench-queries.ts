@@ -3,7 +3,7 @@
 import { hashString, seededRandom } from '../../src/common/deterministic-random';
 import { MIN_LOCALITY_POPULATION } from '../../src/places/gazetteer/world-gazetteer';
 import { geoNamesCities } from '../../src/places/gazetteer/gazetteer-sources';
-import { addressOf, benchStreets, BenchStreet } from './bench-dataset';
+import { addressOf, alongStreet, BenchDataset, benchStreets, BenchStreet } from './bench-dataset';
 
 export const QUERY_CLASSES = [
   'exact',
@@ -12,6 +12,7 @@ export const QUERY_CLASSES = [
   'typo',
   'broad',
   'coordinates',
+  'dense_coordinates',
   'text_near',
   'place',
   'place_prefix',
@@ -28,6 +29,7 @@ export const CLASS_LABELS: Record<QueryClass, string> = {
   typo: 'one typo',
   broad: 'broad word',
   coordinates: 'coordinates',
+  dense_coordinates: 'coordinates on a street',
   text_near: 'text + near',
   place: 'place name several share',
   place_prefix: 'place name as typed',
@@ -68,8 +70,13 @@ export function typoOf(text: string, rand: () => number): string {
 
 // `perClass` bodies for every class (broad: its words times a few pages), from streets spread
 // evenly over the dataset. The last street may be cut short by the record count, so it is not used.
-export function queryBodies(seed: number, records: number, perClass: number): Record<QueryClass, SearchBody[]> {
-  const streets: BenchStreet[] = [...benchStreets(seed, records)].slice(0, -1);
+export function queryBodies(
+  seed: number,
+  records: number,
+  perClass: number,
+  dataset: BenchDataset = 'sparse',
+): Record<QueryClass, SearchBody[]> {
+  const streets: BenchStreet[] = [...benchStreets(seed, records, dataset)].slice(0, -1);
   if (streets.length === 0) throw new Error('the dataset is too small for query classes');
   const rand = seededRandom(hashString(`queries:${seed}:${records}`));
   const chosen = Array.from({ length: perClass }, (_, i) => streets[Math.floor((i * streets.length) / perClass)]);
@@ -101,6 +108,13 @@ export function queryBodies(seed: number, records: number, perClass: number): Re
     return body(s.name, { near: { lat: at(h.lat, 6), lon: at(h.lon, 6), radius_m: 1000 } });
   });
   placeClasses(out, chosen, house, body, rand);
+  // Last, so the other classes' bodies stay those of earlier runs. A point on the street itself,
+  // somewhere along it: on the dense set, hundreds of images within the
+  // radius (every 3-5 m along every pass), on the sparse one its houses' few captures.
+  out.dense_coordinates = chosen.map((s) => {
+    const [lon, lat] = alongStreet(s, s.length * (0.2 + 0.6 * rand()), 0);
+    return body(`${lat.toFixed(6)}, ${lon.toFixed(6)}`);
+  });
   return out;
 }
 

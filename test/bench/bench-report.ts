@@ -32,6 +32,8 @@ export interface BenchReport {
   options: {
     records: number;
     seed: number;
+    /** sparse or dense (see bench-dataset.ts); absent in reports before it. */
+    dataset?: string;
     duration: number;
     connections: number[];
     poolSize: number;
@@ -208,7 +210,7 @@ export function markdown(r: BenchReport): string {
     '',
     '## Setup',
     '',
-    `- Dataset: ${r.dataset.records.toLocaleString('en-US')} records (seed ${r.dataset.seed}); import ${r.dataset.importRate.toLocaleString('en-US')} records/s (${r.dataset.importSeconds.toFixed(1)} s${r.dataset.loaded ? '' : `, loaded earlier at ${r.dataset.importedAt}`})`,
+    `- Dataset: ${r.dataset.records.toLocaleString('en-US')} records (${r.options.dataset ?? 'sparse'}, seed ${r.dataset.seed}); import ${r.dataset.importRate.toLocaleString('en-US')} records/s (${r.dataset.importSeconds.toFixed(1)} s${r.dataset.loaded ? '' : `, loaded earlier at ${r.dataset.importedAt}`})`,
     `- Machine: ${env.cpus} CPUs (${env.cpuModel}), Node ${env.node}; load average before ${r.loadAverageBefore.join(' / ')}, after ${r.loadAverageAfter.join(' / ')}`,
     `- PostgreSQL ${env.postgres}, PostGIS ${env.postgis}; ${Object.entries(env.settings)
       .map(([k, v]) => `${k}=${v}`)

@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config/app-config';
 import { PrismaService } from '../../src/database/prisma.service';
 import { GazetteerSeedService } from '../../src/places/gazetteer/gazetteer-seed.service';
 import { PlaceRepository } from '../../src/places/place.repository';
-import { BenchStreet, benchStreets } from './bench-dataset';
+import { BenchDataset, BenchStreet, benchStreets } from './bench-dataset';
 
 export const BENCH_PLACE_SOURCE = 'bench';
 
@@ -41,8 +41,12 @@ export function* streetPlaces(seed: number, street: BenchStreet): Generator<obje
   }
 }
 
-export function* benchPlaceFeatures(seed: number, records: number): Generator<object> {
-  for (const street of benchStreets(seed, records)) yield* streetPlaces(seed, street);
+export function* benchPlaceFeatures(
+  seed: number,
+  records: number,
+  dataset: BenchDataset = 'sparse',
+): Generator<object> {
+  for (const street of benchStreets(seed, records, dataset)) yield* streetPlaces(seed, street);
 }
 
 // The world gazetteer through the seed's own service (idempotent: a second load writes nothing).

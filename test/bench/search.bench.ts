@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchApiKeys, keysNeeded, prepareDataset } from './bench-database';
 import { environment, explain, loadAverage, waitIdle } from './bench-environment';
-import { DEFAULT_SEED } from './bench-dataset';
+import { BENCH_DATASETS, BenchDataset, DEFAULT_SEED } from './bench-dataset';
 import { checkBodies, CheckResult, RssSampler, runLoad, RunningServer, startServer } from './bench-load';
 import { QUERY_CLASSES, QueryClass, queryBodies } from './bench-queries';
 import { BenchReport, Cell, consoleTable, evaluateTargets, targetLines, writeReport } from './bench-report';
@@ -24,6 +24,9 @@ const WARMUP_S = 1;
 const HELP = `usage: npm run bench -- [options]
   --records N          records in the generated dataset (default 1000000)
   --seed N             dataset seed (default ${DEFAULT_SEED})
+  --dataset NAME       sparse (a few captures per house) or dense (an image every 3-5 m along
+                       every street, 2-3 passes); default sparse. The dense set's database
+                       defaults to the sparse one's name + _dense
   --duration S         seconds of load per class, concurrency and server (default 10)
   --connections LIST   concurrencies, comma-separated (default 1,16,64; 1 measures latency alone)
   --classes LIST       query classes to run (default all: ${QUERY_CLASSES.join(',')})
@@ -50,6 +53,7 @@ function options(argv: string[]) {
     options: {
       records: { type: 'string', default: '1000000' },
       seed: { type: 'string', default: String(DEFAULT_SEED) },
+      dataset: { type: 'string', default: 'sparse' },
       duration: { type: 'string', default: '10' },
       connections: { type: 'string', default: '1,16,64' },
       classes: { type: 'string', default: QUERY_CLASSES.join(',') },
@@ -64,18 +68,24 @@ function options(argv: string[]) {
     },
   });
   const classes = values.classes.split(',').map((c) => c.trim()) as QueryClass[];
+  const dataset = values.dataset as BenchDataset;
+  if (!BENCH_DATASETS.includes(dataset)) throw new Error(`--dataset must be one of ${BENCH_DATASETS.join(', ')}`);
   const unknown = classes.filter((c) => !QUERY_CLASSES.includes(c));
   if (unknown.length > 0) throw new Error(`unknown class ${unknown.join(', ')}; known: ${QUERY_CLASSES.join(', ')}`);
   return {
     help: values.help,
     records: positiveInt(values.records, 'records', 100_000_000),
     seed: positiveInt(values.seed, 'seed'),
+    dataset,
     duration: positiveInt(values.duration, 'duration', 3600),
     connections: values.connections.split(',').map((c) => positiveInt(c.trim(), 'connections', 1000)),
     classes,
     bodies: positiveInt(values.bodies, 'bodies', 10_000),
     poolSize: positiveInt(values['pool-size'], 'pool-size', 100),
-    databaseUrl: values['database-url'],
+    databaseUrl:
+      dataset === 'dense' && !argv.includes('--database-url')
+        ? `${values['database-url']}_dense`
+        : values['database-url'],
     reload: values.reload,
     logLevel: values['log-level'],
     out: resolve(ROOT, values.docs ? 'docs/benchmarks' : values.out),
@@ -103,10 +113,10 @@ export async function main(argv: string[]): Promise<BenchReport | undefined> {
     step(
       `dataset: ${o.records.toLocaleString('en-US')} records, seed ${o.seed}, database ${new URL(o.databaseUrl).pathname.slice(1)}`,
     );
-    const dataset = await prepareDataset(o.databaseUrl, o.seed, o.records, o.reload, work, step);
+    const dataset = await prepareDataset(o.databaseUrl, o.seed, o.records, o.reload, work, step, o.dataset);
 
     step('query classes and the statements our service sends for them');
-    const all = queryBodies(o.seed, o.records, o.bodies);
+    const all = queryBodies(o.seed, o.records, o.bodies, o.dataset);
     const recorded = {} as Record<QueryClass, RecordedRequest[]>;
     for (const cls of o.classes) recorded[cls] = await recordStatements(o.databaseUrl, o.poolSize, all[cls]);
     const statementsFile = join(work, 'statements.json');
@@ -191,6 +201,7 @@ export async function main(argv: string[]): Promise<BenchReport | undefined> {
       options: {
         records: o.records,
         seed: o.seed,
+        dataset: o.dataset,
         duration: o.duration,
         connections: o.connections,
         poolSize: o.poolSize,

@@ -68,3 +68,19 @@ export function searchPlan(body: Partial<SearchRequestDto>): SearchPlan {
   const request = Object.assign(new SearchRequestDto(), body);
   return planSearch(request, request.query === undefined ? null : interpretQuery(request.query, request.near)).plan;
 }
+
+/**
+ * `records` records uniform in a disc of `spreadM` metres around `centre` (a degree of latitude is
+ * 111.32 km), addresses of a few streets: a dense block's imagery, as real sequences capture it
+ * (an image every few metres along every street). For the plan tests and test/bench/dense-count.
+ */
+export function denseBlockSql(records: number, centre: { lat: number; lon: number }, spreadM: number) {
+  return {
+    text: `INSERT INTO imagery (id, address, captured_at, heading, interactive, image_url, location)
+      SELECT gen_random_uuid(), (ARRAY['Herrengasse','Aeulestrasse','Staedtle','Kirchstrasse'])[1 + g % 4] || ' ' || (g % 90),
+             DATE '2015-01-01' + g % 3000, (g * 7) % 360, g % 5 = 0, 'https://img.test/d' || g || '.jpg',
+             ST_SetSRID(ST_MakePoint($2 + r * cos(a) / (111320 * cos(radians($3))), $3 + r * sin(a) / 111320), 4326)
+      FROM (SELECT g, $4 * sqrt(random()) AS r, 2 * pi() * random() AS a FROM generate_series(1, $1::int) g) p`,
+    values: [records, centre.lon, centre.lat, spreadM],
+  };
+}

@@ -10,6 +10,7 @@ import { buildTextQuery } from '../../src/search/search-query';
 import { SearchRepository } from '../../src/search/search.repository';
 import { PrismaService } from '../../src/database/prisma.service';
 import { dropPlacePlans, placePlanTools, PlacePlanDb, seedPlacePlans } from '../helpers/place-plans';
+import { areaCountCap } from '../../src/search/search-limits';
 
 // Statements of search around an address or a region, and of the imagery linker, EXPLAINed on 100,000
 // places and 100,000 imagery records linked to them (test/helpers/place-plans.ts).
@@ -70,7 +71,7 @@ describe('place search query plans: addresses, regions and linking', () => {
     const bbox: [number, number, number, number] = [at.lon - 0.5, at.lat - 0.5, at.lon + 0.5, at.lat + 0.5];
     for (const region of [at.cc, at.rc]) {
       const statements = [
-        SearchRepository.areaCountSql(searchPlan({ query: point, region })),
+        SearchRepository.areaCountSql(searchPlan({ query: point, region }), areaCountCap(page)),
         SearchRepository.nearestPageSql(page, searchPlan({ query: point, region }), 10),
         SearchRepository.areaSql(page, searchPlan({ bbox, region, sort: 'newest' })),
       ];

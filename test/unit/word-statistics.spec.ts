@@ -192,16 +192,37 @@ describe('shapeTextQuery', () => {
     );
 
     it('takes a common word or prefix from the lists of its listed completions, commonest first, estimating its total', () => {
-      expect(shape('street', withLists).lists).toEqual({ words: ['street'], estimate: 340_000, checked: false });
-      expect(shape('Jeff', withLists).lists).toEqual({ words: ['jefferson'], estimate: 13_200, checked: false });
+      expect(shape('street', withLists).lists).toEqual({
+        words: ['street'],
+        estimate: 340_000,
+        checked: false,
+        floor: 340_000,
+      });
+      expect(shape('Jeff', withLists).lists).toEqual({
+        words: ['jefferson'],
+        estimate: 13_200,
+        checked: false,
+        floor: 13_000,
+      });
       expect(shape('brook', withLists).lists).toEqual({
         words: ['brookhaven', 'brooklyn'],
         estimate: 12_500,
         checked: false,
+        floor: 6_000, // the commonest listed completion's records: the others may share addresses
       });
-      expect(shape('maple', withLists).lists).toEqual({ words: ['maple'], estimate: 17_000, checked: false }); // 9,000 of 17,000
+      expect(shape('maple', withLists).lists).toEqual({
+        words: ['maple'],
+        estimate: 17_000,
+        checked: false,
+        floor: 9_000,
+      }); // 9,000 of 17,000
       // More matches than the head ranks: the lists rank the best, not the first found.
-      expect(shape('valley', withLists).lists).toEqual({ words: ['valley'], estimate: 1_900, checked: false });
+      expect(shape('valley', withLists).lists).toEqual({
+        words: ['valley'],
+        estimate: 1_900,
+        checked: false,
+        floor: 1_900,
+      });
     });
 
     it("takes a prefix with a list of its own from that list (the search's own ranking)", () => {
@@ -215,12 +236,22 @@ describe('shapeTextQuery', () => {
         1_000_000,
         ['bro'],
       );
-      expect(shape('Bro', prefixed).lists).toEqual({ words: ['bro*'], estimate: 3_190, checked: false });
-      expect(shape('Broo', prefixed).lists).toEqual({ words: ['brooklyn', 'brook'], estimate: 2_300, checked: false });
+      expect(shape('Bro', prefixed).lists).toEqual({ words: ['bro*'], estimate: 3_190, checked: false, floor: 1_500 });
+      expect(shape('Broo', prefixed).lists).toEqual({
+        words: ['brooklyn', 'brook'],
+        estimate: 2_300,
+        checked: false,
+        floor: 1_500,
+      });
     });
 
     it('takes several common words from the lists of the rarest, checked for the others', () => {
-      expect(shape('united states', withLists).lists).toEqual({ words: ['united'], estimate: 360_000, checked: true }); // a tie: the first
+      expect(shape('united states', withLists).lists).toEqual({
+        words: ['united'],
+        estimate: 360_000,
+        checked: true,
+        floor: 0,
+      }); // a tie: the first
       expect(shape('maple avenue', withLists).lists).toBeNull(); // ~3,000 expected, 180 of maple's list
     });
 

@@ -170,7 +170,10 @@ export function headTailPageSql(window: PageWindow, search: HeadTailSearch): Pri
   // Without an estimate the head is still read to count the matches, but not scored: its rows are
   // not on the page, and scoring is most of a match's cost (`Houston` in US-TX at 1M records: 3,355
   // matches, the statement 15.9 -> 9.3 ms).
-  const pinsFill = pinsFillSql(window, search);
+  // An estimated total is not reported (see pageTotal): the page reads one row more, to say whether
+  // another page follows.
+  const paged = search.estimate != null ? { ...window, limit: window.limit + 1 } : window;
+  const pinsFill = pinsFillSql(paged, search);
   const skipHead = search.estimate != null ? pinsFill : null;
   const unscored = skipHead === null && pinsFill ? Prisma.sql`AND NOT ${pinsFill}` : Prisma.empty;
   const total = Prisma.sql`s.pinned + CASE WHEN s.head > ${SCORE_CAP} AND ${search.broad} THEN ${search.cap + 1} ELSE s.head END`;
@@ -194,8 +197,9 @@ export function headTailPageSql(window: PageWindow, search: HeadTailSearch): Pri
       SELECT r.id, r.score, row_number() OVER (ORDER BY r.score DESC, r.id) AS pos
       FROM (SELECT id, score FROM head WHERE seq <= ${SCORE_CAP} ${unscored} UNION ALL SELECT id, score FROM pinned) r
     ),
-    ${pageCteSql(window, tail)}
-    SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", ${skipHead ?? Prisma.sql`false`} AS estimated, p.*
+    ${pageCteSql(paged, tail)}
+    SELECT t.total, (SELECT code_matched FROM sizes) AS "codeMatched", ${skipHead ?? Prisma.sql`false`} AS estimated,
+      t.ranked AS known, p.*
     FROM counted t
     ${pageRowsSql(search)}`;
 }

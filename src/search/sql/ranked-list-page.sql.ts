@@ -9,11 +9,15 @@ import { HeadTailSearch, notPinned, pageCteSql, pageRowsSql, pinnedRowsSql, pins
 // the pinned rows by score; every other match
 // follows in table order (the GIN bitmap's), as in headTailPageSql. A page within the head reads list
 // entries and its own rows only, however many records the word matches; the total is the
-// vocabulary's estimate, never counted. The lists' scores are the scores a search for each word gives
-// (lis_rank_score), shown as the head rows' scores. A page the pinned rows fill (they rank first)
+// vocabulary's estimate, never counted (reported as what is known to exist: see pageTotal). The
+// lists' scores are the scores a search for each word gives (lis_rank_score), shown as the head
+// rows' scores. A page the pinned rows fill (they rank first)
 // reads no list (`street`: 1,618 entries, 1.5 of its 3.6 ms).
 export function rankedListPageSql(window: PageWindow, search: HeadTailSearch, lists: RankedListChoice): Prisma.Sql {
-  const pinsFill = pinsFillSql(window, search);
+  // The total is estimated, so not reported (see pageTotal): the page reads one row more, to say
+  // whether another page follows.
+  const paged = { ...window, limit: window.limit + 1 };
+  const pinsFill = pinsFillSql(paged, search);
   return Prisma.sql`
     WITH pinned AS MATERIALIZED (${pinnedRowsSql(search)}),
     listed AS (
@@ -36,11 +40,11 @@ export function rankedListPageSql(window: PageWindow, search: HeadTailSearch, li
       FROM (SELECT id, score FROM head UNION ALL SELECT id, score FROM pinned) r
     ),
     counted AS MATERIALIZED (
-      SELECT n.ranked, greatest(n.ranked, ${Math.min(lists.estimate, search.cap + 1)}) AS total
+      SELECT n.ranked, greatest(n.ranked, ${lists.floor}) AS known, greatest(n.ranked, ${Math.min(lists.estimate, search.cap + 1)}) AS total
       FROM (SELECT (SELECT count(*) FROM ranked)::int AS ranked) n
     ),
-    ${pageCteSql(window, Prisma.sql`SELECT i.id FROM imagery i WHERE ${search.found} AND i.id NOT IN (SELECT id FROM ranked)`)}
-    SELECT t.total, (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS "codeMatched", true AS estimated, p.*
+    ${pageCteSql(paged, Prisma.sql`SELECT i.id FROM imagery i WHERE ${search.found} AND i.id NOT IN (SELECT id FROM ranked)`)}
+    SELECT t.total, (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS "codeMatched", true AS estimated, t.known, p.*
     FROM counted t
     ${pageRowsSql(search)}`;
 }
