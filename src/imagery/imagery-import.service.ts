@@ -10,7 +10,7 @@ import {
 } from '../database/bulk-import/bulk-import-loop';
 import { FeatureItem, FeatureResult, ImageryRecord, parseFeature, validateRecord } from './imagery-feature';
 import { ImageryRepository } from './imagery.repository';
-import { RankedWordListsRepository } from './ranked-lists/ranked-word-lists.repository';
+import { RankedWordListsRepository } from '../search-index/ranked-word-lists.repository';
 
 export const DEFAULT_BATCH_SIZE = 5000;
 export const MAX_BATCH_SIZE = 50_000;
