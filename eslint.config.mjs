@@ -16,10 +16,9 @@ import tseslint from 'typescript-eslint';
 // move the importing folder up a layer if nothing below it depends on it.
 const FOLDER_LAYERS = [
   ['common', 'config'],
-  ['database', 'lifecycle', 'rate-limit'],
+  ['database', 'import-formats', 'lifecycle', 'rate-limit'],
   ['api-key', 'health', 'metrics', 'search-index'],
-  ['imagery', 'logging', 'openapi'],
-  ['places'],
+  ['imagery', 'logging', 'openapi', 'places'],
   ['search', 'seed', 'web-page'],
   ['demo-image', 'startup'],
   ['cli'],
