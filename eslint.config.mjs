@@ -1,11 +1,64 @@
 // ESLint: the recommended rules of ESLint and typescript-eslint (syntax only, no type information: see
 // docs/development.md), typescript-eslint's stylistic set, and rules the code already follows. Layout is
 // Prettier's job (.prettierrc.json), so eslint-config-prettier comes last and switches off rules it would fight.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import js from '@eslint/js';
+import boundaries from 'eslint-plugin-boundaries';
 import prettier from 'eslint-config-prettier';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+// The top-level folders of src/ in layers, lowest first: a folder imports only folders of lower layers
+// (and its own files), so no two folders can depend on each other, directly or round a loop. A new
+// import that the layers forbid fails the lint: move the shared part down (as search-index/ was), or
+// move the importing folder up a layer if nothing below it depends on it.
+const FOLDER_LAYERS = [
+  ['common', 'config'],
+  ['database', 'import-formats', 'lifecycle', 'rate-limit'],
+  ['api-key', 'health', 'metrics', 'search-index'],
+  ['imagery', 'logging', 'openapi', 'places'],
+  ['search', 'seed', 'web-page'],
+  ['demo-image', 'startup'],
+  ['cli'],
+];
+// A folder missing from the layers would be free to import anything: refuse to lint until it is placed.
+const SRC = join(import.meta.dirname, 'src');
+const unlayered = readdirSync(SRC, { withFileTypes: true }).filter(
+  (entry) =>
+    entry.isDirectory() &&
+    !FOLDER_LAYERS.flat().includes(entry.name) &&
+    readdirSync(join(SRC, entry.name), { recursive: true }).some((file) => String(file).endsWith('.ts')),
+);
+if (unlayered.length > 0) {
+  throw new Error(`eslint.config.mjs: add src/${unlayered[0].name} to FOLDER_LAYERS`);
+}
+const folderBoundaries = {
+  files: ['src/**/*.ts'],
+  plugins: { boundaries },
+  settings: {
+    'import/resolver': { node: { extensions: ['.ts', '.js', '.json'] } },
+    // app.ts, app.module.ts and main.ts (the entry points, above every folder) belong to no folder: free.
+    'boundaries/elements': FOLDER_LAYERS.flat().map((folder) => ({ type: folder, pattern: `src/${folder}` })),
+  },
+  rules: {
+    'boundaries/dependencies': [
+      'error',
+      {
+        default: 'disallow',
+        policies: [
+          ...FOLDER_LAYERS.flatMap((layer, level) =>
+            layer.map((folder) => ({
+              from: { element: { type: folder } },
+              allow: { to: { element: { types: { anyOf: [folder, ...FOLDER_LAYERS.slice(0, level).flat()] } } } },
+            })),
+          ),
+        ],
+      },
+    ],
+  },
+};
 
 export default defineConfig(
   globalIgnores(['dist/', 'coverage/', 'test-results/', 'bench-results/', '.data/']),
@@ -79,5 +132,6 @@ export default defineConfig(
       '@typescript-eslint/no-explicit-any': 'off',
     },
   },
+  folderBoundaries,
   prettier,
 );

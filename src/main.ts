@@ -6,7 +6,7 @@ import { ConfigError, loadConfig } from './config/app-config';
 import { EmbeddedDatabaseError } from './database/embedded-database';
 import { Migrator } from './database/migrator';
 import { ImageryRepository } from './imagery/imagery.repository';
-import { RankedWordListsRepository } from './imagery/ranked-lists/ranked-word-lists.repository';
+import { RankedWordListsRepository } from './search-index/ranked-word-lists.repository';
 import { installGracefulShutdown } from './lifecycle/graceful-shutdown';
 import { createRootLogger, nestLoggerFor } from './logging/logging';
 import { openDatabase } from './startup/database-connection';

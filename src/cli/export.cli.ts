@@ -3,7 +3,7 @@ import { validateSync } from 'class-validator';
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { formatFromPath, IMPORT_FORMATS, isImportFormat } from '../imagery/feature-reader';
+import { formatFromPath, IMPORT_FORMATS, isImportFormat } from '../import-formats/import-input';
 import { IdPages, ImageryExportService } from '../imagery/imagery-export.service';
 import { LIMIT_MAX, RESULT_WINDOW_MAX, SearchRequestDto } from '../search/search.dto';
 import { SearchService } from '../search/search.service';

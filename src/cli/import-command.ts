@@ -2,7 +2,8 @@ import { parseArgs, ParseArgsConfig } from 'node:util';
 import { UsageError } from './cli-context';
 import { formatSummary, ImportCounts, ImportProgress, ProgressSource } from './import-progress';
 import { SOURCE_PATTERN } from '../imagery/imagery-feature';
-import type { ImportOutcome, ImportRejection } from '../imagery/imagery-import.service';
+import type { ImportOutcome } from '../imagery/imagery-import.service';
+import type { ImportRejection } from '../import-formats/rejection';
 import { RejectionReport } from './rejection-report';
 
 // What the import commands (imagery, places) share besides the progress display.

@@ -1,4 +1,5 @@
-import { formatFromPath, IMPORT_FORMATS, openInput, positionLabel, readFeatures } from '../imagery/feature-reader';
+import { readFeatures } from '../imagery/formats/imagery-feature.reader';
+import { formatFromPath, IMPORT_FORMATS, openInput, positionLabel } from '../import-formats/import-input';
 import {
   DEFAULT_BATCH_SIZE,
   DEFAULT_CONNECTIONS,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
-import { ImportFormat } from './feature-reader';
+import { ImportFormat } from '../import-formats/import-input';
 import { csvWriter } from './formats/csv.writer';
 import { geoJsonWriter } from './formats/geojson.writer';
 import { ImageryRecord } from './imagery-feature';

@@ -1,5 +1,8 @@
 import { v5 as uuidv5 } from 'uuid';
 import { isCalendarDate } from '../common/calendar-date';
+import type { GeoJsonItem } from '../import-formats/geojson-seq.reader';
+import { MAX_ADDRESS_LENGTH } from '../import-formats/record-limits';
+import type { Rejection } from '../import-formats/rejection';
 
 // Namespace for ids derived from content when a Feature has none, so re-imports stay idempotent.
 const CONTENT_ID_NAMESPACE = 'a4f0c1de-7d4b-4e0e-9a0b-5f2d8c3e1b77';
@@ -7,7 +10,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
 // C0/C1 controls: PostgreSQL text cannot hold NUL, and none belong in a URL.
 const CONTROL_CHARS = /\p{Cc}/u;
-export const MAX_ADDRESS_LENGTH = 1000;
 export const MAX_IMAGE_URL_LENGTH = 2048;
 // A source name: 1 to 200 printable ASCII characters, no leading or trailing space.
 export const SOURCE_PATTERN = /^[\x21-\x7e](?:[\x20-\x7e]{0,198}[\x21-\x7e])?$/;
@@ -37,11 +39,6 @@ export interface ImageryRecord {
   lat: number;
 }
 
-export interface Rejection {
-  field: string;
-  reason: string;
-}
-
 export type FeatureResult = { ok: true; record: ImageryRecord } | { ok: false; rejection: Rejection };
 
 // One record's fields before validation, as a reader found them (typed where the format has types).
@@ -58,16 +55,11 @@ export interface RawRecord {
   lat?: unknown;
 }
 
-// What a format reader yields per record (formats/*.reader.ts), before validation.
-export interface FeatureItem {
-  /** 1-based line number, or the feature index for a FeatureCollection (0-based as in `features[i]`). */
-  position: number;
-  /** A GeoJSON Feature, validated by parseFeature. */
-  feature?: unknown;
+// What a format reader yields per record (the GeoJSON readers of import-formats/, formats/csv.reader.ts),
+// before validation: a GeoJSON Feature is validated by parseFeature.
+export interface FeatureItem extends GeoJsonItem {
   /** A flat record (CSV), validated by validateRecord. */
   record?: RawRecord;
-  /** What made the reader give up on this record (malformed line, wrong field count, wrong type). */
-  rejection?: Rejection;
 }
 
 // The name a rejection gives the coordinates: `lon`/`lat` for flat formats, the GeoJSON path otherwise.

@@ -10,7 +10,8 @@ import {
 } from '../database/bulk-import/bulk-import-loop';
 import { FeatureItem, FeatureResult, ImageryRecord, parseFeature, validateRecord } from './imagery-feature';
 import { ImageryRepository } from './imagery.repository';
-import { RankedWordListsRepository } from './ranked-lists/ranked-word-lists.repository';
+import type { ImportRejection } from '../import-formats/rejection';
+import { RankedWordListsRepository } from '../search-index/ranked-word-lists.repository';
 
 export const DEFAULT_BATCH_SIZE = 5000;
 export const MAX_BATCH_SIZE = 50_000;
@@ -21,12 +22,6 @@ export const MAX_CONNECTIONS = 8;
 // Why a record without an address is rejected when nothing is known to recover one from.
 export const NO_PLACE_TO_RECOVER_ADDRESS =
   'is missing, and no place is known to recover it from (no address or street within 50 m, no locality at all): import places first (npm run import:places)';
-
-export interface ImportRejection {
-  position: number;
-  field: string;
-  reason: string;
-}
 
 export type ImportOutcome = ReadOutcome;
 

@@ -4,18 +4,16 @@ import { ImageryImportService } from './imagery-import.service';
 import { ImageryRepository } from './imagery.repository';
 import { ImageryPlaceLinkRepository } from './address-recovery/imagery-place-link.repository';
 import { ImageryPlaceLinker } from './address-recovery/imagery-place-linker.service';
-import { PlaceTermListsRepository } from '../search/place-matching/place-term-lists.repository';
-import { RankedWordListsRepository } from './ranked-lists/ranked-word-lists.repository';
+import { SearchIndexModule } from '../search-index/search-index.module';
 
 @Module({
+  imports: [SearchIndexModule],
   providers: [
     ImageryImportService,
     ImageryExportService,
     ImageryRepository,
     ImageryPlaceLinkRepository,
     ImageryPlaceLinker,
-    RankedWordListsRepository,
-    PlaceTermListsRepository,
   ],
   exports: [ImageryImportService, ImageryExportService, ImageryRepository, ImageryPlaceLinker],
 })

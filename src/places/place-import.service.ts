@@ -7,7 +7,7 @@ import {
   ImportTally,
   readInBatches,
 } from '../database/bulk-import/bulk-import-loop';
-import type { ImportRejection } from '../imagery/imagery-import.service';
+import type { ImportRejection } from '../import-formats/rejection';
 import { PlaceRepository } from './place.repository';
 import type { PlaceItem } from './place-item';
 import { PlaceRecord } from './place-record';

@@ -1,4 +1,4 @@
-import type { Rejection } from '../imagery/imagery-feature';
+import type { Rejection } from '../import-formats/rejection';
 import type { RawPlace } from './place-validation';
 
 // What a place reader yields for each thing it reads: a place to validate, a rejection, or (for

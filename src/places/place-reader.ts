@@ -1,4 +1,4 @@
-import { formatFromPath, openInput, peek } from '../imagery/feature-reader';
+import { formatFromPath, openInput, peek } from '../import-formats/import-input';
 import { GeoJsonLayout, readGeoJsonPlaces, sniffGeoJsonLayout } from './formats/geojson-places.reader';
 import { readOpenAddresses } from './formats/openaddresses-csv.reader';
 import { OsmAreaLookup, readOsm } from './formats/osm-pbf.reader';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { MAX_ADDRESS_LENGTH, Rejection } from '../imagery/imagery-feature';
+import { MAX_ADDRESS_LENGTH } from '../import-formats/record-limits';
+import { Rejection } from '../import-formats/rejection';
 import { streetLine } from './place-geometry';
 import { placeLabel } from './place-label';
 import { ALT_NAME_SEPARATOR, PLACE_KINDS, PlaceKind, PlaceRecord, placeId } from './place-record';

@@ -1,9 +1,11 @@
+import { RANKED_LIST_SIZE } from '../search-index/search-index-limits';
+
 // Searches count their matches up to this many (and say when there are more). Equal to the deepest
 // page a request may ask for (page * limit <= 10,000).
 export const COUNT_CAP = 10_000;
 // Text searches rank the first this many matches found by score (and at most this many records of
-// the places a query names); further matches follow in table order.
-export const SCORE_CAP = 1_000;
+// the places a query names); further matches follow in table order. As many as a ranked list holds.
+export const SCORE_CAP = RANKED_LIST_SIZE;
 // Records of the places a query names ranked first, at most (and, when the query names an address,
 // as many records facing it). The rest of their records follow in the text ranking. Measured at 1M
 // records: scoring 1,000 pinned records took 8-11 ms of a 20 ms search for a common name.
@@ -20,6 +22,7 @@ export interface PageWindow {
   limit: number;
   offset: number;
 }
+
 // A nearest-first search counts the matches within its radius only this many pages past the one it
 // reads: a circle in a dense block holds thousands of records, and counting up to COUNT_CAP of them
 // (each checked against the sphere) cost far more than the page. Past that the total is a lower
@@ -27,16 +30,3 @@ export interface PageWindow {
 export const AREA_PAGES_AHEAD = 9;
 export const areaCountCap = (window: PageWindow) =>
   Math.min(COUNT_CAP, window.offset + window.limit * (1 + AREA_PAGES_AHEAD));
-// Words in at least this many addresses get a ranked list of their best RANKED_LIST_SIZE records
-// (see the ranked_word_lists migration): below it, gathering and scoring every match is cheap. At
-// 1M records (bench dataset): 506 lists, 418,390 entries (2,000: 123 lists, but a 3-letter prefix
-// such as "Bro", 7,000 matches over many mid-size words, then found too few of them listed).
-export const RANKED_LIST_MIN_DOCS = 500;
-// Prefixes of 3-5 letters with more matches than the head ranks, spread over many words (none
-// holding a third), get a list of their own. A search takes its head from ranked lists as soon as it
-// has more than SCORE_CAP matches (estimated): the head-tail path would rank only the first SCORE_CAP
-// found, and scoring them cost 5 ms of a 14 ms "Charlotte" (1,645 matches, measured at 1M records).
-// At 2,000, "Bol" (1,829 matches over bolivia, bolton, ...) was gathered and scored: 11.3 ms, 4.2 ms
-// from its list; 267 prefix lists instead of 112 at 1M records, the 155 more built in 3.2 s.
-export const PREFIX_LIST_MIN_MATCHES = SCORE_CAP;
-export const RANKED_LIST_SIZE = SCORE_CAP;

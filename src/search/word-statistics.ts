@@ -1,4 +1,5 @@
-import { RANKED_LIST_SIZE, SCORE_CAP } from './search-limits';
+import { RANKED_LIST_SIZE } from '../search-index/search-index-limits';
+import { SCORE_CAP } from './search-limits';
 import { TextQuery, tsqueryOfGroups } from './search-query';
 import { inVocabularyShape, Vocabulary } from './vocabulary';
 

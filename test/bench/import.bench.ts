@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import { Migrator } from '../../src/database/migrator';
-import { ImportFormat, isImportFormat } from '../../src/imagery/feature-reader';
+import { ImportFormat, isImportFormat } from '../../src/import-formats/import-input';
 import { writeImageryFile } from '../helpers/imagery-files';
 import { loadBenchPlaces } from './bench-places';
 import { createThrowawayDatabase } from '../setup/test-database';

@@ -3,7 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
-import { ImportFormat } from '../../src/imagery/feature-reader';
+import { ImportFormat } from '../../src/import-formats/import-input';
 
 const STREETS = [
   'Herrengasse',

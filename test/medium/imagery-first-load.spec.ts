@@ -5,7 +5,7 @@ import { ImageryFirstLoadSession } from '../../src/imagery/first-load/imagery-fi
 import { ImageryImportService, ImportOptions } from '../../src/imagery/imagery-import.service';
 import { FeatureItem } from '../../src/imagery/imagery-feature';
 import { ImageryRepository } from '../../src/imagery/imagery.repository';
-import { FIRST_LOAD_RUNNING } from '../../src/imagery/ranked-lists/ranked-word-lists.repository';
+import { FIRST_LOAD_RUNNING } from '../../src/search-index/ranked-word-lists.repository';
 import { currentKind } from '../setup/test-database';
 import { feature, resetImagery } from '../helpers/test-app';
 import { startImporter } from '../helpers/imagery-importer';

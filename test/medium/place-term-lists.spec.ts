@@ -1,7 +1,7 @@
 import { PrismaClient } from '@prisma/client';
 import { PlaceMatchingRepository } from '../../src/search/place-matching/place-matching.repository';
-import { PLACE_TERM_MIN_PLACES } from '../../src/search/place-matching/place-candidates.sql';
-import { PlaceTermListsRepository } from '../../src/search/place-matching/place-term-lists.repository';
+import { PLACE_TERM_MIN_PLACES } from '../../src/search-index/search-index-limits';
+import { PlaceTermListsRepository } from '../../src/search-index/place-term-lists.repository';
 import { PlaceCandidate } from '../../src/search/place-matching/place-ranking';
 import { buildTextQuery } from '../../src/search/search-query';
 import { PrismaService } from '../../src/database/prisma.service';

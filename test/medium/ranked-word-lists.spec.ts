@@ -1,8 +1,12 @@
 import { PrismaClient } from '@prisma/client';
 import { PrismaService } from '../../src/database/prisma.service';
-import { RankedWordListsRepository } from '../../src/imagery/ranked-lists/ranked-word-lists.repository';
+import { RankedWordListsRepository } from '../../src/search-index/ranked-word-lists.repository';
 import { buildTextQuery } from '../../src/search/search-query';
-import { PREFIX_LIST_MIN_MATCHES, RANKED_LIST_MIN_DOCS, RANKED_LIST_SIZE } from '../../src/search/search-limits';
+import {
+  PREFIX_LIST_MIN_MATCHES,
+  RANKED_LIST_MIN_DOCS,
+  RANKED_LIST_SIZE,
+} from '../../src/search-index/search-index-limits';
 import { SearchRepository } from '../../src/search/search.repository';
 import { shapeTextQuery } from '../../src/search/word-statistics';
 import { explainAnalyzed } from '../helpers/query-plans';

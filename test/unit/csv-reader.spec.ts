@@ -1,6 +1,6 @@
 import { FeatureItem } from '../../src/imagery/imagery-feature';
 import { readCsv } from '../../src/imagery/formats/csv.reader';
-import { MAX_RECORD_BYTES } from '../../src/imagery/formats/geojson-seq.reader';
+import { MAX_RECORD_BYTES } from '../../src/import-formats/geojson-seq.reader';
 import { collect, stream, summary } from '../helpers/feature-streams';
 
 describe('CSV', () => {

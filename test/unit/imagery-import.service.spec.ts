@@ -1,7 +1,7 @@
 import { FeatureItem, ImageryRecord } from '../../src/imagery/imagery-feature';
 import { ImageryImportService, ImportOptions } from '../../src/imagery/imagery-import.service';
 import { BatchResult, ImageryRepository, ImportSessionOptions } from '../../src/imagery/imagery.repository';
-import { RankedWordListsRepository } from '../../src/imagery/ranked-lists/ranked-word-lists.repository';
+import { RankedWordListsRepository } from '../../src/search-index/ranked-word-lists.repository';
 
 const id = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
 const feature = (i: number, props: Record<string, unknown> = {}) => ({

@@ -1,8 +1,9 @@
 import { gzipSync } from 'node:zlib';
-import { formatFromPath, openInput, readFeatures } from '../../src/imagery/feature-reader';
+import { readFeatures } from '../../src/imagery/formats/imagery-feature.reader';
+import { formatFromPath, openInput } from '../../src/import-formats/import-input';
 import { FeatureItem } from '../../src/imagery/imagery-feature';
-import { readGeoJsonCollection } from '../../src/imagery/formats/geojson-collection.reader';
-import { MAX_RECORD_BYTES, readGeoJsonSeq } from '../../src/imagery/formats/geojson-seq.reader';
+import { readGeoJsonCollection } from '../../src/import-formats/geojson-collection.reader';
+import { MAX_RECORD_BYTES, readGeoJsonSeq } from '../../src/import-formats/geojson-seq.reader';
 import { collect, feature, stream, summary } from '../helpers/feature-streams';
 
 describe('formatFromPath', () => {

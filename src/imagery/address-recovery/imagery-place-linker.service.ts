@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { PlaceTermListsRepository } from '../../search/place-matching/place-term-lists.repository';
-import { RankedWordListsRepository } from '../ranked-lists/ranked-word-lists.repository';
+import { PlaceTermListsRepository } from '../../search-index/place-term-lists.repository';
+import { RankedWordListsRepository } from '../../search-index/ranked-word-lists.repository';
 import { ImageryPlaceLinkRepository, RELINK_BATCH_SIZE, RelinkScope } from './imagery-place-link.repository';
 
 export interface RelinkCounts {

@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
-import { FeatureItem, RawRecord, Rejection } from '../imagery-feature';
+import { Rejection } from '../../import-formats/rejection';
+import { FeatureItem, RawRecord } from '../imagery-feature';
 import { ImageryException, ImageryExceptionCode } from '../imagery.exception';
-import { CSV_NUMBER as NUMBER, quoteCell as quote, readCsvTable } from './csv-table.reader';
+import { CSV_NUMBER as NUMBER, quoteCell as quote, readCsvTable } from '../../import-formats/csv-table.reader';
 
 // source and address_origin came later: they stay last, so older files and headers read as before.
 export const CSV_COLUMNS = [

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
-import { readGeoJsonCollection } from '../../imagery/formats/geojson-collection.reader';
-import { readGeoJsonSeq } from '../../imagery/formats/geojson-seq.reader';
+import { readGeoJsonCollection } from '../../import-formats/geojson-collection.reader';
+import { readGeoJsonSeq } from '../../import-formats/geojson-seq.reader';
 import { representativePoint } from '../place-geometry';
 import type { PlaceItem } from '../place-item';
 import type { RawPlace } from '../place-validation';

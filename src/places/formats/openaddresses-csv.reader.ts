@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { CSV_NUMBER, quoteCell, readCsvTable } from '../../imagery/formats/csv-table.reader';
+import { CSV_NUMBER, quoteCell, readCsvTable } from '../../import-formats/csv-table.reader';
 import { PlaceException, PlaceExceptionCode } from '../place.exception';
 import type { PlaceItem } from '../place-item';
 import type { RawPlace } from '../place-validation';

@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { splitRecords } from '../../imagery/formats/geojson-seq.reader';
+import { splitRecords } from '../../import-formats/geojson-seq.reader';
 import { PlaceException, PlaceExceptionCode } from '../place.exception';
 
 export const OSMIUM_MISSING =

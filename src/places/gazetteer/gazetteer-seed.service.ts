@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { UpsertCounts } from '../../imagery/imagery.repository';
+import { UpsertCounts } from '../../database/bulk-import/bulk-import-session';
 import { PlaceRepository } from '../place.repository';
 import { GAZETTEER_SOURCE } from './gazetteer-place';
 import { WorldGazetteerOptions, buildWorldGazetteer } from './world-gazetteer';

@@ -1,15 +1,10 @@
 import { Prisma } from '@prisma/client';
 import { anyWordTsquery, TextQuery } from '../search-query';
+import { PLACE_CANDIDATES } from '../../search-index/search-index-limits';
 
 // Places found by full text, read at most this many before ranking (GIN index places_search_tsv_idx;
 // a one-letter prefix in a large gazetteer finds more, and the rest are not considered).
 export const PLACE_FOUND_CAP = 5_000;
-// Places handed to ranking, most important first.
-export const PLACE_CANDIDATES = 200;
-// Word starts held by at least this many pinnable places get a term list of their PLACE_CANDIDATES
-// most important (see the place_term_lists migration): 1,313 lists at 1M records (530,000 places),
-// built in 8.8 s. Below it, the index and the heap read cost a few milliseconds at most.
-export const PLACE_TERM_MIN_PLACES = 1_000;
 // Trigram similarity a misspelt name needs (pg_trgm's default threshold for %).
 export const PLACE_SIMILARITY_MIN = 0.3;
 

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { GenerateSql, NoSql, SqlSubject } from '../../database/generate-sql';
-import { failureReason } from '../../common/failure-reason';
-import { PrismaService } from '../../database/prisma.service';
-import { PLACE_CANDIDATES, PLACE_TERM_MIN_PLACES } from './place-candidates.sql';
+import { GenerateSql, NoSql, SqlSubject } from '../database/generate-sql';
+import { failureReason } from '../common/failure-reason';
+import { PrismaService } from '../database/prisma.service';
+import { PLACE_CANDIDATES, PLACE_TERM_MIN_PLACES } from './search-index-limits';
 
 // Builds the place term lists (the most important places of every common word start, read by
 // placeCandidatesSql; the rules are lis_refresh_place_terms in the place_term_lists migrations) again

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { Client } from 'pg';
-import { GenerateSql, NoSql, SqlSubject } from '../../database/generate-sql';
-import { failureReason } from '../../common/failure-reason';
-import { shareAmongConnections } from '../../database/bulk-import/shared-queue';
-import { PrismaService } from '../../database/prisma.service';
-import { PREFIX_LIST_MIN_MATCHES, RANKED_LIST_MIN_DOCS, RANKED_LIST_SIZE } from '../../search/search-limits';
+import { GenerateSql, NoSql, SqlSubject } from '../database/generate-sql';
+import { failureReason } from '../common/failure-reason';
+import { shareAmongConnections } from '../database/bulk-import/shared-queue';
+import { PrismaService } from '../database/prisma.service';
+import { PREFIX_LIST_MIN_MATCHES, RANKED_LIST_MIN_DOCS, RANKED_LIST_SIZE } from './search-index-limits';
 
 export interface RankedListsRefresh {
   /** Lists built from the whole catalogue (new common words, lists short after deletions, or all). */

@@ -2,10 +2,6 @@ import { createReadStream, ReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { pipeline, Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { readCsv } from './formats/csv.reader';
-import { readGeoJsonCollection } from './formats/geojson-collection.reader';
-import { readGeoJsonSeq } from './formats/geojson-seq.reader';
-import { FeatureItem } from './imagery-feature';
 
 // geojson: a FeatureCollection. geojsonseq / ndjson: one Feature per record (RFC 8142 text sequence or
 // newline-delimited; the reader takes either). csv: a header row, then one record per row.
@@ -68,18 +64,6 @@ export async function openInput(path: string, stdin: Readable = process.stdin): 
   const stream = gzip ? pipeline(raw, createGunzip(), () => undefined) : raw;
   stream.on('error', () => undefined);
   return { stream, gzip, totalBytes, bytesRead: () => (raw instanceof ReadStream ? raw.bytesRead : 0) };
-}
-
-// Streams records one at a time: memory stays flat whatever the input size.
-export function readFeatures(input: Readable, format: ImportFormat): AsyncGenerator<FeatureItem> {
-  switch (format) {
-    case 'geojson':
-      return readGeoJsonCollection(input);
-    case 'csv':
-      return readCsv(input);
-    default:
-      return readGeoJsonSeq(input);
-  }
 }
 
 // Waits for the first chunk and puts it back, so the stream still starts at its first byte.

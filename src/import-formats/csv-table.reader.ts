@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
-import { Rejection } from '../imagery-feature';
-import { ImageryException, ImageryExceptionCode } from '../imagery.exception';
+import { ImportFormatException, ImportFormatExceptionCode } from './import-format.exception';
+import { Rejection } from './rejection';
 import { MAX_RECORD_BYTES } from './geojson-seq.reader';
 
 // A number as CSV writes it: strictly decimal (no hex, no Infinity, no blanks).
@@ -81,13 +81,13 @@ export async function* readCsvTable<H>(input: Readable, readHeader: (names: stri
   if (!failure) return;
   const code = (failure as { code?: string }).code;
   if (code === 'CSV_MAX_RECORD_SIZE') {
-    throw new ImageryException(
-      ImageryExceptionCode.INVALID_INPUT,
+    throw new ImportFormatException(
+      ImportFormatExceptionCode.INVALID_INPUT,
       `line ${nextLine}: a record is longer than ${MAX_RECORD_BYTES} bytes (an unclosed quote?); the rest of the file was not read`,
     );
   }
   if (code?.startsWith('CSV_'))
-    throw new ImageryException(ImageryExceptionCode.INVALID_INPUT, `line ${nextLine}: ${failure.message}`);
+    throw new ImportFormatException(ImportFormatExceptionCode.INVALID_INPUT, `line ${nextLine}: ${failure.message}`);
   throw failure;
 }
 

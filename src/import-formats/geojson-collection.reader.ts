@@ -2,8 +2,8 @@ import { Readable } from 'node:stream';
 import { parser } from 'stream-json';
 import { pick } from 'stream-json/filters/Pick';
 import { streamArray } from 'stream-json/streamers/StreamArray';
-import type { FeatureItem } from '../imagery-feature';
-import { ImageryException, ImageryExceptionCode } from '../imagery.exception';
+import type { GeoJsonItem } from './geojson-seq.reader';
+import { ImportFormatException, ImportFormatExceptionCode } from './import-format.exception';
 
 interface Token {
   name: string;
@@ -12,7 +12,7 @@ interface Token {
 
 // A GeoJSON FeatureCollection, streamed: only one Feature is in memory at a time. Positions are
 // 0-based feature indexes, as in `features[i]`.
-export async function* readGeoJsonCollection(input: Readable): AsyncGenerator<FeatureItem> {
+export async function* readGeoJsonCollection(input: Readable): AsyncGenerator<GeoJsonItem> {
   // The pick filter sees every top-level value (not the inside of `features`), which is all we need
   // to check that this really is a FeatureCollection without a second pass.
   let rootIsObject = false;
@@ -64,14 +64,14 @@ export async function* readGeoJsonCollection(input: Readable): AsyncGenerator<Fe
     if ((failure as { code?: unknown }).code !== undefined) throw failure;
     // A syntax error makes the rest of the document unreadable: report where and stop.
     const where = last >= 0 ? `after feature ${last}` : 'before the first feature';
-    throw new ImageryException(
-      ImageryExceptionCode.INVALID_INPUT,
+    throw new ImportFormatException(
+      ImportFormatExceptionCode.INVALID_INPUT,
       `the FeatureCollection is not valid JSON (${where}): ${failure.message}`,
     );
   }
   if (!rootIsObject || type !== 'FeatureCollection' || !featuresIsArray) {
-    throw new ImageryException(
-      ImageryExceptionCode.INVALID_INPUT,
+    throw new ImportFormatException(
+      ImportFormatExceptionCode.INVALID_INPUT,
       'the input is not a GeoJSON FeatureCollection (an object with "type": "FeatureCollection" and a "features" array)',
     );
   }

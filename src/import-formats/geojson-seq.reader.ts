@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import type { FeatureItem } from '../imagery-feature';
+import type { Rejection } from './rejection';
 
 const LF = 0x0a;
 const RS = 0x1e;
@@ -10,6 +10,16 @@ const LEADING = new Set([0xef, 0xbb, 0xbf, 0x20, 0x09, 0x0d, LF]);
 // A bound on one record: a runaway line (a file without newlines) is rejected, never held in memory whole.
 export const MAX_RECORD_BYTES = 1024 * 1024;
 
+// What a GeoJSON reader yields per record, before validation (by the importer the Feature is for).
+export interface GeoJsonItem {
+  /** 1-based line number, or the feature index for a FeatureCollection (0-based as in `features[i]`). */
+  position: number;
+  /** A GeoJSON Feature. */
+  feature?: unknown;
+  /** What made the reader give up on this record (malformed line, wrong field count, wrong type). */
+  rejection?: Rejection;
+}
+
 interface Segment {
   line: number;
   bytes?: Buffer;
@@ -18,7 +28,7 @@ interface Segment {
 
 // One Feature per record: newline-delimited (NDJSON, GeoJSONL) or an RFC 8142 text sequence, where an
 // RS (0x1E) starts each record and a record may span lines. Streams; positions are 1-based line numbers.
-export async function* readGeoJsonSeq(input: AsyncIterable<Buffer>): AsyncGenerator<FeatureItem> {
+export async function* readGeoJsonSeq(input: AsyncIterable<Buffer>): AsyncGenerator<GeoJsonItem> {
   for await (const segment of splitRecords(input)) {
     if (segment.tooLong) {
       yield {
