@@ -2,7 +2,7 @@
 // src/queries/ by `npm run sql`, never used to serve a request.
 import { SAMPLE_UUID, SAMPLE_UUID_2 } from '../database/generate-sql';
 import { interpretQuery } from './query-interpretation';
-import { planSearch, SearchPlan } from './search-filters';
+import { planSearch, SearchPlan } from './search-planner';
 import { SearchRequestDto } from './search.dto';
 import { buildTextQuery, TextQuery } from './search-query';
 import type { PlacePins } from './sql/place-pins.sql';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Prisma } from '@prisma/client';
 import { GenerateSql, NoSql, SqlSubject } from '../database/generate-sql';
 import { PrismaService } from '../database/prisma.service';
-import { NO_FILTERS, SearchFilters, SearchPlan } from './search-filters';
+import { NO_FILTERS, SearchFilters, SearchPlan } from './search-planner';
 import { areaCountCap, COUNT_CAP, PageWindow, SCORE_CAP } from './search-limits';
 import { TextQuery } from './search-query';
 import { pageTotal } from './page-total';
@@ -12,7 +12,7 @@ import { PlacePins } from './sql/place-pins.sql';
 import { fullTextSql, fuzzySql } from './sql/text-search.sql';
 import { vocabularySql, wordCandidatesSql } from './sql/vocabulary.sql';
 import { Vocabulary } from './vocabulary';
-import { shapeTextQuery } from './word-statistics';
+import { shapeTextQuery } from './index-choice';
 import {
   NO_VOCABULARY,
   SAMPLE_NEAR,

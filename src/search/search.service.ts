@@ -8,7 +8,7 @@ import { pointMatchOf, RecordMatch, textMatchOf } from './pipeline/record-match'
 import { TextSearchPipeline, TextSearchResult } from './pipeline/text-search.pipeline';
 import { EMPTY_PAGE } from './pipeline/text-search-state';
 import { interpretQuery, QueryInterpretation } from './query-interpretation';
-import { planSearch, SearchPlan } from './search-filters';
+import { planSearch, SearchPlan } from './search-planner';
 import { IncludeName } from './search-filters.dto';
 import { SearchRequestDto } from './search.dto';
 import { ImageryRecordDto, SearchResponseDto } from './search-response.dto';
@@ -16,7 +16,7 @@ import { NearestImageryDto, SearchInterpretationDto } from './search-interpretat
 import { resultIdFor } from './search-query';
 import { SearchPage, SearchRepository, SearchRow } from './search.repository';
 
-// One search: the query read (query-interpretation.ts), the filters planned (search-filters.ts), then
+// One search: the query read (query-interpretation.ts), the filters planned (search-planner.ts), then
 // either the text search's steps (pipeline/text-search.steps.ts) or the imagery around a point or
 // under the filters alone; then the records in the response's shape with what `include` asks for.
 @Injectable()

@@ -10,7 +10,7 @@ import { areaCountCap, COUNT_CAP } from '../../src/search/search-limits';
 import { Prisma } from '@prisma/client';
 import { areaCountSql, nearestPageSql } from '../../src/search/sql/area-search.sql';
 import { filterConditions } from '../../src/search/sql/filter-conditions.sql';
-import { SearchPlan } from '../../src/search/search-filters';
+import { SearchPlan } from '../../src/search/search-planner';
 import { denseBlockSql, searchPlan } from '../helpers/query-plans';
 import { ensureDatabase, withClient } from './bench-database';
 import { explain, loadAverage } from './bench-environment';

@@ -7,7 +7,7 @@ import { SearchRequestDto } from '../../src/search/search.dto';
 import { buildTextQuery, TextQuery } from '../../src/search/search-query';
 import { SearchRepository } from '../../src/search/search.repository';
 import { PlacePins } from '../../src/search/sql/place-pins.sql';
-import { shapeTextQuery, TextQueryShape } from '../../src/search/word-statistics';
+import { shapeTextQuery, TextQueryShape } from '../../src/search/index-choice';
 import { GazetteerSize, generateGazetteer, generateLinkedImagery, withIndexesRebuilt } from './generated-gazetteer';
 import { resetPlaces } from './places';
 import { explain, explainAnalyzed, searchPlan } from './query-plans';

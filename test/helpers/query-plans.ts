@@ -1,6 +1,6 @@
 import { Prisma, PrismaClient } from '@prisma/client';
 import { interpretQuery } from '../../src/search/query-interpretation';
-import { planSearch, SearchPlan } from '../../src/search/search-filters';
+import { planSearch, SearchPlan } from '../../src/search/search-planner';
 import { SearchRequestDto } from '../../src/search/search.dto';
 
 // EXPLAIN for the plan tests, of exactly the statement a repository sends, and the catalogue the

@@ -2,7 +2,7 @@ import { RankedPlace } from '../../src/search/place-matching/place-ranking';
 import { runTextSearch } from '../../src/search/pipeline/text-search.pipeline';
 import { SearchSteps, TEXT_SEARCH_STEPS, TextSearchStep } from '../../src/search/pipeline/text-search.steps';
 import { initialState } from '../../src/search/pipeline/text-search-state';
-import { SearchPlan } from '../../src/search/search-filters';
+import { SearchPlan } from '../../src/search/search-planner';
 import { buildTextQuery, TextQuery } from '../../src/search/search-query';
 import { SearchPage, SearchRow } from '../../src/search/search.repository';
 import { Vocabulary } from '../../src/search/vocabulary';

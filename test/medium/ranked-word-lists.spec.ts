@@ -8,7 +8,7 @@ import {
   RANKED_LIST_SIZE,
 } from '../../src/search-index/search-index-limits';
 import { SearchRepository } from '../../src/search/search.repository';
-import { shapeTextQuery } from '../../src/search/word-statistics';
+import { shapeTextQuery } from '../../src/search/index-choice';
 import { explainAnalyzed } from '../helpers/query-plans';
 import { prismaClient, resetImagery, testConfig } from '../helpers/test-app';
 

@@ -3,7 +3,7 @@ import { DatabaseModule } from '../../src/database/database.module';
 import { buildTextQuery } from '../../src/search/search-query';
 import { SearchRepository } from '../../src/search/search.repository';
 import { SEARCH_PROVIDERS } from '../../src/search/search.module';
-import { NO_FILTERS } from '../../src/search/search-filters';
+import { NO_FILTERS } from '../../src/search/search-planner';
 import { feature, importFixture, prismaClient, resetImagery, testConfig } from '../helpers/test-app';
 
 // One score: a text search (SCORE_WEIGHTS in src/search/ranking/score-weights.ts) and the ranked word

@@ -1,7 +1,7 @@
 import { Prisma, PrismaClient } from '@prisma/client';
 import { buildTextQuery } from '../../src/search/search-query';
 import { COUNT_CAP, SCORE_CAP, SearchRepository } from '../../src/search/search.repository';
-import { shapeTextQuery } from '../../src/search/word-statistics';
+import { shapeTextQuery } from '../../src/search/index-choice';
 import { PrismaService } from '../../src/database/prisma.service';
 import { explain, explainAnalyzed, searchPlan, seedPlanCatalogue } from '../helpers/query-plans';
 import { prismaClient, resetImagery, testConfig } from '../helpers/test-app';

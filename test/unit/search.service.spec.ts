@@ -1,5 +1,5 @@
 import { loadConfig } from '../../src/config/app-config';
-import { SearchPlan } from '../../src/search/search-filters';
+import { SearchPlan } from '../../src/search/search-planner';
 import { SearchRequestDto } from '../../src/search/search.dto';
 import { SearchException } from '../../src/search/search.exception';
 import { TextQuery } from '../../src/search/search-query';

@@ -2,7 +2,7 @@ import { placeCoversQuery } from './query-believability';
 import { surroundingsOf } from '../place-matching/place-surroundings';
 import { RADIUS_DEFAULT_M } from '../search-filters.dto';
 import { buildTextQuery } from '../search-query';
-import type { Circle } from '../search-filters';
+import type { Circle } from '../search-planner';
 import { isPlaceName } from './place-name';
 import type { SearchSteps } from './text-search.steps';
 import { categoryRead, StepAnswer, TextSearchState } from './text-search-state';

@@ -1,4 +1,4 @@
-import type { SearchPlan } from '../search-filters';
+import type { SearchPlan } from '../search-planner';
 import { tokenize } from '../search-query';
 import type { SearchRow } from '../search.repository';
 import type { StepAnswer } from './text-search-state';

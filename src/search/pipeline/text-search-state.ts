@@ -1,5 +1,5 @@
 import type { RankedPlace } from '../place-matching/place-ranking';
-import type { SearchPlan } from '../search-filters';
+import type { SearchPlan } from '../search-planner';
 import type { TextQuery } from '../search-query';
 import type { PageWindow, SearchPage } from '../search.repository';
 import type { Vocabulary } from '../vocabulary';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PlaceMatcherService } from '../place-matching/place-matcher.service';
-import type { SearchPlan } from '../search-filters';
+import type { SearchPlan } from '../search-planner';
 import type { TextQuery } from '../search-query';
 import { PageWindow, SearchRepository } from '../search.repository';
 import { SearchSteps, TEXT_SEARCH_STEPS, TextSearchStep } from './text-search.steps';

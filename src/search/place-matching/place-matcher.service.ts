@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { SearchPlan } from '../search-filters';
+import type { SearchPlan } from '../search-planner';
 import type { PageWindow } from '../search-limits';
 import type { CategoryArea } from '../sql/category-search.sql';
 import type { CategoryImagery } from './category-imagery';
 import { TextQuery } from '../search-query';
 import { Vocabulary } from '../vocabulary';
-import { shouldSplitPrefix } from '../word-statistics';
+import { shouldSplitPrefix } from '../index-choice';
 import { PlaceMatchingRepository } from './place-matching.repository';
 import { rankPlaces, RankedPlace } from './place-ranking';
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { GenerateSql, SAMPLE_UUID, SAMPLE_UUID_2, SqlSubject } from '../../database/generate-sql';
 import { PrismaService } from '../../database/prisma.service';
 import { SAMPLE_PAGE, samplePlan, sampleText } from '../search-sql.samples';
-import type { SearchPlan } from '../search-filters';
+import type { SearchPlan } from '../search-planner';
 import type { PageWindow } from '../search-limits';
 import { TextQuery } from '../search-query';
 import { CategoryArea, categoryImagerySql } from '../sql/category-search.sql';

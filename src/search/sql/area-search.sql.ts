@@ -1,6 +1,6 @@
 import { Prisma } from '@prisma/client';
 import { LatLon } from '../coordinates';
-import { SearchFilters, SearchPlan } from '../search-filters';
+import { SearchFilters, SearchPlan } from '../search-planner';
 import { COUNT_CAP, PageWindow } from '../search-limits';
 import { filterConditions } from './filter-conditions.sql';
 import { ROW_COLUMNS, sortedPageSql } from './page-strategies.sql';

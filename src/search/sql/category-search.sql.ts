@@ -1,6 +1,6 @@
 import { Prisma } from '@prisma/client';
 import { circleBounds } from '../coordinates';
-import type { Circle, SearchPlan } from '../search-filters';
+import type { Circle, SearchPlan } from '../search-planner';
 import type { PageWindow } from '../search-limits';
 import { filterConditions } from './filter-conditions.sql';
 import { ROW_COLUMNS } from './page-strategies.sql';

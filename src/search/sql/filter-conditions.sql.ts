@@ -1,6 +1,6 @@
 import { Prisma } from '@prisma/client';
 import { circleBounds } from '../coordinates';
-import { SearchFilters } from '../search-filters';
+import { SearchFilters } from '../search-planner';
 import { distanceSql, geography } from './spatial.sql';
 
 // The WHERE conditions of a request's filters (alias i = imagery); the same for every strategy.

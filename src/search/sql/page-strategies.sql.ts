@@ -1,5 +1,5 @@
 import { Prisma } from '@prisma/client';
-import { SearchPlan } from '../search-filters';
+import { SearchPlan } from '../search-planner';
 import { SortOrder } from '../search-filters.dto';
 import { PageWindow, SCORE_CAP } from '../search-limits';
 import { filterConditions } from './filter-conditions.sql';

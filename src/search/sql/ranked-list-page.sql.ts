@@ -1,6 +1,6 @@
 import { Prisma } from '@prisma/client';
 import { PageWindow, SCORE_CAP } from '../search-limits';
-import { RankedListChoice } from '../word-statistics';
+import { RankedListChoice } from '../index-choice';
 import { HeadTailSearch, notPinned, pageCteSql, pageRowsSql, pinnedRowsSql, pinsFillSql } from './page-strategies.sql';
 
 // Relevance without filters for a query with many matches (see rankedListChoice): the head is the

@@ -1,8 +1,8 @@
 import { Prisma } from '@prisma/client';
-import { NO_FILTERS, SearchPlan } from '../search-filters';
+import { NO_FILTERS, SearchPlan } from '../search-planner';
 import { COUNT_CAP, PageWindow, SCORE_CAP } from '../search-limits';
 import { TextQuery } from '../search-query';
-import { PLAIN_SHAPE } from '../word-statistics';
+import { PLAIN_SHAPE } from '../index-choice';
 import { PlacePins, pinsSql } from './place-pins.sql';
 import { filterConditions } from './filter-conditions.sql';
 import {

@@ -1,7 +1,7 @@
 import { ignoredWords } from '../../../src/search/pipeline/ignored-words';
 import { initialState, StepAnswer } from '../../../src/search/pipeline/text-search-state';
 import { RankedPlace } from '../../../src/search/place-matching/place-ranking';
-import { NO_FILTERS } from '../../../src/search/search-filters';
+import { NO_FILTERS } from '../../../src/search/search-planner';
 import { buildTextQuery } from '../../../src/search/search-query';
 import { searchRow } from '../../helpers/search-rows';
 

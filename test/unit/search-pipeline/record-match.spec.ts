@@ -1,6 +1,6 @@
 import { pointMatchOf, textMatchOf } from '../../../src/search/pipeline/record-match';
 import { StepAnswer } from '../../../src/search/pipeline/text-search-state';
-import { SearchPlan } from '../../../src/search/search-filters';
+import { SearchPlan } from '../../../src/search/search-planner';
 import { buildTextQuery } from '../../../src/search/search-query';
 import { searchRow } from '../../helpers/search-rows';
 

@@ -1,7 +1,7 @@
 import { runTextSearch } from '../../../src/search/pipeline/text-search.pipeline';
 import { TEXT_SEARCH_STEPS } from '../../../src/search/pipeline/text-search.steps';
 import { initialState, TextSearchState } from '../../../src/search/pipeline/text-search-state';
-import { SearchPlan } from '../../../src/search/search-filters';
+import { SearchPlan } from '../../../src/search/search-planner';
 import { buildTextQuery } from '../../../src/search/search-query';
 import { place, plan, run, scripted, window } from '../../helpers/scripted-search-steps';
 

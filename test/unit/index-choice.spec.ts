@@ -1,7 +1,7 @@
 import { buildTextQuery } from '../../src/search/search-query';
 import { unknownWords } from '../../src/search/typo-correction';
 import { EMPTY_VOCABULARY, Vocabulary } from '../../src/search/vocabulary';
-import { shapeTextQuery, shouldSplitPrefix } from '../../src/search/word-statistics';
+import { shapeTextQuery, shouldSplitPrefix } from '../../src/search/index-choice';
 
 const vocabulary = (rows: number, docs: Record<string, number>) => new Vocabulary(Object.entries(docs), rows);
 const shape = (q: string, v: Vocabulary) => shapeTextQuery(buildTextQuery(q)!, v, 10_000);

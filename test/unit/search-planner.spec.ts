@@ -1,6 +1,6 @@
 import { AppValidationPipe } from '../../src/common/validation.pipe';
 import { interpretQuery } from '../../src/search/query-interpretation';
-import { planSearch, rangeWindow, sectorWindow } from '../../src/search/search-filters';
+import { planSearch, rangeWindow, sectorWindow } from '../../src/search/search-planner';
 import { SearchRequestDto } from '../../src/search/search.dto';
 
 const pipe = new AppValidationPipe();
