@@ -1,6 +1,7 @@
 import { Prisma } from '@prisma/client';
 import { anyWordTsquery, TextQuery } from '../search-query';
 import { PLACE_CANDIDATES } from '../../search-index/search-index-limits';
+import { inRegionSql } from '../sql/region.sql';
 
 // Places found by full text, read at most this many before ranking (GIN index places_search_tsv_idx;
 // a one-letter prefix in a large gazetteer finds more, and the rest are not considered).
@@ -20,7 +21,7 @@ const NAMED_WITHOUT_NUMBER = Prisma.sql`(p.kind <> 'address' OR p.name !~ '[0-9]
 
 function regionCondition(region: string | null): Prisma.Sql {
   if (region === null) return Prisma.sql`true`;
-  return region.includes('-') ? Prisma.sql`p.region_code = ${region}` : Prisma.sql`p.country_code = ${region}`;
+  return inRegionSql('p', region);
 }
 
 // Places whose label or other names hold every word of the query (the last as a prefix).

@@ -2,6 +2,7 @@ import { Prisma } from '@prisma/client';
 import { circleBounds } from '../coordinates';
 import { SearchFilters } from '../search-planner';
 import { distanceSql, geography } from './spatial.sql';
+import { inRegionSql } from './region.sql';
 
 // The WHERE conditions of a request's filters (alias i = imagery); the same for every strategy.
 export function filterConditions(f: SearchFilters): Prisma.Sql[] {
@@ -44,10 +45,6 @@ export function filterConditions(f: SearchFilters): Prisma.Sql[] {
     );
   }
   // By the place hierarchy: the codes of the locality each record was linked to (see places).
-  if (f.region !== undefined) {
-    where.push(
-      f.region.includes('-') ? Prisma.sql`i.region_code = ${f.region}` : Prisma.sql`i.country_code = ${f.region}`,
-    );
-  }
+  if (f.region !== undefined) where.push(inRegionSql('i', f.region));
   return where;
 }
