@@ -38,8 +38,8 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
   // app prepares (the demo data's progress) appear as they happen, in order.
   app.flushLogs();
   app.disable('x-powered-by');
-  // No ETag on dynamic responses: Express hashed every search response (20-30 us of CPU for a page
-  // of 10, measured) for a header no client can use on a POST. Static assets keep theirs (serve-static).
+  // No ETag on dynamic responses: Express hashed every search response (docs/benchmarks.md, figures behind the code) for a header no
+  // client can use on a POST. Static assets keep theirs (serve-static).
   app.set('etag', false);
   app.set('trust proxy', config.trustProxy);
   applyHttpServerLimits(app.getHttpServer());

@@ -3,8 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 
 // Responses under this are sent as they are. A TCP connection's first round trip carries about 14 KB
 // (an initial window of 10 segments), so compressing a smaller response saves no round trip, and it
-// costs: gzip of a 2.5 KB page of ten records took 0.7-1.1 ms of server CPU per request, a quarter of
-// a `coordinates` search (docs/benchmarks.md, thirteenth round). Larger pages (up to 100 records,
+// costs server CPU on every request (docs/benchmarks.md, thirteenth round). Larger pages (up to 100 records,
 // `include` fields) and the OpenAPI document are still compressed.
 export const COMPRESSION_THRESHOLD_BYTES = 8 * 1024;
 

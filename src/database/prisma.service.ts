@@ -120,8 +120,8 @@ export class PrismaService extends PrismaClient implements OnModuleInit, OnModul
     return [...roles, ...this.reads.replicas.map((r): [string, Pool] => [r.name, r.pool])];
   }
 
-  // The request path's raw SQL straight on the reader's pool: Prisma's $queryRaw costs about a third
-  // of the server's CPU per search (measured, docs/benchmarks.md) for no gain on hand-written SQL.
+  // The request path's raw SQL straight on the reader's pool: Prisma's $queryRaw cost a large share
+  // of the server's CPU per search (docs/benchmarks.md, figures behind the code) for no gain on hand-written SQL.
   // Named (prepared) per connection: after the first time a connection sees a statement, a request
   // sends only its values, and PostgreSQL skips parsing (plans stay per request: force_custom_plan).
   // Measured: a third less database CPU and a fifth more searches per second (docs/benchmarks.md).

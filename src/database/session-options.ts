@@ -1,6 +1,6 @@
 // Capped searches read "the first N matches found": these keep that set the same on every run (no
 // scan starting where another left off, no parallel workers racing), so pages never overlap. No JIT:
-// a plan whose rarely-run branch looks costly was compiled for ~45 ms to run in ~8 ms. Prepared
+// a plan whose rarely-run branch looks costly was compiled for longer than it ran (docs/benchmarks.md, figures behind the code). Prepared
 // statements are planned for each request's values, never once for all (a common word and a rare
 // one want different plans).
 export const SESSION_OPTIONS =

@@ -43,8 +43,7 @@ export class RankedWordListsRepository {
   // On bulk connections (a first build takes seconds per million records, past the API's statement
   // timeout): the first plans and merges under a session lock that keeps refreshes one at a time; the
   // lists to rebuild, commonest first, are shared out to `connections` connections as they free up
-  // (one on the built-in database, whose connections share a session). A first build of the 1M
-  // bench catalogue's 773 lists: 18.2 s on one connection, 10.1 s on two.
+  // (one on the built-in database, whose connections share a session; docs/benchmarks.md, figures behind the code).
   @GenerateSql({
     params: () => [2],
     answers: [

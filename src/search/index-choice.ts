@@ -96,14 +96,12 @@ function groupCounts(group: string[], isLast: boolean, vocabulary: Vocabulary): 
 // Split when the last word, as a prefix, is in SPLIT_PREFIX_RATIO times the addresses of the rarest
 // other word: the index then narrows on that rarer word instead of listing every address the prefix
 // reaches. Below that, GIN's AND of the posting lists is cheaper than reading and rechecking every
-// record of the rarer word (1M records, a count of the matches up to the cap, by hand: `San Jo`,
-// 11,330 `san` and 20,631 `jo*`, 8.7 ms in the index against 59 ms split; `Willow Cr` 4.5 vs 22;
-// `New Mi`, 3.9 times, 14 vs 19; `Las Ve`, 5.4 times, 5.5 vs 4.8; `Jefferson St`, 78 times, 42 vs 28).
+// record of the rarer word (docs/benchmarks.md, figures behind the code).
 const SPLIT_PREFIX_RATIO = 5;
 
 // Only words the vocabulary counts narrow the lookup knowingly: a number or a one-letter word ("12",
 // "n") counts 0 but may be in thousands of addresses (`Az Zawpyah`, before two-letter words were
-// counted: the split read 6,870 records of "az" to find 7; 12 ms).
+// counted: the split read 6,870 records of "az" to find 7).
 function splitsPrefix(counts: GroupCounts[]): boolean {
   const last = counts[counts.length - 1];
   const known = counts.slice(0, -1).filter((c) => c.complete);
@@ -113,9 +111,7 @@ function splitsPrefix(counts: GroupCounts[]): boolean {
 // A last word spelt out as whole words (see completedGroup) is no prefix GIN must list: its AND
 // with the other words skips through their posting lists, while a split reads and rechecks every
 // record of those words. So the split is kept only when they match few records (by the known words,
-// as if independent): at 10M records, counted by hand, `Maple Avenue` 79-86 ms whole against 427-546
-// split (maple: 113,000 records), `Jefferson Street` 84 against 244, `6th Street` 70-74 against 139;
-// `35 Dogwood Shores, South Jordan, United States` 26 split against 48.
+// as if independent; docs/benchmarks.md, figures behind the code).
 const SPLIT_COMPLETED_MAX = 2_000;
 
 const leadingMatches = (counts: GroupCounts[], vocabulary: Vocabulary): number =>
@@ -180,8 +176,7 @@ const MAX_COMPLETIONS = 16;
 // The last word as its completions, whole words, instead of a prefix: GIN reads every word a prefix
 // starts into one bitmap before it can intersect it with the other words (and past work_mem that
 // bitmap turns lossy, so the heap is read page by page), while whole words it skips through.
-// `Cedar Avenue, Franklin` at 10M records: franklin* (128,000 addresses, 4 words) 84-98 ms counted,
-// the four words 29 ms. Only a prefix of letters the vocabulary can list completely (its words are
+// (docs/benchmarks.md, figures behind the code). Only a prefix of letters the vocabulary can list completely (its words are
 // every letters-only word of 2-64 characters, see lis_vocabulary_word): a word that mixes letters and
 // digits ("route66") is then found by its whole word only, and a word first imported since the
 // vocabulary was read (at most a minute ago, see SearchRepository.vocabulary) by the prefix of a
@@ -197,12 +192,9 @@ function completedGroup(query: TextQuery, vocabulary: Vocabulary): string[] | nu
 // The rarest words the index needs, when they are fewer than all: the whole query filters what they
 // find. Counted words only (a prefix once spelt out), rarest first, until their matches (as if
 // independent) are SPLIT_COMPLETED_MAX at most; GIN's AND walks every posting list it is given, and
-// a common one costs more than rechecking the few records the rare ones find: at 10M records
-// `139 Cedar Avenue, Franklin, United States` looked up all but its last word in 83 ms; `cedar` and
-// `franklin` (127,733 and 128,625 records) in 9.6 ms find 121 records. Two-letter words are not
-// taken: they are parts of names far more often than independent words ("el" of El Paso, "la", "de"),
-// so the estimate is far too low: `Washington Drive, El Paso` looked up `el` & `paso` (195 expected,
-// about 40,000 found) in 111-133 ms at 10M records, against 25 ms with `washington` & `paso`.
+// a common one costs more than rechecking the few records the rare ones find (docs/benchmarks.md, figures behind the code).
+// Two-letter words are not taken: they are parts of names far more often than independent words
+// ("el" of El Paso, "la", "de"), so the estimate is far too low.
 function indexedTsquery(
   query: TextQuery,
   counts: GroupCounts[],

@@ -7,8 +7,8 @@ export const COUNT_CAP = 10_000;
 // the places a query names); further matches follow in table order. As many as a ranked list holds.
 export const SCORE_CAP = RANKED_LIST_SIZE;
 // Records of the places a query names ranked first, at most (and, when the query names an address,
-// as many records facing it). The rest of their records follow in the text ranking. Measured at 1M
-// records: scoring 1,000 pinned records took 8-11 ms of a 20 ms search for a common name.
+// as many records facing it). The rest of their records follow in the text ranking. Scoring pinned
+// records is most of a common name's search (docs/benchmarks.md, figures behind the code).
 export const PINNED_RECORDS_CAP = 200;
 // Records of a named locality read to find its pinned ones (those whose address names it), at most.
 // Most of a town's records name it; a town whose first records mostly name villages linked to it

@@ -76,7 +76,7 @@ const LOOSE_PUNCTUATION = /(?:^|[\s.,\-'’/])[.,\-'’/]/u;
 // symbols than letters and digits ("' OR '1'='1", "%#$@*&l;der#$!", emoji, "<->"), and single
 // letters glued to symbols other than address punctuation ("a&b", "!c"). Plain text takes a fast
 // path with the same result: ranking places tokenizes every name and other name of up to 200 places
-// per search, and the rules' per-character work took 13 ms of a 40 ms prefix search (measured).
+// per search, and the rules' per-character work was a large part of a prefix search (docs/benchmarks.md, figures behind the code).
 export function tokenize(query: string): string[] {
   const folded = foldText(query);
   if (!NOT_PLAIN.test(folded) && !LOOSE_PUNCTUATION.test(folded))

@@ -4,7 +4,8 @@ import { PlaceRepository } from '../place.repository';
 import { GAZETTEER_SOURCE } from './gazetteer-place';
 import { WorldGazetteerOptions, buildWorldGazetteer } from './world-gazetteer';
 
-// Places per batch (one transaction): ~1 MB, a few seconds on the built-in database.
+// Places per batch (one transaction): small enough that one batch is a short transaction on the
+// built-in database.
 export const GAZETTEER_BATCH_SIZE = 2_000;
 
 export interface GazetteerSeedSummary extends UpsertCounts {

@@ -13,7 +13,7 @@ import { COUNTRY_IMPORTANCE, REGION_IMPORTANCE } from './place-importance';
 
 /**
  * Towns smaller than this are left out: ~49,000 localities, ~95,000 places in all, which the
- * built-in database loads in about 70 s on a busy 2-core machine (docs/places.md, "Load time").
+ * built-in database loads on first start (its time: docs/places.md, "Load time").
  * The demo imagery's cities (15,000 people or more) must all be in; `import:places` can add more.
  */
 export const MIN_LOCALITY_POPULATION = 5_000;

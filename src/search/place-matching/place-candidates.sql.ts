@@ -27,18 +27,18 @@ function regionCondition(region: string | null): Prisma.Sql {
 // Places whose label or other names hold every word of the query (the last as a prefix).
 // The capped scans read only what ranking by importance needs (id, importance); the columns are
 // read for the PLACE_CANDIDATES kept, by primary key: a common word ("street") finds thousands, and
-// reading their other names (up to 2,000 characters each) took 40% of the statement (measured,
-// docs/benchmarks.md). The LIMIT 1 keeps that lookup a per-row index probe: joined as a plain join,
+// reading their other names (up to 2,000 characters each) cost much of the statement (docs/benchmarks.md, figures behind the code).
+// The LIMIT 1 keeps that lookup a per-row index probe: joined as a plain join,
 // the planner once hash-joined a sequential scan of the whole table (see
 // test/medium/place-search-plans.spec.ts). Addresses (most of a gazetteer, and the least important
 // kind) whose name holds a digit (street and house number) are read only for a query with a digit
 // (every word of a name must be in the query to name it, see nameFit) and when fewer than
 // PLACE_CANDIDATES places of the other kinds match: "Hill Street" read 1,637 addresses it cannot
-// name (13 of its 18 ms, measured at 1M records), and a prefix like "Jeff" reads the few hundred
+// name, and a prefix like "Jeff" reads the few hundred
 // streets and towns from the partial index places_search_tsv_named_idx instead of 5,000 rows.
 // Split (as the imagery search splits, see shapeTextQuery): the index looks up every word but the
 // last and the whole query filters what it finds. GIN reads every word a prefix starts before it can
-// intersect: `6th Street` listed every place of `street*` to find 277 (13 of its 22 ms at 1M records).
+// intersect: `6th Street` listed every place of `street*` to find 277 (docs/benchmarks.md, figures behind the code).
 export function placeCandidatesSql(query: TextQuery, region: string | null, splitPrefix = false): Prisma.Sql {
   const tsv =
     splitPrefix && query.tsqueryLeading !== null
@@ -102,8 +102,8 @@ function oneWordNamedSql(query: TextQuery, found: Prisma.Sql): Prisma.Sql {
 // places, so those are exactly the most important places of the query too, as many as the list has
 // (a place the list leaves out is less important than all of them); when that is fewer than
 // MIN_LISTED_CANDIDATES, the index adds the first PLACE_FOUND_CAP it finds. "United States" read
-// 5,000 of the 49,145 places holding both words, in table order (14.8 ms at 1M records; 2.4 ms from
-// the list). Each listed place is checked by primary key (LIMIT 1): joined, the planner hash-joined
+// 5,000 of the 49,145 places holding both words, in table order, far slower than its list
+// (docs/benchmarks.md, figures behind the code). Each listed place is checked by primary key (LIMIT 1): joined, the planner hash-joined
 // an index scan of every place holding the words.
 const MIN_LISTED_CANDIDATES = PLACE_CANDIDATES / 2;
 function severalWordsNamedSql(query: TextQuery, found: Prisma.Sql): Prisma.Sql {

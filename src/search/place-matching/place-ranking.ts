@@ -39,17 +39,13 @@ export function nameFit(query: TextQuery, place: PlaceCandidate): number | null 
 }
 
 // The words of names (a name, or a place's other names, one string), tokenized once: ranking reads
-// every other name of up to 200 places per search (a city has dozens, in many scripts), which took
-// 7 ms of a prefix search (measured), and as-you-type searches meet the same places again and again.
-// Bounded by the characters of the names it holds, the oldest going first (cities' other names are
-// long): 2 million characters cost 28 MB of RSS under the bench's place classes at 16 connections,
-// 400,000 about 16 MB.
+// every other name of up to 200 places per search (a city has dozens, in many scripts), and
+// as-you-type searches meet the same places again and again. Bounded by the characters of the names
+// it holds, the oldest going first (cities' other names are long; memory: docs/benchmarks.md, figures behind the code).
 // A string of several names that is not held is split and each name looked up on its own, in a
 // second cache of single names with the same bound: most of a place's other names are its region's
 // and country's ("United States", "Vereinigte Staaten von Amerika", ...), the same for thousands of
-// places, so they stay held when the whole strings cycle out (the bench's prefix bodies reach 713,000
-// characters of whole strings; server CPU per prefix request 11.5-14.5 -> 10.9-11.5 ms on a slow
-// machine, docs/benchmarks.md, tenth round).
+// places, so they stay held when the whole strings cycle out.
 export class NameWordsCache {
   private readonly entries: BoundedWords<string[][]>;
   private readonly names: BoundedWords<string[]> | null;

@@ -152,7 +152,7 @@ export interface HeadTailSearch extends TextSearch {
 // the rest (the tail) follow in the order found, which is table order for a GIN bitmap and a
 // sequential scan alike. One scan reads the matches up to the count cap, scoring the first SCORE_CAP:
 // the head and the count used to be two scans, and a query with a few more matches than the head
-// ("San Jo": 1,133) read its matches twice (13 of its 33 ms, measured at 1M records). A broad query
+// read its matches twice (docs/benchmarks.md, figures behind the code). A broad query
 // (see shapeTextQuery), whose count would reach the cap anyway, reads only the head and is not
 // counted; its tail is an OFFSET into the same scan again: a constant one (SCORE_CAP) on the scan
 // itself, so the planner sees how few rows a page reads and keeps the GIN bitmap (an expression
@@ -165,11 +165,9 @@ export function headTailPageSql(window: PageWindow, search: HeadTailSearch): Pri
     : Prisma.sql`SELECT h.id FROM head h WHERE h.seq > ${SCORE_CAP} ORDER BY h.seq`;
   // The pinned rows fill the page: the head is not read (a one-time filter above its scan) and the
   // total is estimated. A named place's records cost little; the other matches of its words can cost
-  // most of the statement ("New Mi": 10 of its 13 ms in the GIN index, whose prefix "mi" reaches
-  // 35,000 addresses, to rank 557 records after the 200 pinned).
+  // most of the statement (docs/benchmarks.md, figures behind the code).
   // Without an estimate the head is still read to count the matches, but not scored: its rows are
-  // not on the page, and scoring is most of a match's cost (`Houston` in US-TX at 1M records: 3,355
-  // matches, the statement 15.9 -> 9.3 ms).
+  // not on the page, and scoring is most of a match's cost.
   // An estimated total is not reported (see pageTotal): the page reads one row more, to say whether
   // another page follows.
   const paged = search.estimate != null ? { ...window, limit: window.limit + 1 } : window;

@@ -69,8 +69,8 @@ function ofLocalitySql(name: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`(i.address_origin <> 'own' OR i.address_tsv @@ ${name})`;
 }
 
-// The names as tsqueries, parsed once per statement (an InitPlan): parsing the name of each record's
-// locality per row was ~1 ms of the 12 ms that scored Houston's 3,355 records in US-TX.
+// The names as tsqueries, parsed once per statement (an InitPlan), not per row for each record's
+// locality (docs/benchmarks.md, figures behind the code).
 const nameQueriesSql = (pins: PlacePins) =>
   Prisma.sql`ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest(${pins.names}::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k)`;
 
@@ -132,8 +132,7 @@ export function pinsSql(
 // The records of the named places, best place first, PINNED_RECORDS_CAP at most: per place an index
 // probe that stops at the cap. A locality's records are read from its index and checked one by one
 // (LOCALITY_RECORDS_READ at most): the planner otherwise ANDed them with every address holding the
-// name in the text index, whose size grows with the catalogue (`Washington` at 1M records: 1,476
-// records of the city against 17,252 addresses, 4 ms of the statement).
+// name in the text index, whose size grows with the catalogue (docs/benchmarks.md, figures behind the code).
 function pinnedRowsSql(pins: PlacePins, alsoWhere: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`
     SELECT r.id, false AS code_match FROM (

@@ -11,8 +11,7 @@ import { HeadTailSearch, notPinned, pageCteSql, pageRowsSql, pinnedRowsSql, pins
 // entries and its own rows only, however many records the word matches; the total is the
 // vocabulary's estimate, never counted (reported as what is known to exist: see pageTotal). The
 // lists' scores are the scores a search for each word gives (lis_rank_score), shown as the head
-// rows' scores. A page the pinned rows fill (they rank first)
-// reads no list (`street`: 1,618 entries, 1.5 of its 3.6 ms).
+// rows' scores. A page the pinned rows fill (they rank first) reads no list (docs/benchmarks.md, figures behind the code).
 export function rankedListPageSql(window: PageWindow, search: HeadTailSearch, lists: RankedListChoice): Prisma.Sql {
   // The total is estimated, so not reported (see pageTotal): the page reads one row more, to say
   // whether another page follows.
