@@ -2,8 +2,17 @@
 
 -- ApiKeyRepository.findByHash
 --   $1 = "0000000000000000000000000000000000000000000000000000000000000000"
-SELECT id, name, prefix, key_hash AS "keyHash", revoked_at AS "revokedAt", rate_limit AS "rateLimit"
-FROM api_keys WHERE key_hash = $1
+SELECT
+  id,
+  name,
+  prefix,
+  key_hash AS "keyHash",
+  revoked_at AS "revokedAt",
+  rate_limit AS "rateLimit"
+FROM
+  api_keys
+WHERE
+  key_hash = $1
 ;
 
 -- ApiKeyRepository.createIfAbsent [1/5]
@@ -12,7 +21,17 @@ BEGIN
 -- ApiKeyRepository.createIfAbsent [2/5]
 --   $1 = "0000000000000000000000000000000000000000000000000000000000000000"
 --   $2 = "0"
-SELECT "public"."api_keys"."id" FROM "public"."api_keys" WHERE ("public"."api_keys"."key_hash" = $1 AND 1=1) OFFSET $2
+SELECT
+  "public"."api_keys"."id"
+FROM
+  "public"."api_keys"
+WHERE
+  (
+    "public"."api_keys"."key_hash" = $1
+    AND 1 = 1
+  )
+OFFSET
+  $2
 ;
 -- ApiKeyRepository.createIfAbsent [3/5]
 --   $1 = "<generated uuid>"
@@ -20,13 +39,34 @@ SELECT "public"."api_keys"."id" FROM "public"."api_keys" WHERE ("public"."api_ke
 --   $3 = "lis_sample"
 --   $4 = "0000000000000000000000000000000000000000000000000000000000000000"
 --   $5 = "<now>"
-INSERT INTO "public"."api_keys" ("id","name","prefix","key_hash","created_at") VALUES ($1,$2,$3,$4,$5) RETURNING "public"."api_keys"."id"
+INSERT INTO
+  "public"."api_keys" ("id", "name", "prefix", "key_hash", "created_at")
+VALUES
+  ($1, $2, $3, $4, $5)
+RETURNING
+  "public"."api_keys"."id"
 ;
 -- ApiKeyRepository.createIfAbsent [4/5]
 --   $1 = "<generated uuid>"
 --   $2 = "1"
 --   $3 = "0"
-SELECT "public"."api_keys"."id", "public"."api_keys"."name", "public"."api_keys"."prefix", "public"."api_keys"."key_hash", "public"."api_keys"."created_at", "public"."api_keys"."revoked_at", "public"."api_keys"."last_used_at", "public"."api_keys"."rate_limit" FROM "public"."api_keys" WHERE "public"."api_keys"."id" = $1 LIMIT $2 OFFSET $3
+SELECT
+  "public"."api_keys"."id",
+  "public"."api_keys"."name",
+  "public"."api_keys"."prefix",
+  "public"."api_keys"."key_hash",
+  "public"."api_keys"."created_at",
+  "public"."api_keys"."revoked_at",
+  "public"."api_keys"."last_used_at",
+  "public"."api_keys"."rate_limit"
+FROM
+  "public"."api_keys"
+WHERE
+  "public"."api_keys"."id" = $1
+LIMIT
+  $2
+OFFSET
+  $3
 ;
 -- ApiKeyRepository.createIfAbsent [5/5]
 COMMIT
@@ -34,7 +74,19 @@ COMMIT
 
 -- ApiKeyRepository.createIfNoKeyExists: no key yet [1/6]
 --   $1 = "0"
-SELECT COUNT(*) AS "_count$_all" FROM (SELECT "public"."api_keys"."id" FROM "public"."api_keys" WHERE 1=1 OFFSET $1) AS "sub"
+SELECT
+  COUNT(*) AS "_count$_all"
+FROM
+  (
+    SELECT
+      "public"."api_keys"."id"
+    FROM
+      "public"."api_keys"
+    WHERE
+      1 = 1
+    OFFSET
+      $1
+  ) AS "sub"
 ;
 -- ApiKeyRepository.createIfNoKeyExists: no key yet [2/6]
 --   the statement of ApiKeyRepository.createIfAbsent [1/5]
@@ -50,7 +102,19 @@ LOCK TABLE api_keys IN SHARE ROW EXCLUSIVE MODE
 --   $3 = "lis_sample"
 --   $4 = "0000000000000000000000000000000000000000000000000000000000000000"
 --   $5 = "<now>"
-INSERT INTO "public"."api_keys" ("id","name","prefix","key_hash","created_at") VALUES ($1,$2,$3,$4,$5) RETURNING "public"."api_keys"."id", "public"."api_keys"."name", "public"."api_keys"."prefix", "public"."api_keys"."key_hash", "public"."api_keys"."created_at", "public"."api_keys"."revoked_at", "public"."api_keys"."last_used_at", "public"."api_keys"."rate_limit"
+INSERT INTO
+  "public"."api_keys" ("id", "name", "prefix", "key_hash", "created_at")
+VALUES
+  ($1, $2, $3, $4, $5)
+RETURNING
+  "public"."api_keys"."id",
+  "public"."api_keys"."name",
+  "public"."api_keys"."prefix",
+  "public"."api_keys"."key_hash",
+  "public"."api_keys"."created_at",
+  "public"."api_keys"."revoked_at",
+  "public"."api_keys"."last_used_at",
+  "public"."api_keys"."rate_limit"
 ;
 -- ApiKeyRepository.createIfNoKeyExists: no key yet [6/6]
 --   the statement of ApiKeyRepository.createIfAbsent [5/5]
@@ -62,34 +126,130 @@ INSERT INTO "public"."api_keys" ("id","name","prefix","key_hash","created_at") V
 --   $4 = "0000000000000000000000000000000000000000000000000000000000000000"
 --   $5 = "<now>"
 --   $6 = "120"
-INSERT INTO "public"."api_keys" ("id","name","prefix","key_hash","created_at","rate_limit") VALUES ($1,$2,$3,$4,$5,$6) RETURNING "public"."api_keys"."id", "public"."api_keys"."name", "public"."api_keys"."prefix", "public"."api_keys"."key_hash", "public"."api_keys"."created_at", "public"."api_keys"."revoked_at", "public"."api_keys"."last_used_at", "public"."api_keys"."rate_limit"
+INSERT INTO
+  "public"."api_keys" (
+    "id",
+    "name",
+    "prefix",
+    "key_hash",
+    "created_at",
+    "rate_limit"
+  )
+VALUES
+  ($1, $2, $3, $4, $5, $6)
+RETURNING
+  "public"."api_keys"."id",
+  "public"."api_keys"."name",
+  "public"."api_keys"."prefix",
+  "public"."api_keys"."key_hash",
+  "public"."api_keys"."created_at",
+  "public"."api_keys"."revoked_at",
+  "public"."api_keys"."last_used_at",
+  "public"."api_keys"."rate_limit"
 ;
 
 -- ApiKeyRepository.list
 --   $1 = "0"
-SELECT "public"."api_keys"."id", "public"."api_keys"."name", "public"."api_keys"."prefix", "public"."api_keys"."key_hash", "public"."api_keys"."created_at", "public"."api_keys"."revoked_at", "public"."api_keys"."last_used_at", "public"."api_keys"."rate_limit" FROM "public"."api_keys" WHERE 1=1 ORDER BY "public"."api_keys"."created_at" ASC, "public"."api_keys"."id" ASC OFFSET $1
+SELECT
+  "public"."api_keys"."id",
+  "public"."api_keys"."name",
+  "public"."api_keys"."prefix",
+  "public"."api_keys"."key_hash",
+  "public"."api_keys"."created_at",
+  "public"."api_keys"."revoked_at",
+  "public"."api_keys"."last_used_at",
+  "public"."api_keys"."rate_limit"
+FROM
+  "public"."api_keys"
+WHERE
+  1 = 1
+ORDER BY
+  "public"."api_keys"."created_at" ASC,
+  "public"."api_keys"."id" ASC
+OFFSET
+  $1
 ;
 
 -- ApiKeyRepository.findByIdOrPrefix: an id
 --   $1 = "0f5ca291-e477-55f8-b961-57871f26c005"
 --   $2 = "0"
-SELECT "public"."api_keys"."id", "public"."api_keys"."name", "public"."api_keys"."prefix", "public"."api_keys"."key_hash", "public"."api_keys"."created_at", "public"."api_keys"."revoked_at", "public"."api_keys"."last_used_at", "public"."api_keys"."rate_limit" FROM "public"."api_keys" WHERE "public"."api_keys"."id" = $1 OFFSET $2
+SELECT
+  "public"."api_keys"."id",
+  "public"."api_keys"."name",
+  "public"."api_keys"."prefix",
+  "public"."api_keys"."key_hash",
+  "public"."api_keys"."created_at",
+  "public"."api_keys"."revoked_at",
+  "public"."api_keys"."last_used_at",
+  "public"."api_keys"."rate_limit"
+FROM
+  "public"."api_keys"
+WHERE
+  "public"."api_keys"."id" = $1
+OFFSET
+  $2
 ;
 
 -- ApiKeyRepository.findByIdOrPrefix: a prefix
 --   $1 = "lis_sam%"
 --   $2 = "0"
-SELECT "public"."api_keys"."id", "public"."api_keys"."name", "public"."api_keys"."prefix", "public"."api_keys"."key_hash", "public"."api_keys"."created_at", "public"."api_keys"."revoked_at", "public"."api_keys"."last_used_at", "public"."api_keys"."rate_limit" FROM "public"."api_keys" WHERE "public"."api_keys"."prefix"::text LIKE $1 OFFSET $2
+SELECT
+  "public"."api_keys"."id",
+  "public"."api_keys"."name",
+  "public"."api_keys"."prefix",
+  "public"."api_keys"."key_hash",
+  "public"."api_keys"."created_at",
+  "public"."api_keys"."revoked_at",
+  "public"."api_keys"."last_used_at",
+  "public"."api_keys"."rate_limit"
+FROM
+  "public"."api_keys"
+WHERE
+  "public"."api_keys"."prefix"::text LIKE $1
+OFFSET
+  $2
 ;
 
 -- ApiKeyRepository.revoke
 --   $1 = "<now>"
 --   $2 = "0f5ca291-e477-55f8-b961-57871f26c005"
-UPDATE "public"."api_keys" SET "revoked_at" = $1 WHERE ("public"."api_keys"."id" = $2 AND 1=1) RETURNING "public"."api_keys"."id", "public"."api_keys"."name", "public"."api_keys"."prefix", "public"."api_keys"."key_hash", "public"."api_keys"."created_at", "public"."api_keys"."revoked_at", "public"."api_keys"."last_used_at", "public"."api_keys"."rate_limit"
+UPDATE "public"."api_keys"
+SET
+  "revoked_at" = $1
+WHERE
+  (
+    "public"."api_keys"."id" = $2
+    AND 1 = 1
+  )
+RETURNING
+  "public"."api_keys"."id",
+  "public"."api_keys"."name",
+  "public"."api_keys"."prefix",
+  "public"."api_keys"."key_hash",
+  "public"."api_keys"."created_at",
+  "public"."api_keys"."revoked_at",
+  "public"."api_keys"."last_used_at",
+  "public"."api_keys"."rate_limit"
 ;
 
 -- ApiKeyRepository.setRateLimit
 --   $1 = "120"
 --   $2 = "0f5ca291-e477-55f8-b961-57871f26c005"
-UPDATE "public"."api_keys" SET "rate_limit" = $1 WHERE ("public"."api_keys"."id" = $2 AND 1=1) RETURNING "public"."api_keys"."id", "public"."api_keys"."name", "public"."api_keys"."prefix", "public"."api_keys"."key_hash", "public"."api_keys"."created_at", "public"."api_keys"."revoked_at", "public"."api_keys"."last_used_at", "public"."api_keys"."rate_limit"
+UPDATE "public"."api_keys"
+SET
+  "rate_limit" = $1
+WHERE
+  (
+    "public"."api_keys"."id" = $2
+    AND 1 = 1
+  )
+RETURNING
+  "public"."api_keys"."id",
+  "public"."api_keys"."name",
+  "public"."api_keys"."prefix",
+  "public"."api_keys"."key_hash",
+  "public"."api_keys"."created_at",
+  "public"."api_keys"."revoked_at",
+  "public"."api_keys"."last_used_at",
+  "public"."api_keys"."rate_limit"
 ;

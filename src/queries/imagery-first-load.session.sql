@@ -2,10 +2,17 @@
 
 -- ImageryFirstLoadSession.acquire: nothing left [1/2]
 --   $1 = "lis-imagery-first-load"
-SELECT pg_try_advisory_lock(hashtext($1)) AS held
+SELECT
+  pg_try_advisory_lock(hashtext ($1)) AS held
 ;
 -- ImageryFirstLoadSession.acquire: nothing left [2/2]
-SELECT EXISTS (SELECT 1 FROM imagery_first_load) AS abandoned
+SELECT
+  EXISTS (
+    SELECT
+      1
+    FROM
+      imagery_first_load
+  ) AS abandoned
 ;
 
 -- ImageryFirstLoadSession.acquire: a load cut off: finished first [1/6]
@@ -14,7 +21,10 @@ SELECT EXISTS (SELECT 1 FROM imagery_first_load) AS abandoned
 -- ImageryFirstLoadSession.acquire: a load cut off: finished first [2/6]
 --   the statement of ImageryFirstLoadSession.acquire: nothing left [2/2]
 -- ImageryFirstLoadSession.acquire: a load cut off: finished first [3/6]
-SELECT indexes FROM imagery_first_load
+SELECT
+  indexes
+FROM
+  imagery_first_load
 ;
 -- ImageryFirstLoadSession.acquire: a load cut off: finished first [4/6]
 CREATE INDEX IF NOT EXISTS imagery_address_norm_trgm_idx ON public.imagery USING gin (address_norm gin_trgm_ops)
@@ -27,7 +37,8 @@ DELETE FROM imagery_first_load
 ;
 
 -- ImageryFirstLoadSession.begin
-SELECT lis_begin_first_load() AS begun
+SELECT
+  lis_begin_first_load () AS begun
 ;
 
 -- ImageryFirstLoadSession.finish: two indexes on two connections [1/4]
@@ -41,5 +52,6 @@ SELECT lis_begin_first_load() AS begun
 
 -- ImageryFirstLoadSession.unlock
 --   $1 = "lis-imagery-first-load"
-SELECT pg_advisory_unlock(hashtext($1))
+SELECT
+  pg_advisory_unlock(hashtext ($1))
 ;

@@ -4,185 +4,730 @@
 BEGIN
 ;
 -- ImageryImportSession.writeBatch: one record [2/8]
-COPY imagery_import_staging_<random> (id, address, address_origin, source, captured_at, heading, interactive, image_url, lon, lat) FROM STDIN
+COPY imagery_import_staging_ < random > (
+  id,
+  address,
+  address_origin,
+  source,
+  captured_at,
+  heading,
+  interactive,
+  image_url,
+  lon,
+  lat
+)
+FROM
+  STDIN
 ;
 -- ImageryImportSession.writeBatch: one record [3/8]
-UPDATE imagery_import_staging_<random> t SET (address, address_origin, place_id, locality_id, region_code, country_code, settled) = (
-    CASE WHEN c.keep_address THEN c.address ELSE t.address END,
-    CASE WHEN c.keep_address THEN c.address_origin ELSE t.address_origin END,
-    CASE WHEN c.keep_address THEN c.place_id ELSE t.place_id END,
-    c.locality_id, c.region_code, c.country_code, true)
-FROM (
-  SELECT s.id, cur.*,
-    cur.address_origin <> 'own' AND (s.address IS NULL OR (s.address, s.address_origin) = (cur.address, cur.address_origin)) AS keep_address,
-    s.address IS NOT NULL AND s.address_origin = 'own' AS own
-  FROM imagery_import_staging_<random> s
-  CROSS JOIN LATERAL (
-    SELECT i.address, i.address_origin, i.place_id, i.locality_id, i.region_code, i.country_code
-    FROM imagery i
-    WHERE i.id = s.id AND i.locality_id IS NOT NULL AND ST_X(i.location) = s.lon AND ST_Y(i.location) = s.lat
-    OFFSET 0
-  ) cur
-) c
-WHERE t.id = c.id AND (c.own OR c.keep_address)
+UPDATE imagery_import_staging_ < random > t
+SET
+  (
+    address,
+    address_origin,
+    place_id,
+    locality_id,
+    region_code,
+    country_code,
+    settled
+  ) = (
+    CASE
+      WHEN c.keep_address THEN c.address
+      ELSE t.address
+    END,
+    CASE
+      WHEN c.keep_address THEN c.address_origin
+      ELSE t.address_origin
+    END,
+    CASE
+      WHEN c.keep_address THEN c.place_id
+      ELSE t.place_id
+    END,
+    c.locality_id,
+    c.region_code,
+    c.country_code,
+    true
+  )
+FROM
+  (
+    SELECT
+      s.id,
+      cur.*,
+      cur.address_origin <> 'own'
+      AND (
+        s.address IS NULL
+        OR (s.address, s.address_origin) = (cur.address, cur.address_origin)
+      ) AS keep_address,
+      s.address IS NOT NULL
+      AND s.address_origin = 'own' AS own
+    FROM
+      imagery_import_staging_ < random > s
+      CROSS JOIN LATERAL (
+        SELECT
+          i.address,
+          i.address_origin,
+          i.place_id,
+          i.locality_id,
+          i.region_code,
+          i.country_code
+        FROM
+          imagery i
+        WHERE
+          i.id = s.id
+          AND i.locality_id IS NOT NULL
+          AND ST_X (i.location) = s.lon
+          AND ST_Y (i.location) = s.lat
+        OFFSET
+          0
+      ) cur
+  ) c
+WHERE
+  t.id = c.id
+  AND (
+    c.own
+    OR c.keep_address
+  )
 ;
 -- ImageryImportSession.writeBatch: one record [4/8]
-UPDATE imagery_import_staging_<random> t SET (address, address_origin, place_id, locality_id, region_code, country_code) = (coalesce(l.address, t.address), CASE WHEN l.address IS NULL THEN t.address_origin ELSE l.address_origin END, CASE WHEN l.address IS NULL THEN t.place_id ELSE l.place_id END, l.locality_id, l.region_code, l.country_code)
-FROM (
-WITH r AS MATERIALIZED (SELECT x.id, x.location, x.recover, floor(ST_X(x.location) / 0.01) AS cx, floor(ST_Y(x.location) / 0.01) AS cy FROM (SELECT s.id, ST_SetSRID(ST_MakePoint(s.lon, s.lat), 4326) AS location,
-  (s.address IS NULL OR s.address_origin <> 'own') AS recover
-FROM imagery_import_staging_<random> s
-WHERE NOT s.settled) x),
-cells AS MATERIALIZED (
-  SELECT x.cx, x.cy, ST_SetSRID(ST_MakePoint((x.cx + 0.5) * 0.01, (x.cy + 0.5) * 0.01), 4326) AS centre
-  FROM r x GROUP BY x.cx, x.cy HAVING count(*) > 1
-),
-reach AS MATERIALIZED (
-  SELECT c.cx, c.cy, c.centre, k.farthest + 0.01 * sqrt(2) AS radius
-  FROM cells c
-  CROSS JOIN LATERAL (
-    SELECT max(n.d) AS farthest, count(*) AS found
-    FROM (SELECT p.location <-> c.centre AS d FROM places p WHERE p.kind = 'locality'
-          ORDER BY p.location <-> c.centre LIMIT 3) n
-  ) k
-  WHERE k.found = 3
-),
-candidates AS MATERIALIZED (
-  SELECT e.cx, e.cy, p.id, p.name, p.label, p.locality, p.region_code, p.country_code, p.location
-  FROM reach e
-  JOIN places p ON p.kind = 'locality' AND p.location && ST_Expand(e.centre, e.radius)
-  WHERE (p.location <-> e.centre) <= e.radius
-),
-cell_localities AS MATERIALIZED (
-  SELECT DISTINCT ON (t.id) t.id, t.loc_id, t.name, t.label, t.locality, t.region_code, t.country_code, t.loc_location
-  FROM (
-    SELECT x.id, x.location, c.id AS loc_id, c.name, c.label, c.locality, c.region_code, c.country_code,
-           c.location AS loc_location,
-           row_number() OVER (PARTITION BY x.id ORDER BY c.location <-> x.location, c.id) AS k
-    FROM r x JOIN candidates c ON c.cx = x.cx AND c.cy = x.cy
-  ) t
-  WHERE t.k <= 3
-  ORDER BY t.id, ST_DistanceSphere(t.loc_location, t.location), t.loc_id
-)
-SELECT r.id, loc.id AS locality_id, loc.region_code, loc.country_code,
-  CASE WHEN NOT r.recover THEN NULL WHEN adr.id IS NOT NULL THEN adr.label WHEN st.id IS NOT NULL THEN CASE
-  WHEN loc.id IS NULL
-    OR strpos(lower(st.label), lower(loc.name)) > 0
-    OR (st.locality IS NOT NULL AND strpos(lower(st.label), lower(st.locality)) > 0)
-  THEN st.label
-  ELSE st.name || ', ' || loc.label
-END
-       WHEN far.far THEN lis_plus_code(ST_Y(r.location), ST_X(r.location)) ELSE loc.label END AS address,
-  CASE WHEN NOT r.recover THEN NULL WHEN adr.id IS NOT NULL THEN 'address' WHEN st.id IS NOT NULL THEN 'street'
-       WHEN far.far THEN 'plus_code' WHEN loc.id IS NOT NULL THEN 'locality' END AS address_origin,
-  CASE WHEN r.recover THEN coalesce(adr.id, st.id, CASE WHEN NOT far.far THEN loc.id END) END AS place_id
-FROM r
-LEFT JOIN cell_localities g ON g.id = r.id
-LEFT JOIN LATERAL (
-SELECT c.id, c.name, c.label, c.locality, c.region_code, c.country_code, c.location
-FROM (
-  SELECT p.id, p.name, p.label, p.locality, p.region_code, p.country_code, p.location AS location
-  FROM places p
-  WHERE g.id IS NULL AND p.kind = 'locality'
-  ORDER BY p.location <-> r.location
-  LIMIT 3
-) c
-ORDER BY ST_DistanceSphere(c.location, r.location), c.id
-LIMIT 1) own ON true
-CROSS JOIN LATERAL (
-  SELECT CASE WHEN g.id IS NULL THEN own.location ELSE g.loc_location END AS location
-) nl
-CROSS JOIN LATERAL (
-  SELECT nl.location IS NOT NULL
-         AND ST_DistanceSphere(nl.location, r.location) > 25000 AS far
-) far
-CROSS JOIN LATERAL (
-  SELECT CASE WHEN g.id IS NULL THEN own.id ELSE g.loc_id END AS id,
-         CASE WHEN g.id IS NULL THEN own.name ELSE g.name END AS name,
-         CASE WHEN g.id IS NULL THEN own.label ELSE g.label END AS label,
-         CASE WHEN g.id IS NULL THEN own.region_code ELSE g.region_code END AS region_code,
-         CASE WHEN g.id IS NULL THEN own.country_code ELSE g.country_code END AS country_code
-) loc
-LEFT JOIN LATERAL (
-SELECT c.id, c.name, c.label, c.locality, c.region_code, c.country_code, c.location
-FROM (
-  SELECT p.id, p.name, p.label, p.locality, p.region_code, p.country_code, p.location AS location
-  FROM places p
-  WHERE r.recover AND p.kind = 'address' AND p.location && ST_Expand(r.location,
-       least(180, 50 / (110000 * greatest(cos(radians(ST_Y(r.location))), 1e-9))),
-       50 / 110000.0)
-  ORDER BY p.location <-> r.location
-  LIMIT 3
-) c
-WHERE ST_DWithin(c.location::geography, r.location::geography, 50)
-ORDER BY ST_DistanceSphere(c.location, r.location), c.id
-LIMIT 1) adr ON true
-LEFT JOIN LATERAL (
-SELECT c.id, c.name, c.label, c.locality, c.region_code, c.country_code, c.location
-FROM (
-  SELECT p.id, p.name, p.label, p.locality, p.region_code, p.country_code, coalesce(p.line, p.location) AS location
-  FROM places p
-  WHERE r.recover AND adr.id IS NULL AND p.kind = 'street' AND coalesce(p.line, p.location) && ST_Expand(r.location,
-       least(180, 50 / (110000 * greatest(cos(radians(ST_Y(r.location))), 1e-9))),
-       50 / 110000.0)
-  ORDER BY coalesce(p.line, p.location) <-> r.location
-  LIMIT 3
-) c
-WHERE ST_DWithin(c.location::geography, r.location::geography, 50)
-ORDER BY ST_DistanceSphere(c.location, r.location), c.id
-LIMIT 1) st ON true) l
-WHERE t.id = l.id
+UPDATE imagery_import_staging_ < random > t
+SET
+  (
+    address,
+    address_origin,
+    place_id,
+    locality_id,
+    region_code,
+    country_code
+  ) = (
+    coalesce(l.address, t.address),
+    CASE
+      WHEN l.address IS NULL THEN t.address_origin
+      ELSE l.address_origin
+    END,
+    CASE
+      WHEN l.address IS NULL THEN t.place_id
+      ELSE l.place_id
+    END,
+    l.locality_id,
+    l.region_code,
+    l.country_code
+  )
+FROM
+  (
+    WITH
+      r AS MATERIALIZED (
+        SELECT
+          x.id,
+          x.location,
+          x.recover,
+          floor(ST_X (x.location) / 0.01) AS cx,
+          floor(ST_Y (x.location) / 0.01) AS cy
+        FROM
+          (
+            SELECT
+              s.id,
+              ST_SetSRID (ST_MakePoint (s.lon, s.lat), 4326) AS location,
+              (
+                s.address IS NULL
+                OR s.address_origin <> 'own'
+              ) AS recover
+            FROM
+              imagery_import_staging_ < random > s
+            WHERE
+              NOT s.settled
+          ) x
+      ),
+      cells AS MATERIALIZED (
+        SELECT
+          x.cx,
+          x.cy,
+          ST_SetSRID (
+            ST_MakePoint ((x.cx + 0.5) * 0.01, (x.cy + 0.5) * 0.01),
+            4326
+          ) AS centre
+        FROM
+          r x
+        GROUP BY
+          x.cx,
+          x.cy
+        HAVING
+          count(*) > 1
+      ),
+      reach AS MATERIALIZED (
+        SELECT
+          c.cx,
+          c.cy,
+          c.centre,
+          k.farthest + 0.01 * sqrt(2) AS radius
+        FROM
+          cells c
+          CROSS JOIN LATERAL (
+            SELECT
+              max(n.d) AS farthest,
+              count(*) AS found
+            FROM
+              (
+                SELECT
+                  p.location <-> c.centre AS d
+                FROM
+                  places p
+                WHERE
+                  p.kind = 'locality'
+                ORDER BY
+                  p.location <-> c.centre
+                LIMIT
+                  3
+              ) n
+          ) k
+        WHERE
+          k.found = 3
+      ),
+      candidates AS MATERIALIZED (
+        SELECT
+          e.cx,
+          e.cy,
+          p.id,
+          p.name,
+          p.label,
+          p.locality,
+          p.region_code,
+          p.country_code,
+          p.location
+        FROM
+          reach e
+          JOIN places p ON p.kind = 'locality'
+          AND p.location && ST_Expand (e.centre, e.radius)
+        WHERE
+          (p.location <-> e.centre) <= e.radius
+      ),
+      cell_localities AS MATERIALIZED (
+        SELECT DISTINCT
+          ON (t.id) t.id,
+          t.loc_id,
+          t.name,
+          t.label,
+          t.locality,
+          t.region_code,
+          t.country_code,
+          t.loc_location
+        FROM
+          (
+            SELECT
+              x.id,
+              x.location,
+              c.id AS loc_id,
+              c.name,
+              c.label,
+              c.locality,
+              c.region_code,
+              c.country_code,
+              c.location AS loc_location,
+              row_number() OVER (
+                PARTITION BY
+                  x.id
+                ORDER BY
+                  c.location <-> x.location,
+                  c.id
+              ) AS k
+            FROM
+              r x
+              JOIN candidates c ON c.cx = x.cx
+              AND c.cy = x.cy
+          ) t
+        WHERE
+          t.k <= 3
+        ORDER BY
+          t.id,
+          ST_DistanceSphere (t.loc_location, t.location),
+          t.loc_id
+      )
+    SELECT
+      r.id,
+      loc.id AS locality_id,
+      loc.region_code,
+      loc.country_code,
+      CASE
+        WHEN NOT r.recover THEN NULL
+        WHEN adr.id IS NOT NULL THEN adr.label
+        WHEN st.id IS NOT NULL THEN CASE
+          WHEN loc.id IS NULL
+          OR strpos(lower(st.label), lower(loc.name)) > 0
+          OR (
+            st.locality IS NOT NULL
+            AND strpos(lower(st.label), lower(st.locality)) > 0
+          ) THEN st.label
+          ELSE st.name || ', ' || loc.label
+        END
+        WHEN far.far THEN lis_plus_code (ST_Y (r.location), ST_X (r.location))
+        ELSE loc.label
+      END AS address,
+      CASE
+        WHEN NOT r.recover THEN NULL
+        WHEN adr.id IS NOT NULL THEN 'address'
+        WHEN st.id IS NOT NULL THEN 'street'
+        WHEN far.far THEN 'plus_code'
+        WHEN loc.id IS NOT NULL THEN 'locality'
+      END AS address_origin,
+      CASE
+        WHEN r.recover THEN coalesce(
+          adr.id,
+          st.id,
+          CASE
+            WHEN NOT far.far THEN loc.id
+          END
+        )
+      END AS place_id
+    FROM
+      r
+      LEFT JOIN cell_localities g ON g.id = r.id
+      LEFT JOIN LATERAL (
+        SELECT
+          c.id,
+          c.name,
+          c.label,
+          c.locality,
+          c.region_code,
+          c.country_code,
+          c.location
+        FROM
+          (
+            SELECT
+              p.id,
+              p.name,
+              p.label,
+              p.locality,
+              p.region_code,
+              p.country_code,
+              p.location AS location
+            FROM
+              places p
+            WHERE
+              g.id IS NULL
+              AND p.kind = 'locality'
+            ORDER BY
+              p.location <-> r.location
+            LIMIT
+              3
+          ) c
+        ORDER BY
+          ST_DistanceSphere (c.location, r.location),
+          c.id
+        LIMIT
+          1
+      ) own ON true
+      CROSS JOIN LATERAL (
+        SELECT
+          CASE
+            WHEN g.id IS NULL THEN own.location
+            ELSE g.loc_location
+          END AS location
+      ) nl
+      CROSS JOIN LATERAL (
+        SELECT
+          nl.location IS NOT NULL
+          AND ST_DistanceSphere (nl.location, r.location) > 25000 AS far
+      ) far
+      CROSS JOIN LATERAL (
+        SELECT
+          CASE
+            WHEN g.id IS NULL THEN own.id
+            ELSE g.loc_id
+          END AS id,
+          CASE
+            WHEN g.id IS NULL THEN own.name
+            ELSE g.name
+          END AS name,
+          CASE
+            WHEN g.id IS NULL THEN own.label
+            ELSE g.label
+          END AS label,
+          CASE
+            WHEN g.id IS NULL THEN own.region_code
+            ELSE g.region_code
+          END AS region_code,
+          CASE
+            WHEN g.id IS NULL THEN own.country_code
+            ELSE g.country_code
+          END AS country_code
+      ) loc
+      LEFT JOIN LATERAL (
+        SELECT
+          c.id,
+          c.name,
+          c.label,
+          c.locality,
+          c.region_code,
+          c.country_code,
+          c.location
+        FROM
+          (
+            SELECT
+              p.id,
+              p.name,
+              p.label,
+              p.locality,
+              p.region_code,
+              p.country_code,
+              p.location AS location
+            FROM
+              places p
+            WHERE
+              r.recover
+              AND p.kind = 'address'
+              AND p.location && ST_Expand (
+                r.location,
+                least(
+                  180,
+                  50 / (
+                    110000 * greatest(cos(radians(ST_Y (r.location))), 1e-9)
+                  )
+                ),
+                50 / 110000.0
+              )
+            ORDER BY
+              p.location <-> r.location
+            LIMIT
+              3
+          ) c
+        WHERE
+          ST_DWithin (c.location::geography, r.location::geography, 50)
+        ORDER BY
+          ST_DistanceSphere (c.location, r.location),
+          c.id
+        LIMIT
+          1
+      ) adr ON true
+      LEFT JOIN LATERAL (
+        SELECT
+          c.id,
+          c.name,
+          c.label,
+          c.locality,
+          c.region_code,
+          c.country_code,
+          c.location
+        FROM
+          (
+            SELECT
+              p.id,
+              p.name,
+              p.label,
+              p.locality,
+              p.region_code,
+              p.country_code,
+              coalesce(p.line, p.location) AS location
+            FROM
+              places p
+            WHERE
+              r.recover
+              AND adr.id IS NULL
+              AND p.kind = 'street'
+              AND coalesce(p.line, p.location) && ST_Expand (
+                r.location,
+                least(
+                  180,
+                  50 / (
+                    110000 * greatest(cos(radians(ST_Y (r.location))), 1e-9)
+                  )
+                ),
+                50 / 110000.0
+              )
+            ORDER BY
+              coalesce(p.line, p.location) <-> r.location
+            LIMIT
+              3
+          ) c
+        WHERE
+          ST_DWithin (c.location::geography, r.location::geography, 50)
+        ORDER BY
+          ST_DistanceSphere (c.location, r.location),
+          c.id
+        LIMIT
+          1
+      ) st ON true
+  ) l
+WHERE
+  t.id = l.id
 ;
 -- ImageryImportSession.writeBatch: one record [5/8]
-DELETE FROM imagery_import_staging_<random> WHERE address IS NULL RETURNING id::text AS id
+DELETE FROM imagery_import_staging_ < random >
+WHERE
+  address IS NULL
+RETURNING
+  id::text AS id
 ;
 -- ImageryImportSession.writeBatch: one record [6/8]
 --   $1 = "sample-source"
-  WITH up AS (
-    INSERT INTO imagery AS t (id, address, address_origin, place_id, locality_id, region_code, country_code, captured_at, heading, interactive, image_url, location, source)
-    SELECT n.id, n.address, n.address_origin, n.place_id, n.locality_id, n.region_code, n.country_code, n.captured_at, n.heading, n.interactive, n.image_url, n.location, n.source
-    FROM (
-WITH n AS (
-  SELECT s.id, s.address, s.address_origin, s.place_id, s.locality_id, s.region_code, s.country_code,
-         s.captured_at, s.heading, s.interactive, s.image_url,
-         ST_SetSRID(ST_MakePoint(s.lon, s.lat), 4326) AS location, coalesce($1::text, s.source) AS source
-  FROM imagery_import_staging_<random> s
-)
-SELECT n.*, cur.found, (cur.address, cur.address_origin, cur.place_id, cur.locality_id, cur.region_code, cur.country_code, cur.captured_at, cur.heading, cur.interactive, cur.image_url, cur.location, cur.source) IS DISTINCT FROM (n.address, n.address_origin, n.place_id, n.locality_id, n.region_code, n.country_code, n.captured_at, n.heading, n.interactive, n.image_url, n.location, n.source) AS changed
-FROM n
-LEFT JOIN LATERAL (
-  SELECT true AS found, t.address, t.address_origin, t.place_id, t.locality_id, t.region_code, t.country_code, t.captured_at, t.heading, t.interactive, t.image_url, t.location, t.source FROM imagery t WHERE t.id = n.id OFFSET 0
-) cur ON true) n
-    WHERE n.found IS NULL OR n.changed
-    ORDER BY n.id
-    ON CONFLICT (id) DO UPDATE SET
-      address = EXCLUDED.address, address_origin = EXCLUDED.address_origin, place_id = EXCLUDED.place_id, locality_id = EXCLUDED.locality_id, region_code = EXCLUDED.region_code, country_code = EXCLUDED.country_code, captured_at = EXCLUDED.captured_at, heading = EXCLUDED.heading, interactive = EXCLUDED.interactive, image_url = EXCLUDED.image_url, location = EXCLUDED.location, source = EXCLUDED.source, updated_at = now()
-    WHERE (t.address, t.address_origin, t.place_id, t.locality_id, t.region_code, t.country_code, t.captured_at, t.heading, t.interactive, t.image_url, t.location, t.source) IS DISTINCT FROM (EXCLUDED.address, EXCLUDED.address_origin, EXCLUDED.place_id, EXCLUDED.locality_id, EXCLUDED.region_code, EXCLUDED.country_code, EXCLUDED.captured_at, EXCLUDED.heading, EXCLUDED.interactive, EXCLUDED.image_url, EXCLUDED.location, EXCLUDED.source)
-    RETURNING (t.xmax = 0) AS inserted
+WITH
+  up AS (
+    INSERT INTO
+      imagery AS t (
+        id,
+        address,
+        address_origin,
+        place_id,
+        locality_id,
+        region_code,
+        country_code,
+        captured_at,
+        heading,
+        interactive,
+        image_url,
+        location,
+        source
+      )
+    SELECT
+      n.id,
+      n.address,
+      n.address_origin,
+      n.place_id,
+      n.locality_id,
+      n.region_code,
+      n.country_code,
+      n.captured_at,
+      n.heading,
+      n.interactive,
+      n.image_url,
+      n.location,
+      n.source
+    FROM
+      (
+        WITH
+          n AS (
+            SELECT
+              s.id,
+              s.address,
+              s.address_origin,
+              s.place_id,
+              s.locality_id,
+              s.region_code,
+              s.country_code,
+              s.captured_at,
+              s.heading,
+              s.interactive,
+              s.image_url,
+              ST_SetSRID (ST_MakePoint (s.lon, s.lat), 4326) AS location,
+              coalesce($1::text, s.source) AS source
+            FROM
+              imagery_import_staging_ < random > s
+          )
+        SELECT
+          n.*,
+          cur.found,
+          (
+            cur.address,
+            cur.address_origin,
+            cur.place_id,
+            cur.locality_id,
+            cur.region_code,
+            cur.country_code,
+            cur.captured_at,
+            cur.heading,
+            cur.interactive,
+            cur.image_url,
+            cur.location,
+            cur.source
+          ) IS DISTINCT FROM (
+            n.address,
+            n.address_origin,
+            n.place_id,
+            n.locality_id,
+            n.region_code,
+            n.country_code,
+            n.captured_at,
+            n.heading,
+            n.interactive,
+            n.image_url,
+            n.location,
+            n.source
+          ) AS changed
+        FROM
+          n
+          LEFT JOIN LATERAL (
+            SELECT
+              true AS found,
+              t.address,
+              t.address_origin,
+              t.place_id,
+              t.locality_id,
+              t.region_code,
+              t.country_code,
+              t.captured_at,
+              t.heading,
+              t.interactive,
+              t.image_url,
+              t.location,
+              t.source
+            FROM
+              imagery t
+            WHERE
+              t.id = n.id
+            OFFSET
+              0
+          ) cur ON true
+      ) n
+    WHERE
+      n.found IS NULL
+      OR n.changed
+    ORDER BY
+      n.id
+    ON CONFLICT (id) DO UPDATE
+    SET
+      address = EXCLUDED.address,
+      address_origin = EXCLUDED.address_origin,
+      place_id = EXCLUDED.place_id,
+      locality_id = EXCLUDED.locality_id,
+      region_code = EXCLUDED.region_code,
+      country_code = EXCLUDED.country_code,
+      captured_at = EXCLUDED.captured_at,
+      heading = EXCLUDED.heading,
+      interactive = EXCLUDED.interactive,
+      image_url = EXCLUDED.image_url,
+      location = EXCLUDED.location,
+      source = EXCLUDED.source,
+      updated_at = now()
+    WHERE
+      (
+        t.address,
+        t.address_origin,
+        t.place_id,
+        t.locality_id,
+        t.region_code,
+        t.country_code,
+        t.captured_at,
+        t.heading,
+        t.interactive,
+        t.image_url,
+        t.location,
+        t.source
+      ) IS DISTINCT FROM (
+        EXCLUDED.address,
+        EXCLUDED.address_origin,
+        EXCLUDED.place_id,
+        EXCLUDED.locality_id,
+        EXCLUDED.region_code,
+        EXCLUDED.country_code,
+        EXCLUDED.captured_at,
+        EXCLUDED.heading,
+        EXCLUDED.interactive,
+        EXCLUDED.image_url,
+        EXCLUDED.location,
+        EXCLUDED.source
+      )
+    RETURNING
+      (t.xmax = 0) AS inserted
   )
-  SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated FROM up
+SELECT
+  count(*) FILTER (
+    WHERE
+      inserted
+  )::int AS inserted,
+  count(*) FILTER (
+    WHERE
+      NOT inserted
+  )::int AS updated
+FROM
+  up
 ;
 -- ImageryImportSession.writeBatch: one record [7/8]
-INSERT INTO imagery_import_seen_<random> (id) SELECT id FROM imagery_import_staging_<random>
+INSERT INTO
+  imagery_import_seen_ < random > (id)
+SELECT
+  id
+FROM
+  imagery_import_staging_ < random >
 ;
 -- ImageryImportSession.writeBatch: one record [8/8]
 COMMIT
 ;
 
 -- ImageryImportSession.writeBatch: dry run: classify instead of upsert
-  SELECT count(*) FILTER (WHERE n.found IS NULL)::int AS inserted, count(*) FILTER (WHERE n.found AND n.changed)::int AS updated
-  FROM (
-WITH n AS (
-  SELECT s.id, s.address, s.address_origin, s.place_id, s.locality_id, s.region_code, s.country_code,
-         s.captured_at, s.heading, s.interactive, s.image_url,
-         ST_SetSRID(ST_MakePoint(s.lon, s.lat), 4326) AS location, coalesce($1::text, s.source) AS source
-  FROM imagery_import_staging_<random> s
-)
-SELECT n.*, cur.found, (cur.address, cur.address_origin, cur.place_id, cur.locality_id, cur.region_code, cur.country_code, cur.captured_at, cur.heading, cur.interactive, cur.image_url, cur.location, cur.source) IS DISTINCT FROM (n.address, n.address_origin, n.place_id, n.locality_id, n.region_code, n.country_code, n.captured_at, n.heading, n.interactive, n.image_url, n.location, n.source) AS changed
-FROM n
-LEFT JOIN LATERAL (
-  SELECT true AS found, t.address, t.address_origin, t.place_id, t.locality_id, t.region_code, t.country_code, t.captured_at, t.heading, t.interactive, t.image_url, t.location, t.source FROM imagery t WHERE t.id = n.id OFFSET 0
-) cur ON true) n
+SELECT
+  count(*) FILTER (
+    WHERE
+      n.found IS NULL
+  )::int AS inserted,
+  count(*) FILTER (
+    WHERE
+      n.found
+      AND n.changed
+  )::int AS updated
+FROM
+  (
+    WITH
+      n AS (
+        SELECT
+          s.id,
+          s.address,
+          s.address_origin,
+          s.place_id,
+          s.locality_id,
+          s.region_code,
+          s.country_code,
+          s.captured_at,
+          s.heading,
+          s.interactive,
+          s.image_url,
+          ST_SetSRID (ST_MakePoint (s.lon, s.lat), 4326) AS location,
+          coalesce($1::text, s.source) AS source
+        FROM
+          imagery_import_staging_ < random > s
+      )
+    SELECT
+      n.*,
+      cur.found,
+      (
+        cur.address,
+        cur.address_origin,
+        cur.place_id,
+        cur.locality_id,
+        cur.region_code,
+        cur.country_code,
+        cur.captured_at,
+        cur.heading,
+        cur.interactive,
+        cur.image_url,
+        cur.location,
+        cur.source
+      ) IS DISTINCT FROM (
+        n.address,
+        n.address_origin,
+        n.place_id,
+        n.locality_id,
+        n.region_code,
+        n.country_code,
+        n.captured_at,
+        n.heading,
+        n.interactive,
+        n.image_url,
+        n.location,
+        n.source
+      ) AS changed
+    FROM
+      n
+      LEFT JOIN LATERAL (
+        SELECT
+          true AS found,
+          t.address,
+          t.address_origin,
+          t.place_id,
+          t.locality_id,
+          t.region_code,
+          t.country_code,
+          t.captured_at,
+          t.heading,
+          t.interactive,
+          t.image_url,
+          t.location,
+          t.source
+        FROM
+          imagery t
+        WHERE
+          t.id = n.id
+        OFFSET
+          0
+      ) cur ON true
+  ) n
 ;
 
 -- ImageryImportSession.writeBatch: built-in database: array parameters instead of COPY [1/8]
@@ -198,7 +743,34 @@ LEFT JOIN LATERAL (
 --   $8 = ["https://images.example/1.jpg"]
 --   $9 = [9.5209]
 --   $10 = [47.1391]
-INSERT INTO imagery_import_staging_<random> (id, address, address_origin, source, captured_at, heading, interactive, image_url, lon, lat) SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::date[], $6::float8[], $7::boolean[], $8::text[], $9::float8[], $10::float8[])
+INSERT INTO
+  imagery_import_staging_ < random > (
+    id,
+    address,
+    address_origin,
+    source,
+    captured_at,
+    heading,
+    interactive,
+    image_url,
+    lon,
+    lat
+  )
+SELECT
+  *
+FROM
+  unnest(
+    $1::uuid[],
+    $2::text[],
+    $3::text[],
+    $4::text[],
+    $5::date[],
+    $6::float8[],
+    $7::boolean[],
+    $8::text[],
+    $9::float8[],
+    $10::float8[]
+  )
 ;
 -- ImageryImportSession.writeBatch: built-in database: array parameters instead of COPY [3/8]
 --   the statement of ImageryImportSession.writeBatch: one record [3/8]
@@ -215,21 +787,46 @@ INSERT INTO imagery_import_staging_<random> (id, address, address_origin, source
 --   the statement of ImageryImportSession.writeBatch: one record [8/8]
 
 -- ImageryImportSession.deleteMissing: two connections: the ids the second one saw are gathered on the first [1/4]
-COPY imagery_import_seen_<random> (id) TO STDOUT
+COPY imagery_import_seen_ < random > (id) TO STDOUT
 ;
 -- ImageryImportSession.deleteMissing: two connections: the ids the second one saw are gathered on the first [2/4]
-COPY imagery_import_seen_<random> (id) FROM STDIN
+COPY imagery_import_seen_ < random > (id)
+FROM
+  STDIN
 ;
 -- ImageryImportSession.deleteMissing: two connections: the ids the second one saw are gathered on the first [3/4]
-ANALYZE imagery_import_seen_<random>
+ANALYZE imagery_import_seen_ < random >
 ;
 -- ImageryImportSession.deleteMissing: two connections: the ids the second one saw are gathered on the first [4/4]
 --   $1 = "sample-source"
-DELETE FROM imagery t WHERE t.source = $1 AND NOT EXISTS (SELECT 1 FROM imagery_import_seen_<random> s WHERE s.id = t.id)
+DELETE FROM imagery t
+WHERE
+  t.source = $1
+  AND NOT EXISTS (
+    SELECT
+      1
+    FROM
+      imagery_import_seen_ < random > s
+    WHERE
+      s.id = t.id
+  )
 ;
 
 -- ImageryImportSession.deleteMissing: dry run: count instead of delete
-SELECT count(*)::int AS n FROM imagery t WHERE t.source = $1 AND NOT EXISTS (SELECT 1 FROM imagery_import_seen_<random> s WHERE s.id = t.id)
+SELECT
+  count(*)::int AS n
+FROM
+  imagery t
+WHERE
+  t.source = $1
+  AND NOT EXISTS (
+    SELECT
+      1
+    FROM
+      imagery_import_seen_ < random > s
+    WHERE
+      s.id = t.id
+  )
 ;
 
 -- ImageryImportSession.analyze [1/2]
@@ -237,16 +834,25 @@ ANALYZE imagery
 ;
 -- ImageryImportSession.analyze [2/2]
 --   $1 = "imagery"
-SELECT count(gin_clean_pending_list(x.indexrelid))::int AS merged
-FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid JOIN pg_am a ON a.oid = c.relam
-WHERE x.indrelid = $1::regclass AND a.amname = 'gin' AND pg_has_role(c.relowner, 'USAGE')
+SELECT
+  count(gin_clean_pending_list(x.indexrelid))::int AS merged
+FROM
+  pg_index x
+  JOIN pg_class c ON c.oid = x.indexrelid
+  JOIN pg_am a ON a.oid = c.relam
+WHERE
+  x.indrelid = $1::regclass
+  AND a.amname = 'gin'
+  AND pg_has_role(c.relowner, 'USAGE')
 ;
 
 -- ImageryImportSession.close: built-in database (one lasting session; on PostgreSQL nothing: all ends with the connections) [1/2]
-DROP TABLE IF EXISTS imagery_import_staging_<random>, imagery_import_seen_<random>
+DROP TABLE IF EXISTS imagery_import_staging_ < random >,
+imagery_import_seen_ < random >
 ;
 -- ImageryImportSession.close: built-in database (one lasting session; on PostgreSQL nothing: all ends with the connections) [2/2]
 --   $1 = "lis-imagery-import"
 --   $2 = "sample-source"
-SELECT pg_advisory_unlock(hashtext($1), hashtext($2))
+SELECT
+  pg_advisory_unlock(hashtext ($1), hashtext ($2))
 ;

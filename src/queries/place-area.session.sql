@@ -8,83 +8,355 @@
 --   $5 = [null]
 --   $6 = [null]
 --   $7 = ["{\"type\":\"Polygon\",\"coordinates\":[[[9.5,47.1],[9.6,47.1],[9.6,47.2],[9.5,47.1]]]}"]
-INSERT INTO place_areas_staging_<random> (kind, level, name, code, postcode, place_type, geom, area)
-SELECT kind, level, name, code, postcode, place_type, piece, CASE WHEN ST_Dimension(g) = 2 THEN ST_Area(g) END
-FROM (SELECT kind, level, name, code, postcode, place_type,
-             CASE WHEN kind IN ('admin', 'postal', 'place_area')
-                  THEN ST_CollectionExtract(ST_MakeValid(ST_SetSRID(ST_GeomFromGeoJSON(geometry), 4326)), 3)
-                  WHEN kind = 'postcode' THEN ST_PointOnSurface(ST_SetSRID(ST_GeomFromGeoJSON(geometry), 4326))
-                  ELSE ST_SetSRID(ST_GeomFromGeoJSON(geometry), 4326) END AS g
-      FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
-           AS t(kind, level, name, code, postcode, place_type, geometry)) s
-CROSS JOIN LATERAL (SELECT ST_Subdivide(g, 256) AS piece WHERE ST_Dimension(g) = 2
-                    UNION ALL SELECT g WHERE ST_Dimension(g) < 2) pieces
-WHERE NOT ST_IsEmpty(g)
+INSERT INTO
+  place_areas_staging_ < random > (
+    kind,
+    level,
+    name,
+    code,
+    postcode,
+    place_type,
+    geom,
+    area
+  )
+SELECT
+  kind,
+  level,
+  name,
+  code,
+  postcode,
+  place_type,
+  piece,
+  CASE
+    WHEN ST_Dimension (g) = 2 THEN ST_Area (g)
+  END
+FROM
+  (
+    SELECT
+      kind,
+      level,
+      name,
+      code,
+      postcode,
+      place_type,
+      CASE
+        WHEN kind IN ('admin', 'postal', 'place_area') THEN ST_CollectionExtract (
+          ST_MakeValid (ST_SetSRID (ST_GeomFromGeoJSON (geometry), 4326)),
+          3
+        )
+        WHEN kind = 'postcode' THEN ST_PointOnSurface (ST_SetSRID (ST_GeomFromGeoJSON (geometry), 4326))
+        ELSE ST_SetSRID (ST_GeomFromGeoJSON (geometry), 4326)
+      END AS g
+    FROM
+      unnest(
+        $1::text[],
+        $2::int[],
+        $3::text[],
+        $4::text[],
+        $5::text[],
+        $6::text[],
+        $7::text[]
+      ) AS t (
+        kind,
+        level,
+        name,
+        code,
+        postcode,
+        place_type,
+        geometry
+      )
+  ) s
+  CROSS JOIN LATERAL (
+    SELECT
+      ST_Subdivide (g, 256) AS piece
+    WHERE
+      ST_Dimension (g) = 2
+    UNION ALL
+    SELECT
+      g
+    WHERE
+      ST_Dimension (g) < 2
+  ) pieces
+WHERE
+  NOT ST_IsEmpty (g)
 ;
 
 -- PlaceAreaSession.index [1/6]
-CREATE INDEX ON place_areas_staging_<random> USING GIST (geom) WHERE kind IN ('admin', 'postal', 'place_area')
+CREATE INDEX ON place_areas_staging_ < random > USING GIST (geom)
+WHERE
+  kind IN ('admin', 'postal', 'place_area')
 ;
 -- PlaceAreaSession.index [2/6]
-CREATE INDEX ON place_areas_staging_<random> USING GIST (geom) WHERE kind = 'place_node'
+CREATE INDEX ON place_areas_staging_ < random > USING GIST (geom)
+WHERE
+  kind = 'place_node'
 ;
 -- PlaceAreaSession.index [3/6]
-CREATE INDEX ON place_areas_staging_<random> USING GIST (geom) WHERE kind = 'street'
+CREATE INDEX ON place_areas_staging_ < random > USING GIST (geom)
+WHERE
+  kind = 'street'
 ;
 -- PlaceAreaSession.index [4/6]
-CREATE INDEX ON place_areas_staging_<random> USING GIST (geom) WHERE kind = 'postcode'
+CREATE INDEX ON place_areas_staging_ < random > USING GIST (geom)
+WHERE
+  kind = 'postcode'
 ;
 -- PlaceAreaSession.index [5/6]
-ANALYZE place_areas_staging_<random>
+ANALYZE place_areas_staging_ < random >
 ;
 -- PlaceAreaSession.index [6/6]
 --   $1 = 0.9
-WITH counts AS (
-  SELECT a.name, a.area, c.postcode, count(*) AS n
-  FROM place_areas_staging_<random> a JOIN place_areas_staging_<random> c ON c.kind = 'postcode' AND ST_Covers(a.geom, c.geom)
-  WHERE a.kind IN ('admin', 'postal', 'place_area') AND a.kind = 'admin' AND a.level = 8
-  GROUP BY a.name, a.area, c.postcode),
-ranked AS (
-  SELECT name, area, postcode, n, sum(n) OVER (PARTITION BY name, area) AS total,
-         row_number() OVER (PARTITION BY name, area ORDER BY n DESC, postcode) AS r
-  FROM counts)
-UPDATE place_areas_staging_<random> a SET postcode = ranked.postcode FROM ranked
-WHERE ranked.r = 1 AND ranked.n >= $1 * ranked.total
-  AND a.kind = 'admin' AND a.level = 8 AND a.name = ranked.name AND a.area = ranked.area
+WITH
+  counts AS (
+    SELECT
+      a.name,
+      a.area,
+      c.postcode,
+      count(*) AS n
+    FROM
+      place_areas_staging_ < random > a
+      JOIN place_areas_staging_ < random > c ON c.kind = 'postcode'
+      AND ST_Covers (a.geom, c.geom)
+    WHERE
+      a.kind IN ('admin', 'postal', 'place_area')
+      AND a.kind = 'admin'
+      AND a.level = 8
+    GROUP BY
+      a.name,
+      a.area,
+      c.postcode
+  ),
+  ranked AS (
+    SELECT
+      name,
+      area,
+      postcode,
+      n,
+      sum(n) OVER (
+        PARTITION BY
+          name,
+          area
+      ) AS total,
+      row_number() OVER (
+        PARTITION BY
+          name,
+          area
+        ORDER BY
+          n DESC,
+          postcode
+      ) AS r
+    FROM
+      counts
+  )
+UPDATE place_areas_staging_ < random > a
+SET
+  postcode = ranked.postcode
+FROM
+  ranked
+WHERE
+  ranked.r = 1
+  AND ranked.n >= $1 * ranked.total
+  AND a.kind = 'admin'
+  AND a.level = 8
+  AND a.name = ranked.name
+  AND a.area = ranked.area
 ;
 
 -- PlaceAreaSession.lookup
 --   $1 = [9.5209]
 --   $2 = [47.1391]
 --   $3 = "{\"suburb\":1500,\"village\":1500,\"quarter\":800,\"hamlet\":700,\"neighbourhood\":500,\"isolated_dwelling\":200}"
-SELECT p.i::int AS i,
-  (SELECT a.postcode FROM place_areas_staging_<random> a WHERE a.kind IN ('admin', 'postal', 'place_area') AND a.kind = 'postal'
-    AND ST_Covers(a.geom, p.pt) ORDER BY a.area LIMIT 1) AS postcode,
-  (SELECT a.name FROM place_areas_staging_<random> a WHERE a.kind IN ('admin', 'postal', 'place_area') AND a.kind = 'admin' AND a.level = 8
-    AND ST_Covers(a.geom, p.pt) ORDER BY a.area LIMIT 1) AS municipality,
-  (SELECT a.name FROM place_areas_staging_<random> a WHERE a.kind IN ('admin', 'postal', 'place_area') AND a.kind = 'admin' AND a.level = 4
-    AND ST_Covers(a.geom, p.pt) ORDER BY a.area LIMIT 1) AS region,
-  (SELECT a.code FROM place_areas_staging_<random> a WHERE a.kind IN ('admin', 'postal', 'place_area') AND a.kind = 'admin' AND a.level = 4
-    AND ST_Covers(a.geom, p.pt) ORDER BY a.area LIMIT 1) AS "regionCode",
-  (SELECT a.code FROM place_areas_staging_<random> a WHERE a.kind IN ('admin', 'postal', 'place_area') AND a.kind = 'admin' AND a.level = 2 AND a.code IS NOT NULL
-    AND ST_Covers(a.geom, p.pt) ORDER BY a.area LIMIT 1) AS "countryCode",
-  coalesce((SELECT a.name FROM place_areas_staging_<random> a WHERE a.kind IN ('admin', 'postal', 'place_area') AND a.kind = 'place_area'
-    AND ST_Covers(a.geom, p.pt) ORDER BY a.area LIMIT 1),
-           (SELECT a.name FROM (SELECT * FROM place_areas_staging_<random> a WHERE a.kind = 'place_node' ORDER BY a.geom <-> p.pt LIMIT 5) a
-    WHERE ST_DWithin(a.geom::geography, p.pt::geography, ($3::jsonb ->> a.place_type)::float8)
-    ORDER BY ST_Distance(a.geom::geography, p.pt::geography) LIMIT 1)) AS district,
-  (SELECT a.name FROM (SELECT * FROM place_areas_staging_<random> a WHERE a.kind = 'street' ORDER BY a.geom <-> p.pt LIMIT 5) a
-    WHERE ST_DWithin(a.geom::geography, p.pt::geography, 100)
-    ORDER BY ST_Distance(a.geom::geography, p.pt::geography) LIMIT 1) AS street,
-  (SELECT a.postcode FROM (SELECT * FROM place_areas_staging_<random> a WHERE a.kind = 'postcode' ORDER BY a.geom <-> p.pt LIMIT 5) a
-    WHERE ST_DWithin(a.geom::geography, p.pt::geography, 200)
-    ORDER BY ST_Distance(a.geom::geography, p.pt::geography) LIMIT 1) AS "nearPostcode",
-  (SELECT a.postcode FROM place_areas_staging_<random> a WHERE a.kind IN ('admin', 'postal', 'place_area') AND a.kind = 'admin' AND a.level = 8
-    AND ST_Covers(a.geom, p.pt) ORDER BY a.area LIMIT 1) AS "municipalityPostcode"
-FROM (SELECT t.i, ST_SetSRID(ST_MakePoint(t.lon, t.lat), 4326) AS pt
-      FROM unnest($1::float8[], $2::float8[]) WITH ORDINALITY AS t(lon, lat, i)) p
+SELECT
+  p.i::int AS i,
+  (
+    SELECT
+      a.postcode
+    FROM
+      place_areas_staging_ < random > a
+    WHERE
+      a.kind IN ('admin', 'postal', 'place_area')
+      AND a.kind = 'postal'
+      AND ST_Covers (a.geom, p.pt)
+    ORDER BY
+      a.area
+    LIMIT
+      1
+  ) AS postcode,
+  (
+    SELECT
+      a.name
+    FROM
+      place_areas_staging_ < random > a
+    WHERE
+      a.kind IN ('admin', 'postal', 'place_area')
+      AND a.kind = 'admin'
+      AND a.level = 8
+      AND ST_Covers (a.geom, p.pt)
+    ORDER BY
+      a.area
+    LIMIT
+      1
+  ) AS municipality,
+  (
+    SELECT
+      a.name
+    FROM
+      place_areas_staging_ < random > a
+    WHERE
+      a.kind IN ('admin', 'postal', 'place_area')
+      AND a.kind = 'admin'
+      AND a.level = 4
+      AND ST_Covers (a.geom, p.pt)
+    ORDER BY
+      a.area
+    LIMIT
+      1
+  ) AS region,
+  (
+    SELECT
+      a.code
+    FROM
+      place_areas_staging_ < random > a
+    WHERE
+      a.kind IN ('admin', 'postal', 'place_area')
+      AND a.kind = 'admin'
+      AND a.level = 4
+      AND ST_Covers (a.geom, p.pt)
+    ORDER BY
+      a.area
+    LIMIT
+      1
+  ) AS "regionCode",
+  (
+    SELECT
+      a.code
+    FROM
+      place_areas_staging_ < random > a
+    WHERE
+      a.kind IN ('admin', 'postal', 'place_area')
+      AND a.kind = 'admin'
+      AND a.level = 2
+      AND a.code IS NOT NULL
+      AND ST_Covers (a.geom, p.pt)
+    ORDER BY
+      a.area
+    LIMIT
+      1
+  ) AS "countryCode",
+  coalesce(
+    (
+      SELECT
+        a.name
+      FROM
+        place_areas_staging_ < random > a
+      WHERE
+        a.kind IN ('admin', 'postal', 'place_area')
+        AND a.kind = 'place_area'
+        AND ST_Covers (a.geom, p.pt)
+      ORDER BY
+        a.area
+      LIMIT
+        1
+    ),
+    (
+      SELECT
+        a.name
+      FROM
+        (
+          SELECT
+            *
+          FROM
+            place_areas_staging_ < random > a
+          WHERE
+            a.kind = 'place_node'
+          ORDER BY
+            a.geom <-> p.pt
+          LIMIT
+            5
+        ) a
+      WHERE
+        ST_DWithin (
+          a.geom::geography,
+          p.pt::geography,
+          ($3::jsonb ->> a.place_type)::float8
+        )
+      ORDER BY
+        ST_Distance (a.geom::geography, p.pt::geography)
+      LIMIT
+        1
+    )
+  ) AS district,
+  (
+    SELECT
+      a.name
+    FROM
+      (
+        SELECT
+          *
+        FROM
+          place_areas_staging_ < random > a
+        WHERE
+          a.kind = 'street'
+        ORDER BY
+          a.geom <-> p.pt
+        LIMIT
+          5
+      ) a
+    WHERE
+      ST_DWithin (a.geom::geography, p.pt::geography, 100)
+    ORDER BY
+      ST_Distance (a.geom::geography, p.pt::geography)
+    LIMIT
+      1
+  ) AS street,
+  (
+    SELECT
+      a.postcode
+    FROM
+      (
+        SELECT
+          *
+        FROM
+          place_areas_staging_ < random > a
+        WHERE
+          a.kind = 'postcode'
+        ORDER BY
+          a.geom <-> p.pt
+        LIMIT
+          5
+      ) a
+    WHERE
+      ST_DWithin (a.geom::geography, p.pt::geography, 200)
+    ORDER BY
+      ST_Distance (a.geom::geography, p.pt::geography)
+    LIMIT
+      1
+  ) AS "nearPostcode",
+  (
+    SELECT
+      a.postcode
+    FROM
+      place_areas_staging_ < random > a
+    WHERE
+      a.kind IN ('admin', 'postal', 'place_area')
+      AND a.kind = 'admin'
+      AND a.level = 8
+      AND ST_Covers (a.geom, p.pt)
+    ORDER BY
+      a.area
+    LIMIT
+      1
+  ) AS "municipalityPostcode"
+FROM
+  (
+    SELECT
+      t.i,
+      ST_SetSRID (ST_MakePoint (t.lon, t.lat), 4326) AS pt
+    FROM
+      unnest($1::float8[], $2::float8[]) WITH ORDINALITY AS t (lon, lat, i)
+  ) p
 ;
 
 -- PlaceAreaSession.close
-DROP TABLE IF EXISTS place_areas_staging_<random>
+DROP TABLE IF EXISTS place_areas_staging_ < random >
 ;

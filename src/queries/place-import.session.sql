@@ -4,52 +4,400 @@
 BEGIN
 ;
 -- PlaceImportSession.writeBatch: one place [2/4]
-COPY places_import_staging_<random> (id, kind, name, housenumber, street, postcode, locality, municipality, district, region, region_code, country_code, label, alt_names, lon, lat, line, importance, population, category, source_id) FROM STDIN
+COPY places_import_staging_ < random > (
+  id,
+  kind,
+  name,
+  housenumber,
+  street,
+  postcode,
+  locality,
+  municipality,
+  district,
+  region,
+  region_code,
+  country_code,
+  label,
+  alt_names,
+  lon,
+  lat,
+  line,
+  importance,
+  population,
+  category,
+  source_id
+)
+FROM
+  STDIN
 ;
 -- PlaceImportSession.writeBatch: one place [3/4]
 --   $1 = "sample-source"
-  WITH up AS (
-    INSERT INTO places AS t (id, kind, name, housenumber, street, postcode, locality, municipality, district, region, region_code, country_code, label, alt_names, location, line, importance, population, category, source, source_id)
-    SELECT n.id, n.kind, n.name, n.housenumber, n.street, n.postcode, n.locality, n.municipality, n.district, n.region, n.region_code, n.country_code, n.label, n.alt_names, n.location, n.line, n.importance, n.population, n.category, n.source, n.source_id
-    FROM (
-WITH n AS (
-  SELECT s.id, s.kind, s.name, s.housenumber, s.street, s.postcode, s.locality, s.municipality, s.district, s.region, s.region_code, s.country_code, s.label, s.alt_names, s.importance, s.population, s.category, s.source_id,
-         ST_SetSRID(ST_MakePoint(s.lon, s.lat), 4326) AS location,
-         ST_SetSRID(ST_GeomFromGeoJSON(s.line), 4326) AS line, $1::text AS source
-  FROM places_import_staging_<random> s
-)
-SELECT n.*, cur.found, (cur.kind, cur.name, cur.housenumber, cur.street, cur.postcode, cur.locality, cur.municipality, cur.district, cur.region, cur.region_code, cur.country_code, cur.label, cur.alt_names, cur.location, cur.line, cur.importance, cur.population, cur.category, cur.source, cur.source_id) IS DISTINCT FROM (n.kind, n.name, n.housenumber, n.street, n.postcode, n.locality, n.municipality, n.district, n.region, n.region_code, n.country_code, n.label, n.alt_names, n.location, n.line, n.importance, n.population, n.category, n.source, n.source_id) AS changed
-FROM n
-LEFT JOIN LATERAL (
-  SELECT true AS found, t.kind, t.name, t.housenumber, t.street, t.postcode, t.locality, t.municipality, t.district, t.region, t.region_code, t.country_code, t.label, t.alt_names, t.location, t.line, t.importance, t.population, t.category, t.source, t.source_id FROM places t WHERE t.id = n.id OFFSET 0
-) cur ON true) n
-    WHERE n.found IS NULL OR n.changed
-    ORDER BY n.id
-    ON CONFLICT (id) DO UPDATE SET
-      kind = EXCLUDED.kind, name = EXCLUDED.name, housenumber = EXCLUDED.housenumber, street = EXCLUDED.street, postcode = EXCLUDED.postcode, locality = EXCLUDED.locality, municipality = EXCLUDED.municipality, district = EXCLUDED.district, region = EXCLUDED.region, region_code = EXCLUDED.region_code, country_code = EXCLUDED.country_code, label = EXCLUDED.label, alt_names = EXCLUDED.alt_names, location = EXCLUDED.location, line = EXCLUDED.line, importance = EXCLUDED.importance, population = EXCLUDED.population, category = EXCLUDED.category, source = EXCLUDED.source, source_id = EXCLUDED.source_id, updated_at = now()
-    WHERE (t.kind, t.name, t.housenumber, t.street, t.postcode, t.locality, t.municipality, t.district, t.region, t.region_code, t.country_code, t.label, t.alt_names, t.location, t.line, t.importance, t.population, t.category, t.source, t.source_id) IS DISTINCT FROM (EXCLUDED.kind, EXCLUDED.name, EXCLUDED.housenumber, EXCLUDED.street, EXCLUDED.postcode, EXCLUDED.locality, EXCLUDED.municipality, EXCLUDED.district, EXCLUDED.region, EXCLUDED.region_code, EXCLUDED.country_code, EXCLUDED.label, EXCLUDED.alt_names, EXCLUDED.location, EXCLUDED.line, EXCLUDED.importance, EXCLUDED.population, EXCLUDED.category, EXCLUDED.source, EXCLUDED.source_id)
-    RETURNING (t.xmax = 0) AS inserted
+WITH
+  up AS (
+    INSERT INTO
+      places AS t (
+        id,
+        kind,
+        name,
+        housenumber,
+        street,
+        postcode,
+        locality,
+        municipality,
+        district,
+        region,
+        region_code,
+        country_code,
+        label,
+        alt_names,
+        location,
+        line,
+        importance,
+        population,
+        category,
+        source,
+        source_id
+      )
+    SELECT
+      n.id,
+      n.kind,
+      n.name,
+      n.housenumber,
+      n.street,
+      n.postcode,
+      n.locality,
+      n.municipality,
+      n.district,
+      n.region,
+      n.region_code,
+      n.country_code,
+      n.label,
+      n.alt_names,
+      n.location,
+      n.line,
+      n.importance,
+      n.population,
+      n.category,
+      n.source,
+      n.source_id
+    FROM
+      (
+        WITH
+          n AS (
+            SELECT
+              s.id,
+              s.kind,
+              s.name,
+              s.housenumber,
+              s.street,
+              s.postcode,
+              s.locality,
+              s.municipality,
+              s.district,
+              s.region,
+              s.region_code,
+              s.country_code,
+              s.label,
+              s.alt_names,
+              s.importance,
+              s.population,
+              s.category,
+              s.source_id,
+              ST_SetSRID (ST_MakePoint (s.lon, s.lat), 4326) AS location,
+              ST_SetSRID (ST_GeomFromGeoJSON (s.line), 4326) AS line,
+              $1::text AS source
+            FROM
+              places_import_staging_ < random > s
+          )
+        SELECT
+          n.*,
+          cur.found,
+          (
+            cur.kind,
+            cur.name,
+            cur.housenumber,
+            cur.street,
+            cur.postcode,
+            cur.locality,
+            cur.municipality,
+            cur.district,
+            cur.region,
+            cur.region_code,
+            cur.country_code,
+            cur.label,
+            cur.alt_names,
+            cur.location,
+            cur.line,
+            cur.importance,
+            cur.population,
+            cur.category,
+            cur.source,
+            cur.source_id
+          ) IS DISTINCT FROM (
+            n.kind,
+            n.name,
+            n.housenumber,
+            n.street,
+            n.postcode,
+            n.locality,
+            n.municipality,
+            n.district,
+            n.region,
+            n.region_code,
+            n.country_code,
+            n.label,
+            n.alt_names,
+            n.location,
+            n.line,
+            n.importance,
+            n.population,
+            n.category,
+            n.source,
+            n.source_id
+          ) AS changed
+        FROM
+          n
+          LEFT JOIN LATERAL (
+            SELECT
+              true AS found,
+              t.kind,
+              t.name,
+              t.housenumber,
+              t.street,
+              t.postcode,
+              t.locality,
+              t.municipality,
+              t.district,
+              t.region,
+              t.region_code,
+              t.country_code,
+              t.label,
+              t.alt_names,
+              t.location,
+              t.line,
+              t.importance,
+              t.population,
+              t.category,
+              t.source,
+              t.source_id
+            FROM
+              places t
+            WHERE
+              t.id = n.id
+            OFFSET
+              0
+          ) cur ON true
+      ) n
+    WHERE
+      n.found IS NULL
+      OR n.changed
+    ORDER BY
+      n.id
+    ON CONFLICT (id) DO UPDATE
+    SET
+      kind = EXCLUDED.kind,
+      name = EXCLUDED.name,
+      housenumber = EXCLUDED.housenumber,
+      street = EXCLUDED.street,
+      postcode = EXCLUDED.postcode,
+      locality = EXCLUDED.locality,
+      municipality = EXCLUDED.municipality,
+      district = EXCLUDED.district,
+      region = EXCLUDED.region,
+      region_code = EXCLUDED.region_code,
+      country_code = EXCLUDED.country_code,
+      label = EXCLUDED.label,
+      alt_names = EXCLUDED.alt_names,
+      location = EXCLUDED.location,
+      line = EXCLUDED.line,
+      importance = EXCLUDED.importance,
+      population = EXCLUDED.population,
+      category = EXCLUDED.category,
+      source = EXCLUDED.source,
+      source_id = EXCLUDED.source_id,
+      updated_at = now()
+    WHERE
+      (
+        t.kind,
+        t.name,
+        t.housenumber,
+        t.street,
+        t.postcode,
+        t.locality,
+        t.municipality,
+        t.district,
+        t.region,
+        t.region_code,
+        t.country_code,
+        t.label,
+        t.alt_names,
+        t.location,
+        t.line,
+        t.importance,
+        t.population,
+        t.category,
+        t.source,
+        t.source_id
+      ) IS DISTINCT FROM (
+        EXCLUDED.kind,
+        EXCLUDED.name,
+        EXCLUDED.housenumber,
+        EXCLUDED.street,
+        EXCLUDED.postcode,
+        EXCLUDED.locality,
+        EXCLUDED.municipality,
+        EXCLUDED.district,
+        EXCLUDED.region,
+        EXCLUDED.region_code,
+        EXCLUDED.country_code,
+        EXCLUDED.label,
+        EXCLUDED.alt_names,
+        EXCLUDED.location,
+        EXCLUDED.line,
+        EXCLUDED.importance,
+        EXCLUDED.population,
+        EXCLUDED.category,
+        EXCLUDED.source,
+        EXCLUDED.source_id
+      )
+    RETURNING
+      (t.xmax = 0) AS inserted
   )
-  SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated FROM up
+SELECT
+  count(*) FILTER (
+    WHERE
+      inserted
+  )::int AS inserted,
+  count(*) FILTER (
+    WHERE
+      NOT inserted
+  )::int AS updated
+FROM
+  up
 ;
 -- PlaceImportSession.writeBatch: one place [4/4]
 COMMIT
 ;
 
 -- PlaceImportSession.writeBatch: dry run: classify instead of upsert
-  SELECT count(*) FILTER (WHERE n.found IS NULL)::int AS inserted, count(*) FILTER (WHERE n.found AND n.changed)::int AS updated
-  FROM (
-WITH n AS (
-  SELECT s.id, s.kind, s.name, s.housenumber, s.street, s.postcode, s.locality, s.municipality, s.district, s.region, s.region_code, s.country_code, s.label, s.alt_names, s.importance, s.population, s.category, s.source_id,
-         ST_SetSRID(ST_MakePoint(s.lon, s.lat), 4326) AS location,
-         ST_SetSRID(ST_GeomFromGeoJSON(s.line), 4326) AS line, $1::text AS source
-  FROM places_import_staging_<random> s
-)
-SELECT n.*, cur.found, (cur.kind, cur.name, cur.housenumber, cur.street, cur.postcode, cur.locality, cur.municipality, cur.district, cur.region, cur.region_code, cur.country_code, cur.label, cur.alt_names, cur.location, cur.line, cur.importance, cur.population, cur.category, cur.source, cur.source_id) IS DISTINCT FROM (n.kind, n.name, n.housenumber, n.street, n.postcode, n.locality, n.municipality, n.district, n.region, n.region_code, n.country_code, n.label, n.alt_names, n.location, n.line, n.importance, n.population, n.category, n.source, n.source_id) AS changed
-FROM n
-LEFT JOIN LATERAL (
-  SELECT true AS found, t.kind, t.name, t.housenumber, t.street, t.postcode, t.locality, t.municipality, t.district, t.region, t.region_code, t.country_code, t.label, t.alt_names, t.location, t.line, t.importance, t.population, t.category, t.source, t.source_id FROM places t WHERE t.id = n.id OFFSET 0
-) cur ON true) n
+SELECT
+  count(*) FILTER (
+    WHERE
+      n.found IS NULL
+  )::int AS inserted,
+  count(*) FILTER (
+    WHERE
+      n.found
+      AND n.changed
+  )::int AS updated
+FROM
+  (
+    WITH
+      n AS (
+        SELECT
+          s.id,
+          s.kind,
+          s.name,
+          s.housenumber,
+          s.street,
+          s.postcode,
+          s.locality,
+          s.municipality,
+          s.district,
+          s.region,
+          s.region_code,
+          s.country_code,
+          s.label,
+          s.alt_names,
+          s.importance,
+          s.population,
+          s.category,
+          s.source_id,
+          ST_SetSRID (ST_MakePoint (s.lon, s.lat), 4326) AS location,
+          ST_SetSRID (ST_GeomFromGeoJSON (s.line), 4326) AS line,
+          $1::text AS source
+        FROM
+          places_import_staging_ < random > s
+      )
+    SELECT
+      n.*,
+      cur.found,
+      (
+        cur.kind,
+        cur.name,
+        cur.housenumber,
+        cur.street,
+        cur.postcode,
+        cur.locality,
+        cur.municipality,
+        cur.district,
+        cur.region,
+        cur.region_code,
+        cur.country_code,
+        cur.label,
+        cur.alt_names,
+        cur.location,
+        cur.line,
+        cur.importance,
+        cur.population,
+        cur.category,
+        cur.source,
+        cur.source_id
+      ) IS DISTINCT FROM (
+        n.kind,
+        n.name,
+        n.housenumber,
+        n.street,
+        n.postcode,
+        n.locality,
+        n.municipality,
+        n.district,
+        n.region,
+        n.region_code,
+        n.country_code,
+        n.label,
+        n.alt_names,
+        n.location,
+        n.line,
+        n.importance,
+        n.population,
+        n.category,
+        n.source,
+        n.source_id
+      ) AS changed
+    FROM
+      n
+      LEFT JOIN LATERAL (
+        SELECT
+          true AS found,
+          t.kind,
+          t.name,
+          t.housenumber,
+          t.street,
+          t.postcode,
+          t.locality,
+          t.municipality,
+          t.district,
+          t.region,
+          t.region_code,
+          t.country_code,
+          t.label,
+          t.alt_names,
+          t.location,
+          t.line,
+          t.importance,
+          t.population,
+          t.category,
+          t.source,
+          t.source_id
+        FROM
+          places t
+        WHERE
+          t.id = n.id
+        OFFSET
+          0
+      ) cur ON true
+  ) n
 ;
 
 -- PlaceImportSession.writeBatch: built-in database: array parameters instead of COPY [1/4]
@@ -76,7 +424,56 @@ LEFT JOIN LATERAL (
 --   $19 = [null]
 --   $20 = [null]
 --   $21 = ["node/1"]
-INSERT INTO places_import_staging_<random> (id, kind, name, housenumber, street, postcode, locality, municipality, district, region, region_code, country_code, label, alt_names, lon, lat, line, importance, population, category, source_id) SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::float8[], $16::float8[], $17::text[], $18::float8[], $19::int8[], $20::text[], $21::text[])
+INSERT INTO
+  places_import_staging_ < random > (
+    id,
+    kind,
+    name,
+    housenumber,
+    street,
+    postcode,
+    locality,
+    municipality,
+    district,
+    region,
+    region_code,
+    country_code,
+    label,
+    alt_names,
+    lon,
+    lat,
+    line,
+    importance,
+    population,
+    category,
+    source_id
+  )
+SELECT
+  *
+FROM
+  unnest(
+    $1::uuid[],
+    $2::text[],
+    $3::text[],
+    $4::text[],
+    $5::text[],
+    $6::text[],
+    $7::text[],
+    $8::text[],
+    $9::text[],
+    $10::text[],
+    $11::text[],
+    $12::text[],
+    $13::text[],
+    $14::text[],
+    $15::float8[],
+    $16::float8[],
+    $17::text[],
+    $18::float8[],
+    $19::int8[],
+    $20::text[],
+    $21::text[]
+  )
 ;
 -- PlaceImportSession.writeBatch: built-in database: array parameters instead of COPY [3/4]
 --   $1 = "sample-source"
@@ -87,7 +484,10 @@ INSERT INTO places_import_staging_<random> (id, kind, name, housenumber, street,
 -- PlaceImportSession.deleteOtherPlaces
 --   $1 = "sample-source"
 --   $2 = ["0f5ca291-e477-55f8-b961-57871f26c005","5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b"]
-DELETE FROM places WHERE source = $1 AND NOT (id = ANY($2::uuid[]))
+DELETE FROM places
+WHERE
+  source = $1
+  AND NOT (id = ANY ($2::uuid[]))
 ;
 
 -- PlaceImportSession.analyze [1/2]
@@ -95,16 +495,24 @@ ANALYZE places
 ;
 -- PlaceImportSession.analyze [2/2]
 --   $1 = "places"
-SELECT count(gin_clean_pending_list(x.indexrelid))::int AS merged
-FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid JOIN pg_am a ON a.oid = c.relam
-WHERE x.indrelid = $1::regclass AND a.amname = 'gin' AND pg_has_role(c.relowner, 'USAGE')
+SELECT
+  count(gin_clean_pending_list(x.indexrelid))::int AS merged
+FROM
+  pg_index x
+  JOIN pg_class c ON c.oid = x.indexrelid
+  JOIN pg_am a ON a.oid = c.relam
+WHERE
+  x.indrelid = $1::regclass
+  AND a.amname = 'gin'
+  AND pg_has_role(c.relowner, 'USAGE')
 ;
 
 -- PlaceImportSession.close: built-in database (one lasting session; on PostgreSQL nothing: all ends with the connections) [1/2]
-DROP TABLE IF EXISTS places_import_staging_<random>
+DROP TABLE IF EXISTS places_import_staging_ < random >
 ;
 -- PlaceImportSession.close: built-in database (one lasting session; on PostgreSQL nothing: all ends with the connections) [2/2]
 --   $1 = "lis-places-import"
 --   $2 = "sample-source"
-SELECT pg_advisory_unlock(hashtext($1), hashtext($2))
+SELECT
+  pg_advisory_unlock(hashtext ($1), hashtext ($2))
 ;

@@ -7,31 +7,129 @@
 --   $4 = 100
 --   $5 = 5000
 --   $6 = 200
-  WITH named AS MATERIALIZED (
-    WITH listed AS MATERIALIZED (
-      SELECT r.place_id AS id, r.importance FROM place_term_ranks r
-      CROSS JOIN LATERAL (
-        SELECT FROM places p WHERE p.id = r.place_id
-          AND p.search_tsv @@ to_tsquery('simple', $1) AND (p.kind <> 'address' OR p.name !~ '[0-9]' OR p.alt_names <> '') AND p.kind IN ('locality', 'postcode', 'street', 'address', 'poi') LIMIT 1
-      ) holds
-      WHERE r.term = (SELECT l.term FROM place_term_lists l WHERE l.term = ANY($2::text[]) ORDER BY l.places, l.term LIMIT 1)
-    )
-    SELECT * FROM listed
+WITH
+  named AS MATERIALIZED (
+    WITH
+      listed AS MATERIALIZED (
+        SELECT
+          r.place_id AS id,
+          r.importance
+        FROM
+          place_term_ranks r
+          CROSS JOIN LATERAL (
+            SELECT
+            FROM
+              places p
+            WHERE
+              p.id = r.place_id
+              AND p.search_tsv @@ to_tsquery('simple', $1)
+              AND (
+                p.kind <> 'address'
+                OR p.name !~ '[0-9]'
+                OR p.alt_names <> ''
+              )
+              AND p.kind IN (
+                'locality',
+                'postcode',
+                'street',
+                'address',
+                'poi'
+              )
+            LIMIT
+              1
+          ) holds
+        WHERE
+          r.term = (
+            SELECT
+              l.term
+            FROM
+              place_term_lists l
+            WHERE
+              l.term = ANY ($2::text[])
+            ORDER BY
+              l.places,
+              l.term
+            LIMIT
+              1
+          )
+      )
+    SELECT
+      *
+    FROM
+      listed
     UNION
-    (SELECT p.id, p.importance FROM places p
-    WHERE p.search_tsv @@ to_tsquery('simple', $3) AND true AND (p.kind <> 'address' OR p.name !~ '[0-9]' OR p.alt_names <> '') AND p.kind IN ('locality', 'postcode', 'street', 'address', 'poi') AND (SELECT count(*) FROM listed) < $4 LIMIT $5)
+    (
+      SELECT
+        p.id,
+        p.importance
+      FROM
+        places p
+      WHERE
+        p.search_tsv @@ to_tsquery('simple', $3)
+        AND true
+        AND (
+          p.kind <> 'address'
+          OR p.name !~ '[0-9]'
+          OR p.alt_names <> ''
+        )
+        AND p.kind IN (
+          'locality',
+          'postcode',
+          'street',
+          'address',
+          'poi'
+        )
+        AND (
+          SELECT
+            count(*)
+          FROM
+            listed
+        ) < $4
+      LIMIT
+        $5
+    )
   ),
   kept AS MATERIALIZED (
-    SELECT f.id FROM (
-      SELECT * FROM named
-    ) f
-    ORDER BY f.importance DESC, f.id
-    LIMIT $6
+    SELECT
+      f.id
+    FROM
+      (
+        SELECT
+          *
+        FROM
+          named
+      ) f
+    ORDER BY
+      f.importance DESC,
+      f.id
+    LIMIT
+      $6
   )
-  SELECT c.*, NULL::float8 AS similarity
-  FROM kept k CROSS JOIN LATERAL (SELECT p.id, p.kind, p.name, p.label, p.alt_names AS "altNames", p.importance,
-ST_X(p.location) AS lon, ST_Y(p.location) AS lat FROM places p WHERE p.id = k.id LIMIT 1) c
-  ORDER BY c.importance DESC, c.id
+SELECT
+  c.*,
+  NULL::float8 AS similarity
+FROM
+  kept k
+  CROSS JOIN LATERAL (
+    SELECT
+      p.id,
+      p.kind,
+      p.name,
+      p.label,
+      p.alt_names AS "altNames",
+      p.importance,
+      ST_X (p.location) AS lon,
+      ST_Y (p.location) AS lat
+    FROM
+      places p
+    WHERE
+      p.id = k.id
+    LIMIT
+      1
+  ) c
+ORDER BY
+  c.importance DESC,
+  c.id
 ;
 
 -- PlaceMatchingRepository.candidates: in a region
@@ -39,21 +137,72 @@ ST_X(p.location) AS lon, ST_Y(p.location) AS lat FROM places p WHERE p.id = k.id
 --   $2 = "US-IL"
 --   $3 = 5000
 --   $4 = 200
-  WITH named AS MATERIALIZED (
-    SELECT p.id, p.importance FROM places p
-    WHERE p.search_tsv @@ to_tsquery('simple', $1) AND p.region_code = $2 AND (p.kind <> 'address' OR p.name !~ '[0-9]' OR p.alt_names <> '') AND p.kind IN ('locality', 'postcode', 'street', 'address', 'poi') LIMIT $3
+WITH
+  named AS MATERIALIZED (
+    SELECT
+      p.id,
+      p.importance
+    FROM
+      places p
+    WHERE
+      p.search_tsv @@ to_tsquery('simple', $1)
+      AND p.region_code = $2
+      AND (
+        p.kind <> 'address'
+        OR p.name !~ '[0-9]'
+        OR p.alt_names <> ''
+      )
+      AND p.kind IN (
+        'locality',
+        'postcode',
+        'street',
+        'address',
+        'poi'
+      )
+    LIMIT
+      $3
   ),
   kept AS MATERIALIZED (
-    SELECT f.id FROM (
-      SELECT * FROM named
-    ) f
-    ORDER BY f.importance DESC, f.id
-    LIMIT $4
+    SELECT
+      f.id
+    FROM
+      (
+        SELECT
+          *
+        FROM
+          named
+      ) f
+    ORDER BY
+      f.importance DESC,
+      f.id
+    LIMIT
+      $4
   )
-  SELECT c.*, NULL::float8 AS similarity
-  FROM kept k CROSS JOIN LATERAL (SELECT p.id, p.kind, p.name, p.label, p.alt_names AS "altNames", p.importance,
-ST_X(p.location) AS lon, ST_Y(p.location) AS lat FROM places p WHERE p.id = k.id LIMIT 1) c
-  ORDER BY c.importance DESC, c.id
+SELECT
+  c.*,
+  NULL::float8 AS similarity
+FROM
+  kept k
+  CROSS JOIN LATERAL (
+    SELECT
+      p.id,
+      p.kind,
+      p.name,
+      p.label,
+      p.alt_names AS "altNames",
+      p.importance,
+      ST_X (p.location) AS lon,
+      ST_Y (p.location) AS lat
+    FROM
+      places p
+    WHERE
+      p.id = k.id
+    LIMIT
+      1
+  ) c
+ORDER BY
+  c.importance DESC,
+  c.id
 ;
 
 -- PlaceMatchingRepository.candidates: the prefix split off
@@ -68,37 +217,160 @@ ST_X(p.location) AS lon, ST_Y(p.location) AS lat FROM places p WHERE p.id = k.id
 --   $9 = 5000
 --   $10 = 200
 --   $11 = 200
-  WITH named AS MATERIALIZED (
-    WITH listed AS MATERIALIZED (
-      SELECT r.place_id AS id, r.importance FROM place_term_ranks r
-      CROSS JOIN LATERAL (
-        SELECT FROM places p WHERE p.id = r.place_id
-          AND p.search_tsv @@ to_tsquery('simple', $1) AND (p.kind <> 'address' OR p.name !~ '[0-9]' OR p.alt_names <> '') AND p.kind IN ('locality', 'postcode', 'street', 'address', 'poi') LIMIT 1
-      ) holds
-      WHERE r.term = (SELECT l.term FROM place_term_lists l WHERE l.term = ANY($2::text[]) ORDER BY l.places, l.term LIMIT 1)
-    )
-    SELECT * FROM listed
+WITH
+  named AS MATERIALIZED (
+    WITH
+      listed AS MATERIALIZED (
+        SELECT
+          r.place_id AS id,
+          r.importance
+        FROM
+          place_term_ranks r
+          CROSS JOIN LATERAL (
+            SELECT
+            FROM
+              places p
+            WHERE
+              p.id = r.place_id
+              AND p.search_tsv @@ to_tsquery('simple', $1)
+              AND (
+                p.kind <> 'address'
+                OR p.name !~ '[0-9]'
+                OR p.alt_names <> ''
+              )
+              AND p.kind IN (
+                'locality',
+                'postcode',
+                'street',
+                'address',
+                'poi'
+              )
+            LIMIT
+              1
+          ) holds
+        WHERE
+          r.term = (
+            SELECT
+              l.term
+            FROM
+              place_term_lists l
+            WHERE
+              l.term = ANY ($2::text[])
+            ORDER BY
+              l.places,
+              l.term
+            LIMIT
+              1
+          )
+      )
+    SELECT
+      *
+    FROM
+      listed
     UNION
-    (SELECT p.id, p.importance FROM places p
-    WHERE p.search_tsv @@ to_tsquery('simple', $3)
-      AND coalesce(p.search_tsv @@ to_tsquery('simple', $4), false) AND true AND (p.kind <> 'address' OR p.name !~ '[0-9]' OR p.alt_names <> '') AND p.kind IN ('locality', 'postcode', 'street', 'address', 'poi') AND (SELECT count(*) FROM listed) < $5 LIMIT $6)
+    (
+      SELECT
+        p.id,
+        p.importance
+      FROM
+        places p
+      WHERE
+        p.search_tsv @@ to_tsquery('simple', $3)
+        AND coalesce(p.search_tsv @@ to_tsquery('simple', $4), false)
+        AND true
+        AND (
+          p.kind <> 'address'
+          OR p.name !~ '[0-9]'
+          OR p.alt_names <> ''
+        )
+        AND p.kind IN (
+          'locality',
+          'postcode',
+          'street',
+          'address',
+          'poi'
+        )
+        AND (
+          SELECT
+            count(*)
+          FROM
+            listed
+        ) < $5
+      LIMIT
+        $6
+    )
   ),
   kept AS MATERIALIZED (
-    SELECT f.id FROM (
-      SELECT * FROM named
-      UNION ALL
-      SELECT * FROM (SELECT p.id, p.importance FROM places p
-        WHERE p.search_tsv @@ to_tsquery('simple', $7)
-      AND coalesce(p.search_tsv @@ to_tsquery('simple', $8), false) AND true AND p.kind = 'address' AND NOT (p.kind <> 'address' OR p.name !~ '[0-9]' OR p.alt_names <> '') LIMIT $9) a
-      WHERE (SELECT count(*) FROM named) < $10
-    ) f
-    ORDER BY f.importance DESC, f.id
-    LIMIT $11
+    SELECT
+      f.id
+    FROM
+      (
+        SELECT
+          *
+        FROM
+          named
+        UNION ALL
+        SELECT
+          *
+        FROM
+          (
+            SELECT
+              p.id,
+              p.importance
+            FROM
+              places p
+            WHERE
+              p.search_tsv @@ to_tsquery('simple', $7)
+              AND coalesce(p.search_tsv @@ to_tsquery('simple', $8), false)
+              AND true
+              AND p.kind = 'address'
+              AND NOT (
+                p.kind <> 'address'
+                OR p.name !~ '[0-9]'
+                OR p.alt_names <> ''
+              )
+            LIMIT
+              $9
+          ) a
+        WHERE
+          (
+            SELECT
+              count(*)
+            FROM
+              named
+          ) < $10
+      ) f
+    ORDER BY
+      f.importance DESC,
+      f.id
+    LIMIT
+      $11
   )
-  SELECT c.*, NULL::float8 AS similarity
-  FROM kept k CROSS JOIN LATERAL (SELECT p.id, p.kind, p.name, p.label, p.alt_names AS "altNames", p.importance,
-ST_X(p.location) AS lon, ST_Y(p.location) AS lat FROM places p WHERE p.id = k.id LIMIT 1) c
-  ORDER BY c.importance DESC, c.id
+SELECT
+  c.*,
+  NULL::float8 AS similarity
+FROM
+  kept k
+  CROSS JOIN LATERAL (
+    SELECT
+      p.id,
+      p.kind,
+      p.name,
+      p.label,
+      p.alt_names AS "altNames",
+      p.importance,
+      ST_X (p.location) AS lon,
+      ST_Y (p.location) AS lat
+    FROM
+      places p
+    WHERE
+      p.id = k.id
+    LIMIT
+      1
+  ) c
+ORDER BY
+  c.importance DESC,
+  c.id
 ;
 
 -- PlaceMatchingRepository.similar
@@ -108,13 +380,34 @@ ST_X(p.location) AS lon, ST_Y(p.location) AS lat FROM places p WHERE p.id = k.id
 --   $4 = 0.3
 --   $5 = "Sna Francisco"
 --   $6 = 200
-  SELECT p.id, p.kind, p.name, p.label, p.alt_names AS "altNames", p.importance,
-ST_X(p.location) AS lon, ST_Y(p.location) AS lat, similarity(p.name_norm, lis_normalize($1))::float8 AS similarity
-  FROM places p
-  WHERE p.name_norm % lis_normalize($2) AND similarity(p.name_norm, lis_normalize($3)) >= $4
-    AND p.kind IN ('locality', 'postcode', 'street', 'address', 'poi') AND true
-  ORDER BY similarity(p.name_norm, lis_normalize($5)) + p.importance DESC, p.id
-  LIMIT $6
+SELECT
+  p.id,
+  p.kind,
+  p.name,
+  p.label,
+  p.alt_names AS "altNames",
+  p.importance,
+  ST_X (p.location) AS lon,
+  ST_Y (p.location) AS lat,
+  similarity (p.name_norm, lis_normalize ($1))::float8 AS similarity
+FROM
+  places p
+WHERE
+  p.name_norm % lis_normalize ($2)
+  AND similarity (p.name_norm, lis_normalize ($3)) >= $4
+  AND p.kind IN (
+    'locality',
+    'postcode',
+    'street',
+    'address',
+    'poi'
+  )
+  AND true
+ORDER BY
+  similarity (p.name_norm, lis_normalize ($5)) + p.importance DESC,
+  p.id
+LIMIT
+  $6
 ;
 
 -- PlaceMatchingRepository.categoryImagery: a category anywhere in a country
@@ -126,42 +419,130 @@ ST_X(p.location) AS lon, ST_Y(p.location) AS lat, similarity(p.name_norm, lis_no
 --   $6 = 20
 --   $7 = 10
 --   $8 = 0
-  WITH poi AS MATERIALIZED (
-    SELECT q.*, row_number() OVER (ORDER BY q.ord, q.id) AS poi_rank
-    FROM (
-      SELECT p.* FROM unnest($1::text[]) AS t(tag) CROSS JOIN LATERAL (
-        SELECT p.id, p.kind, p.name, p.label, p.alt_names, p.importance, p.location,
-             ST_X(p.location) AS lon, ST_Y(p.location) AS lat, -p.importance::float8 AS ord
-        FROM places p
-        WHERE p.category IS NOT NULL AND (p.country_code IS NULL OR p.country_code = $2) AND p.category = t.tag
-        ORDER BY p.importance DESC, p.id
-        LIMIT $3
-      ) p
-      ORDER BY p.ord, p.id
-      LIMIT $4
-    ) q
-  ), hit AS MATERIALIZED (
-    SELECT DISTINCT ON (x.id) x.id, poi.poi_rank, poi.id AS poi_id, x.d
-    FROM poi CROSS JOIN LATERAL (
-      SELECT i.id, (i.location::geography <-> poi.location::geography) AS d
-      FROM imagery i
-      WHERE ST_DWithin(i.location::geography, poi.location::geography, $5::float8)
-      ORDER BY 2
-      LIMIT $6
-    ) x
-    ORDER BY x.id, poi.poi_rank, x.d
+WITH
+  poi AS MATERIALIZED (
+    SELECT
+      q.*,
+      row_number() OVER (
+        ORDER BY
+          q.ord,
+          q.id
+      ) AS poi_rank
+    FROM
+      (
+        SELECT
+          p.*
+        FROM
+          unnest($1::text[]) AS t (tag)
+          CROSS JOIN LATERAL (
+            SELECT
+              p.id,
+              p.kind,
+              p.name,
+              p.label,
+              p.alt_names,
+              p.importance,
+              p.location,
+              ST_X (p.location) AS lon,
+              ST_Y (p.location) AS lat,
+              - p.importance::float8 AS ord
+            FROM
+              places p
+            WHERE
+              p.category IS NOT NULL
+              AND (
+                p.country_code IS NULL
+                OR p.country_code = $2
+              )
+              AND p.category = t.tag
+            ORDER BY
+              p.importance DESC,
+              p.id
+            LIMIT
+              $3
+          ) p
+        ORDER BY
+          p.ord,
+          p.id
+        LIMIT
+          $4
+      ) q
+  ),
+  hit AS MATERIALIZED (
+    SELECT DISTINCT
+      ON (x.id) x.id,
+      poi.poi_rank,
+      poi.id AS poi_id,
+      x.d
+    FROM
+      poi
+      CROSS JOIN LATERAL (
+        SELECT
+          i.id,
+          (i.location::geography <-> poi.location::geography) AS d
+        FROM
+          imagery i
+        WHERE
+          ST_DWithin (
+            i.location::geography,
+            poi.location::geography,
+            $5::float8
+          )
+        ORDER BY
+          2
+        LIMIT
+          $6
+      ) x
+    ORDER BY
+      x.id,
+      poi.poi_rank,
+      x.d
   )
-  SELECT c.total, r.*
-  FROM (SELECT count(*)::int AS total FROM hit) c
+SELECT
+  c.total,
+  r.*
+FROM
+  (
+    SELECT
+      count(*)::int AS total
+    FROM
+      hit
+  ) c
   LEFT JOIN LATERAL (
-    SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
-i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat,
-i.place_id AS "placeId", i.locality_id AS "localityId", 0::float8 AS score, h.d::float8 AS distance, h.poi_rank,
-           poi.id AS "poiId", poi.kind AS "poiKind", poi.name AS "poiName", poi.label AS "poiLabel",
-           poi.alt_names AS "poiAltNames", poi.importance AS "poiImportance", poi.lon AS "poiLon", poi.lat AS "poiLat"
-    FROM hit h JOIN imagery i ON i.id = h.id JOIN poi ON poi.id = h.poi_id
-    ORDER BY h.poi_rank, h.d, i.id
-    LIMIT $7 OFFSET $8
+    SELECT
+      i.id,
+      i.address,
+      to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt",
+      i.heading,
+      i.interactive,
+      i.image_url AS "imageUrl",
+      ST_X (i.location) AS lon,
+      ST_Y (i.location) AS lat,
+      i.place_id AS "placeId",
+      i.locality_id AS "localityId",
+      0::float8 AS score,
+      h.d::float8 AS distance,
+      h.poi_rank,
+      poi.id AS "poiId",
+      poi.kind AS "poiKind",
+      poi.name AS "poiName",
+      poi.label AS "poiLabel",
+      poi.alt_names AS "poiAltNames",
+      poi.importance AS "poiImportance",
+      poi.lon AS "poiLon",
+      poi.lat AS "poiLat"
+    FROM
+      hit h
+      JOIN imagery i ON i.id = h.id
+      JOIN poi ON poi.id = h.poi_id
+    ORDER BY
+      h.poi_rank,
+      h.d,
+      i.id
+    LIMIT
+      $7
+    OFFSET
+      $8
   ) r ON true
 ;
 
@@ -183,48 +564,147 @@ i.place_id AS "placeId", i.locality_id AS "localityId", 0::float8 AS score, h.d:
 --   $15 = 20
 --   $16 = 10
 --   $17 = 0
-  WITH poi AS MATERIALIZED (
-    SELECT q.*, row_number() OVER (ORDER BY q.ord, q.id) AS poi_rank
-    FROM (
-      SELECT p.id, p.kind, p.name, p.label, p.alt_names, p.importance, p.location,
-             ST_X(p.location) AS lon, ST_Y(p.location) AS lat, (p.location::geography <-> ST_SetSRID(ST_MakePoint($1::float8, $2::float8), 4326)::geography)::float8 AS ord
-      FROM places p
-      WHERE p.category IS NOT NULL AND p.location && ST_MakeEnvelope($3::float8, $4::float8, $5::float8, $6::float8, 4326) AND ST_DWithin(p.location::geography, ST_SetSRID(ST_MakePoint($7::float8, $8::float8), 4326)::geography, $9::float8) AND p.category = ANY($10::text[])
-      ORDER BY p.location <-> ST_SetSRID(ST_MakePoint($11::float8, $12::float8), 4326)
-      LIMIT $13
-    ) q
-  ), hit AS MATERIALIZED (
-    SELECT DISTINCT ON (x.id) x.id, poi.poi_rank, poi.id AS poi_id, x.d
-    FROM poi CROSS JOIN LATERAL (
-      SELECT i.id, (i.location::geography <-> poi.location::geography) AS d
-      FROM imagery i
-      WHERE ST_DWithin(i.location::geography, poi.location::geography, $14::float8)
-      ORDER BY 2
-      LIMIT $15
-    ) x
-    ORDER BY x.id, poi.poi_rank, x.d
+WITH
+  poi AS MATERIALIZED (
+    SELECT
+      q.*,
+      row_number() OVER (
+        ORDER BY
+          q.ord,
+          q.id
+      ) AS poi_rank
+    FROM
+      (
+        SELECT
+          p.id,
+          p.kind,
+          p.name,
+          p.label,
+          p.alt_names,
+          p.importance,
+          p.location,
+          ST_X (p.location) AS lon,
+          ST_Y (p.location) AS lat,
+          (
+            p.location::geography <-> ST_SetSRID (ST_MakePoint ($1::float8, $2::float8), 4326)::geography
+          )::float8 AS ord
+        FROM
+          places p
+        WHERE
+          p.category IS NOT NULL
+          AND p.location && ST_MakeEnvelope (
+            $3::float8,
+            $4::float8,
+            $5::float8,
+            $6::float8,
+            4326
+          )
+          AND ST_DWithin (
+            p.location::geography,
+            ST_SetSRID (ST_MakePoint ($7::float8, $8::float8), 4326)::geography,
+            $9::float8
+          )
+          AND p.category = ANY ($10::text[])
+        ORDER BY
+          p.location <-> ST_SetSRID (ST_MakePoint ($11::float8, $12::float8), 4326)
+        LIMIT
+          $13
+      ) q
+  ),
+  hit AS MATERIALIZED (
+    SELECT DISTINCT
+      ON (x.id) x.id,
+      poi.poi_rank,
+      poi.id AS poi_id,
+      x.d
+    FROM
+      poi
+      CROSS JOIN LATERAL (
+        SELECT
+          i.id,
+          (i.location::geography <-> poi.location::geography) AS d
+        FROM
+          imagery i
+        WHERE
+          ST_DWithin (
+            i.location::geography,
+            poi.location::geography,
+            $14::float8
+          )
+        ORDER BY
+          2
+        LIMIT
+          $15
+      ) x
+    ORDER BY
+      x.id,
+      poi.poi_rank,
+      x.d
   )
-  SELECT c.total, r.*
-  FROM (SELECT count(*)::int AS total FROM hit) c
+SELECT
+  c.total,
+  r.*
+FROM
+  (
+    SELECT
+      count(*)::int AS total
+    FROM
+      hit
+  ) c
   LEFT JOIN LATERAL (
-    SELECT i.id, i.address, to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading,
-i.interactive, i.image_url AS "imageUrl", ST_X(i.location) AS lon, ST_Y(i.location) AS lat,
-i.place_id AS "placeId", i.locality_id AS "localityId", 0::float8 AS score, h.d::float8 AS distance, h.poi_rank,
-           poi.id AS "poiId", poi.kind AS "poiKind", poi.name AS "poiName", poi.label AS "poiLabel",
-           poi.alt_names AS "poiAltNames", poi.importance AS "poiImportance", poi.lon AS "poiLon", poi.lat AS "poiLat"
-    FROM hit h JOIN imagery i ON i.id = h.id JOIN poi ON poi.id = h.poi_id
-    ORDER BY h.poi_rank, h.d, i.id
-    LIMIT $16 OFFSET $17
+    SELECT
+      i.id,
+      i.address,
+      to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt",
+      i.heading,
+      i.interactive,
+      i.image_url AS "imageUrl",
+      ST_X (i.location) AS lon,
+      ST_Y (i.location) AS lat,
+      i.place_id AS "placeId",
+      i.locality_id AS "localityId",
+      0::float8 AS score,
+      h.d::float8 AS distance,
+      h.poi_rank,
+      poi.id AS "poiId",
+      poi.kind AS "poiKind",
+      poi.name AS "poiName",
+      poi.label AS "poiLabel",
+      poi.alt_names AS "poiAltNames",
+      poi.importance AS "poiImportance",
+      poi.lon AS "poiLon",
+      poi.lat AS "poiLat"
+    FROM
+      hit h
+      JOIN imagery i ON i.id = h.id
+      JOIN poi ON poi.id = h.poi_id
+    ORDER BY
+      h.poi_rank,
+      h.d,
+      i.id
+    LIMIT
+      $16
+    OFFSET
+      $17
   ) r ON true
 ;
 
 -- PlaceMatchingRepository.recordPlaces
 --   $1 = ["0f5ca291-e477-55f8-b961-57871f26c005"]
 --   $2 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b"]
-SELECT x.record_id AS "recordId", p.id, p.kind, p.label, ST_Y(p.location) AS lat, ST_X(p.location) AS lon,
-       ST_Distance(i.location::geography, p.location::geography)::float8 AS distance,
-       degrees(ST_Azimuth(i.location::geography, p.location::geography))::float8 AS bearing
-FROM unnest($1::uuid[], $2::uuid[]) AS x(record_id, place_id)
-JOIN imagery i ON i.id = x.record_id
-JOIN places p ON p.id = x.place_id
+SELECT
+  x.record_id AS "recordId",
+  p.id,
+  p.kind,
+  p.label,
+  ST_Y (p.location) AS lat,
+  ST_X (p.location) AS lon,
+  ST_Distance (i.location::geography, p.location::geography)::float8 AS distance,
+  degrees(
+    ST_Azimuth (i.location::geography, p.location::geography)
+  )::float8 AS bearing
+FROM
+  unnest($1::uuid[], $2::uuid[]) AS x (record_id, place_id)
+  JOIN imagery i ON i.id = x.record_id
+  JOIN places p ON p.id = x.place_id
 ;

@@ -4,5 +4,6 @@
 --   $1 = 1000
 --   $2 = 200
 --   $3 = false
-SELECT lis_refresh_place_terms($1, $2, $3) AS built
+SELECT
+  lis_refresh_place_terms ($1, $2, $3) AS built
 ;

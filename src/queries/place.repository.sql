@@ -2,27 +2,66 @@
 
 -- PlaceRepository.countBySource
 --   $1 = "sample-source"
-SELECT count(*)::int AS n FROM places WHERE source = $1
+SELECT
+  count(*)::int AS n
+FROM
+  places
+WHERE
+  source = $1
 ;
 
 -- PlaceRepository.openImportSession [1/4]
-SELECT version() LIKE '%PGlite%' AS pglite
+SELECT
+  version() LIKE '%PGlite%' AS pglite
 ;
 -- PlaceRepository.openImportSession [2/4]
 --   $1 = "lis-places-import"
 --   $2 = "sample-source"
-SELECT pg_try_advisory_lock(hashtext($1), hashtext($2)) AS locked
+SELECT
+  pg_try_advisory_lock(hashtext ($1), hashtext ($2)) AS locked
 ;
 -- PlaceRepository.openImportSession [3/4]
-SET jit = off
+SET
+  jit = off
 ;
 -- PlaceRepository.openImportSession [4/4]
-CREATE TEMP TABLE places_import_staging_<random> (id uuid, kind text, name text, housenumber text, street text, postcode text, locality text, municipality text, district text, region text, region_code text, country_code text, label text, alt_names text, lon float8, lat float8, line text, importance float8, population int8, category text, source_id text) ON COMMIT DELETE ROWS
+CREATE TEMP TABLE places_import_staging_ < random > (
+  id uuid,
+  kind text,
+  name text,
+  housenumber text,
+  street text,
+  postcode text,
+  locality text,
+  municipality text,
+  district text,
+  region text,
+  region_code text,
+  country_code text,
+  label text,
+  alt_names text,
+  lon float8,
+  lat float8,
+  line text,
+  importance float8,
+  population int8,
+  category text,
+  source_id text
+) ON
+COMMIT DELETE ROWS
 ;
 
 -- PlaceRepository.openAreaSession [1/2]
 --   the statement of PlaceRepository.openImportSession [3/4]
 -- PlaceRepository.openAreaSession [2/2]
-CREATE TEMP TABLE place_areas_staging_<random> (kind text NOT NULL, level int, name text, code text, postcode text,
-place_type text, geom geometry(Geometry, 4326) NOT NULL, area float8)
+CREATE TEMP TABLE place_areas_staging_ < random > (
+  kind text NOT NULL,
+  level int,
+  name text,
+  code text,
+  postcode text,
+  place_type text,
+  geom geometry (Geometry, 4326) NOT NULL,
+  area float8
+)
 ;

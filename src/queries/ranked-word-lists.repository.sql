@@ -2,22 +2,33 @@
 
 -- RankedWordListsRepository.refresh [1/7]
 --   $1 = "lis_refresh_word_ranks"
-SELECT pg_advisory_lock(hashtext($1))
+SELECT
+  pg_advisory_lock(hashtext ($1))
 ;
 -- RankedWordListsRepository.refresh [2/7]
-SELECT EXISTS (SELECT 1 FROM imagery_first_load) AS loading
+SELECT
+  EXISTS (
+    SELECT
+      1
+    FROM
+      imagery_first_load
+  ) AS loading
 ;
 -- RankedWordListsRepository.refresh [3/7]
 --   $1 = 500
 --   $2 = 1000
 --   $3 = 1000
-SELECT * FROM lis_plan_word_ranks($1, $2, $3)
+SELECT
+  *
+FROM
+  lis_plan_word_ranks ($1, $2, $3)
 ;
 -- RankedWordListsRepository.refresh [4/7]
 --   $1 = ["street"]
 --   $2 = [9000]
 --   $3 = 1000
-SELECT lis_build_word_ranks($1, $2, $3) AS built
+SELECT
+  lis_build_word_ranks ($1, $2, $3) AS built
 ;
 -- RankedWordListsRepository.refresh [5/7]
 --   $1 = ["mar*"]
@@ -30,9 +41,11 @@ SELECT lis_build_word_ranks($1, $2, $3) AS built
 --   $3 = false
 --   $4 = ["street","mar*"]
 --   $5 = 1000
-SELECT lis_merge_word_ranks($1, $2, $3, $4, $5) AS merged
+SELECT
+  lis_merge_word_ranks ($1, $2, $3, $4, $5) AS merged
 ;
 -- RankedWordListsRepository.refresh [7/7]
 --   $1 = "lis_refresh_word_ranks"
-SELECT pg_advisory_unlock(hashtext($1))
+SELECT
+  pg_advisory_unlock(hashtext ($1))
 ;

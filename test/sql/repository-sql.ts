@@ -1,3 +1,4 @@
+import { format } from 'sql-formatter';
 // The SQL review: every statement that the classes running SQL send, written to src/queries/*.sql by
 // `npm run sql` and compared with those files by test/unit/repository-sql.spec.ts, so a change to a
 // query shows in the diff. The statements come from the @GenerateSql declarations next to each method
@@ -103,15 +104,13 @@ function renderStatement(header: string, statement: Statement, given: string, ea
   const first = earlier.get(text);
   if (first) return [`-- ${header}`, ...values, `--   the statement of ${first}`].join('\n');
   earlier.set(text, header);
-  const body = text
-    .split('\n')
-    .map((line) => line.trimEnd())
-    .filter((line) => line.trim() !== '');
-  // The builders' template literals carry the source's indentation: drop the common part.
-  const indents = body.filter((l) => l.startsWith(' ')).map((l) => l.match(/^ */)![0].length);
-  const indent = indents.length > 0 ? Math.min(...indents) : 0;
-  const lines = body.map((l) => (l.startsWith(' '.repeat(indent)) ? l.slice(indent) : l));
-  return [`-- ${header}`, ...values, ...lines, ';'].join('\n');
+  return [`-- ${header}`, ...values, formatted(text), ';'].join('\n');
+}
+
+// The statement laid out by sql-formatter (PostgreSQL dialect), so every file reads the same way
+// whatever the builder's template literals looked like. A statement it cannot parse fails `npm run sql`.
+function formatted(text: string): string {
+  return format(text, { language: 'postgresql', tabWidth: 2, keywordCase: 'preserve' });
 }
 
 /** The review file of each class that can be sampled (base classes are reviewed through their subclasses). */
