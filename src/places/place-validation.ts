@@ -100,99 +100,48 @@ function text(value: unknown, max: number): Text {
   return { value: clean === '' ? null : clean };
 }
 
+// The first problem found in a record: thrown by the checks below, answered as a rejection.
+class FieldProblem extends Error {
+  constructor(
+    readonly field: string,
+    readonly reason: string,
+  ) {
+    super(`${field} ${reason}`);
+  }
+}
+
+const fail = (field: string, reason: string): never => {
+  throw new FieldProblem(field, reason);
+};
+
 // The rules every place obeys, whatever format it came in; returns the record or the first problem.
 export function validatePlace(raw: RawPlace, defaults: PlaceDefaults): PlaceResult {
-  if (typeof raw.kind !== 'string' || !(PLACE_KINDS as readonly string[]).includes(raw.kind)) {
-    return reject('kind', `is required and must be one of ${PLACE_KINDS.join(', ')}`);
+  try {
+    return { ok: true, place: placeOf(raw, defaults) };
+  } catch (error) {
+    if (error instanceof FieldProblem) return reject(error.field, error.reason);
+    throw error;
   }
-  const kind = raw.kind as PlaceKind;
-  const { lon, lat } = raw;
-  if (typeof lon !== 'number' || !Number.isFinite(lon))
-    return reject('lon', 'longitude is required and must be a number');
-  if (lon < -180 || lon > 180) return reject('lon', 'longitude must be between -180 and 180');
-  if (typeof lat !== 'number' || !Number.isFinite(lat))
-    return reject('lat', 'latitude is required and must be a number');
-  if (lat < -90 || lat > 90) return reject('lat', 'latitude must be between -90 and 90');
+}
 
-  const fields = {} as Record<
-    'name' | 'housenumber' | 'street' | 'postcode' | 'locality' | 'municipality' | 'district' | 'region',
-    string | null
-  >;
-  const bounds = {
-    name: MAX_NAME_LENGTH,
-    housenumber: MAX_HOUSENUMBER_LENGTH,
-    street: MAX_NAME_LENGTH,
-    postcode: MAX_POSTCODE_LENGTH,
-    locality: MAX_NAME_LENGTH,
-    municipality: MAX_NAME_LENGTH,
-    district: MAX_NAME_LENGTH,
-    region: MAX_NAME_LENGTH,
-  };
-  for (const [field, max] of Object.entries(bounds) as Array<[keyof typeof bounds, number]>) {
-    const t = text(raw[field], max);
-    if ('problem' in t) return reject(field, t.problem);
-    fields[field] = t.value;
-  }
-  const { housenumber, street, postcode, locality, municipality, district, region } = fields;
+function placeOf(raw: RawPlace, defaults: PlaceDefaults): PlaceRecord {
+  const kind = kindOf(raw);
+  const { lon, lat } = positionOf(raw);
+  const { housenumber, street, postcode, locality, municipality, district, region, name: given } = textFieldsOf(raw);
   // The same name twice says nothing more ("Silum 6, Silum" for an addr:place address).
   const localityOrNull = locality !== null && locality === street && kind === 'address' ? null : locality;
-
-  const codes: { country: string | null; region: string | null } = { country: null, region: null };
-  for (const [field, pattern, key, example] of [
-    ['country_code', COUNTRY_CODE, 'country', 'LI'],
-    ['region_code', REGION_CODE, 'region', 'US-CA'],
-  ] as const) {
-    const t = text(raw[field], 10);
-    if ('problem' in t) return reject(field, t.problem);
-    const code = t.value?.toUpperCase() ?? null;
-    if (code !== null && !pattern.test(code))
-      return reject(field, `must be an ISO 3166 code like "${example}", got ${JSON.stringify(t.value)}`);
-    codes[key] = code;
-  }
+  const codes = codesOf(raw);
   const countryCode = codes.country ?? defaults.countryCode ?? codes.region?.slice(0, 2) ?? null;
   // A region given only by its code is named from it ("US-IL": Illinois).
   const regionName = region ?? (codes.region ? (regionByCode(codes.region)?.name ?? null) : null);
-
   if (kind === 'address') {
-    if (housenumber === null) return reject('housenumber', 'is required for an address');
-    if (street === null && localityOrNull === null) return reject('street', 'an address needs a street or a locality');
+    if (housenumber === null) fail('housenumber', 'is required for an address');
+    if (street === null && localityOrNull === null) fail('street', 'an address needs a street or a locality');
   }
-  const explicitName = fields.name;
-  const name = explicitName ?? derivedName(kind, housenumber, street, postcode);
-  if (name === null) return reject('name', `is required for a ${kind}`);
-
-  let population: number | null = null;
-  if (raw.population !== undefined && raw.population !== null) {
-    if (typeof raw.population !== 'number' || !Number.isSafeInteger(raw.population) || raw.population < 0) {
-      return reject('population', 'must be a whole number of at least 0');
-    }
-    population = raw.population;
-  }
-  let importance: number;
-  if (raw.importance !== undefined && raw.importance !== null) {
-    if (typeof raw.importance !== 'number' || !(raw.importance >= 0 && raw.importance <= 1))
-      return reject('importance', 'must be a number from 0 to 1');
-    importance = raw.importance;
-  } else {
-    // A country or region matters at least as its kind does, however few live there.
-    const floor = kind === 'country' || kind === 'region' ? KIND_IMPORTANCE[kind] : 0;
-    importance = population !== null ? Math.max(floor, importanceFromPopulation(population)) : KIND_IMPORTANCE[kind];
-  }
-
-  const alt =
-    Array.isArray(raw.alt_names) && raw.alt_names.every((a) => typeof a === 'string')
-      ? raw.alt_names.join(ALT_NAME_SEPARATOR)
-      : raw.alt_names;
-  const altNames = text(alt, MAX_ALT_NAMES_LENGTH);
-  if ('problem' in altNames) return reject('alt_names', `${altNames.problem} (or an array of strings)`);
-  const category = text(raw.category, MAX_CATEGORY_LENGTH);
-  if ('problem' in category) return reject('category', category.problem);
-  if (category.value !== null && !CATEGORY_SHAPE.test(category.value))
-    return reject(
-      'category',
-      `must be an OpenStreetMap tag like "amenity=restaurant", got ${JSON.stringify(category.value)}`,
-    );
-
+  const name = given ?? derivedName(kind, housenumber, street, postcode) ?? fail('name', `is required for a ${kind}`);
+  const { population, importance } = importanceOf(raw, kind);
+  const altNames = altNamesOf(raw);
+  const category = categoryOf(raw);
   const parts = {
     kind,
     name,
@@ -208,39 +157,128 @@ export function validatePlace(raw: RawPlace, defaults: PlaceDefaults): PlaceResu
     countryCode,
   };
   const label = placeLabel(parts);
-  if (label.length > MAX_LABEL_LENGTH)
-    return reject('name', `makes a label longer than ${MAX_LABEL_LENGTH} characters`);
-
+  if (label.length > MAX_LABEL_LENGTH) fail('name', `makes a label longer than ${MAX_LABEL_LENGTH} characters`);
   const entry = AREA_KINDS.has(kind) && codes.region ? regionEntry(codes.region) : undefined;
   const areaNames = AREA_KINDS.has(kind)
     ? [...(entry ? regionNames(entry) : []), ...(countryCode ? countryNames(countryCode) : [])]
     : [];
-
-  const sourceId =
-    raw.id === undefined || raw.id === null || raw.id === ''
-      ? contentId(parts, lon, lat)
-      : text(raw.id, MAX_SOURCE_ID_LENGTH);
-  if (typeof sourceId !== 'string' && ('problem' in sourceId || sourceId.value === null)) {
-    return reject('id', 'problem' in sourceId ? sourceId.problem : 'must not be blank');
-  }
-  const id = typeof sourceId === 'string' ? sourceId : sourceId.value!;
+  const sourceId = sourceIdOf(raw, parts, lon, lat);
   return {
-    ok: true,
-    place: {
-      id: placeId(defaults.source, id),
-      ...parts,
-      label,
-      altNames: joinAltNames(label, [altNames.value, ...areaNames]),
-      lon,
-      lat,
-      line: kind === 'street' ? streetLine(raw.line) : null,
-      importance,
-      population,
-      category: category.value,
-      source: defaults.source,
-      sourceId: id,
-    },
+    id: placeId(defaults.source, sourceId),
+    ...parts,
+    label,
+    altNames: joinAltNames(label, [altNames, ...areaNames]),
+    lon,
+    lat,
+    line: kind === 'street' ? streetLine(raw.line) : null,
+    importance,
+    population,
+    category,
+    source: defaults.source,
+    sourceId,
   };
+}
+
+function kindOf(raw: RawPlace): PlaceKind {
+  if (typeof raw.kind !== 'string' || !(PLACE_KINDS as readonly string[]).includes(raw.kind)) {
+    return fail('kind', `is required and must be one of ${PLACE_KINDS.join(', ')}`);
+  }
+  return raw.kind as PlaceKind;
+}
+
+function positionOf(raw: RawPlace): { lon: number; lat: number } {
+  const { lon, lat } = raw;
+  if (typeof lon !== 'number' || !Number.isFinite(lon))
+    return fail('lon', 'longitude is required and must be a number');
+  if (lon < -180 || lon > 180) fail('lon', 'longitude must be between -180 and 180');
+  if (typeof lat !== 'number' || !Number.isFinite(lat)) return fail('lat', 'latitude is required and must be a number');
+  if (lat < -90 || lat > 90) fail('lat', 'latitude must be between -90 and 90');
+  return { lon, lat };
+}
+
+const TEXT_BOUNDS = {
+  name: MAX_NAME_LENGTH,
+  housenumber: MAX_HOUSENUMBER_LENGTH,
+  street: MAX_NAME_LENGTH,
+  postcode: MAX_POSTCODE_LENGTH,
+  locality: MAX_NAME_LENGTH,
+  municipality: MAX_NAME_LENGTH,
+  district: MAX_NAME_LENGTH,
+  region: MAX_NAME_LENGTH,
+};
+
+function textOf(value: unknown, max: number, field: string): string | null {
+  const t = text(value, max);
+  return 'problem' in t ? fail(field, t.problem) : t.value;
+}
+
+function textFieldsOf(raw: RawPlace): Record<keyof typeof TEXT_BOUNDS, string | null> {
+  const fields = {} as Record<keyof typeof TEXT_BOUNDS, string | null>;
+  for (const [field, max] of Object.entries(TEXT_BOUNDS) as Array<[keyof typeof TEXT_BOUNDS, number]>) {
+    fields[field] = textOf(raw[field], max, field);
+  }
+  return fields;
+}
+
+function codesOf(raw: RawPlace): { country: string | null; region: string | null } {
+  const codes: { country: string | null; region: string | null } = { country: null, region: null };
+  for (const [field, pattern, key, example] of [
+    ['country_code', COUNTRY_CODE, 'country', 'LI'],
+    ['region_code', REGION_CODE, 'region', 'US-CA'],
+  ] as const) {
+    const given = textOf(raw[field], 10, field);
+    const code = given?.toUpperCase() ?? null;
+    if (code !== null && !pattern.test(code))
+      fail(field, `must be an ISO 3166 code like "${example}", got ${JSON.stringify(given)}`);
+    codes[key] = code;
+  }
+  return codes;
+}
+
+function importanceOf(raw: RawPlace, kind: PlaceKind): { population: number | null; importance: number } {
+  let population: number | null = null;
+  if (raw.population !== undefined && raw.population !== null) {
+    if (typeof raw.population !== 'number' || !Number.isSafeInteger(raw.population) || raw.population < 0) {
+      fail('population', 'must be a whole number of at least 0');
+    }
+    population = raw.population as number;
+  }
+  if (raw.importance !== undefined && raw.importance !== null) {
+    if (typeof raw.importance !== 'number' || !(raw.importance >= 0 && raw.importance <= 1))
+      fail('importance', 'must be a number from 0 to 1');
+    return { population, importance: raw.importance as number };
+  }
+  // A country or region matters at least as its kind does, however few live there.
+  const floor = kind === 'country' || kind === 'region' ? KIND_IMPORTANCE[kind] : 0;
+  const importance =
+    population !== null ? Math.max(floor, importanceFromPopulation(population)) : KIND_IMPORTANCE[kind];
+  return { population, importance };
+}
+
+function altNamesOf(raw: RawPlace): string | null {
+  const alt =
+    Array.isArray(raw.alt_names) && raw.alt_names.every((a) => typeof a === 'string')
+      ? raw.alt_names.join(ALT_NAME_SEPARATOR)
+      : raw.alt_names;
+  const t = text(alt, MAX_ALT_NAMES_LENGTH);
+  return 'problem' in t ? fail('alt_names', `${t.problem} (or an array of strings)`) : t.value;
+}
+
+function categoryOf(raw: RawPlace): string | null {
+  const category = textOf(raw.category, MAX_CATEGORY_LENGTH, 'category');
+  if (category !== null && !CATEGORY_SHAPE.test(category))
+    fail('category', `must be an OpenStreetMap tag like "amenity=restaurant", got ${JSON.stringify(category)}`);
+  return category;
+}
+
+function sourceIdOf(
+  raw: RawPlace,
+  parts: { municipality: string | null; district: string | null },
+  lon: number,
+  lat: number,
+): string {
+  if (raw.id === undefined || raw.id === null || raw.id === '') return contentId(parts, lon, lat);
+  return textOf(raw.id, MAX_SOURCE_ID_LENGTH, 'id') ?? fail('id', 'must not be blank');
 }
 
 // What an unnamed place is called: an address by its house number and street ("Herrengasse 35" is
