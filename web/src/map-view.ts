@@ -62,8 +62,93 @@ export interface MapOptions {
 
 // The map is progressive: without WebGL the page still searches and lists results.
 export function createMapView(container: HTMLElement, events: MapEvents, options: MapOptions): MapView | null {
-  let map: MapLibreMap;
   const maxZoom = options.styleUrl ? STYLE_MAX_ZOOM : BASEMAP_MAX_ZOOM;
+  const map = openMap(container, events, options, maxZoom);
+  if (!map) return null;
+  let markers = new Map<string, { marker: Marker; element: HTMLElement }>();
+  let places = new Map<string, { marker: Marker; element: HTMLElement }>();
+  let placeOf = new Map<string, string>(); // record id -> place id
+  let area: Near | null = null;
+
+  const setData = (source: string, data: FeatureCollection) => {
+    const target = map.getSource(source) as GeoJSONSource | undefined;
+    if (target) target.setData(data);
+    else map.once('load', () => (map.getSource(source) as GeoJSONSource).setData(data));
+  };
+
+  return {
+    showResults(records, firstNumber) {
+      for (const { marker } of [...markers.values(), ...places.values()]) marker.remove();
+      const bounds = new LngLatBounds();
+      const { links, nearPlace } = placeLinks(records, bounds);
+      placeOf = new Map(records.flatMap((r) => (r.place ? [[r.id, r.place.id] as [string, string]] : [])));
+      // The places the results belong to, each once, under the result markers.
+      places = new Map();
+      for (const place of records.flatMap((r) => (r.place ? [r.place] : []))) {
+        if (places.has(place.id)) continue;
+        const element = placeElement(place);
+        const marker = new Marker({ element, anchor: 'left', offset: [-6, 0] })
+          .setLngLat([place.lon, place.lat])
+          .addTo(map);
+        places.set(place.id, { marker, element });
+      }
+      // One place names itself; among several, a place's name shows while one of its results is active.
+      container.classList.toggle('one-place', places.size === 1);
+      setData('place-links', links);
+      setData('place-labels', placeLabels(records));
+      markers = new Map();
+      records.forEach((record, i) => {
+        const element = markerElement(record, firstNumber + i);
+        element.addEventListener('mouseenter', () => events.onMarkerHover(record.id));
+        element.addEventListener('mouseleave', () => events.onMarkerHover(null));
+        element.addEventListener('click', () => events.onMarkerClick(record.id));
+        const [lon, lat] = record.geometry.coordinates;
+        const marker = new Marker({ element, anchor: 'center' }).setLngLat([lon, lat]).addTo(map);
+        markers.set(record.id, { marker, element });
+        bounds.extend([lon, lat]);
+      });
+      frameResults(map, container, bounds, { area, maxZoom, nearPlace });
+    },
+
+    highlight(id) {
+      for (const [key, { element }] of markers) element.classList.toggle('is-active', key === id);
+      const place = id === null ? undefined : placeOf.get(id);
+      for (const [key, { element }] of places) element.classList.toggle('is-active', key === place);
+    },
+
+    focusRecord(id) {
+      const entry = markers.get(id);
+      if (!entry) return;
+      map.easeTo({
+        center: entry.marker.getLngLat(),
+        zoom: Math.min(maxZoom, Math.max(map.getZoom(), 14)),
+        duration: reducedMotion() ? 0 : 500,
+      });
+    },
+
+    center() {
+      const c = map.getCenter();
+      return { lat: c.lat, lon: c.lng };
+    },
+
+    jumpTo(lat, lon, radiusM) {
+      // Zoom so the circle fills roughly the map's shorter side.
+      const metresPerPixelAtZoom0 = (40_075_016 * Math.cos((lat * Math.PI) / 180)) / 512;
+      const side = Math.min(container.clientWidth, container.clientHeight) || 400;
+      const zoom = Math.log2((metresPerPixelAtZoom0 * side) / (2.6 * radiusM));
+      map.jumpTo({ center: [lon, lat], zoom: Math.min(maxZoom, 16, Math.max(1, zoom)) });
+    },
+
+    showNear(near) {
+      area = near;
+      setData('near', near ? circle(near) : EMPTY);
+    },
+  };
+}
+
+// The map with its controls and the page's hooks (style, errors, moves), or null without WebGL.
+function openMap(container: HTMLElement, events: MapEvents, options: MapOptions, maxZoom: number): MapLibreMap | null {
+  let map: MapLibreMap;
   container.dataset.maxZoom = String(maxZoom);
   if (options.styleUrl) container.dataset.customStyle = '';
   try {
@@ -110,114 +195,50 @@ export function createMapView(container: HTMLElement, events: MapEvents, options
     container.dataset.zoom = map.getZoom().toFixed(2);
     if ((e as { originalEvent?: Event }).originalEvent) events.onUserMove();
   });
+  return map;
+}
 
-  let markers = new Map<string, { marker: Marker; element: HTMLElement }>();
-  let places = new Map<string, { marker: Marker; element: HTMLElement }>();
-  let placeOf = new Map<string, string>(); // record id -> place id
-  let area: Near | null = null;
+// The lines joining records to the places they belong to, when those are near (PLACE_NEAR_M); such a
+// place is kept in view (added to `bounds`).
+function placeLinks(records: ImageryRecord[], bounds: LngLatBounds) {
+  const links: FeatureCollection<LineString> = { type: 'FeatureCollection', features: [] };
+  let nearPlace = false;
+  for (const record of records) {
+    const place = record.place;
+    if (!place || place.distance_m > PLACE_NEAR_M) continue;
+    links.features.push({
+      type: 'Feature',
+      properties: {},
+      geometry: { type: 'LineString', coordinates: [record.geometry.coordinates, [place.lon, place.lat]] },
+    });
+    bounds.extend([place.lon, place.lat]);
+    nearPlace = true;
+  }
+  return { links, nearPlace };
+}
 
-  const setData = (source: string, data: FeatureCollection) => {
-    const target = map.getSource(source) as GeoJSONSource | undefined;
-    if (target) target.setData(data);
-    else map.once('load', () => (map.getSource(source) as GeoJSONSource).setData(data));
-  };
-
-  return {
-    showResults(records, firstNumber) {
-      for (const { marker } of [...markers.values(), ...places.values()]) marker.remove();
-      markers = new Map();
-      places = new Map();
-      placeOf = new Map();
-      const bounds = new LngLatBounds();
-      // The places the results belong to, each once, under the result markers.
-      const links: FeatureCollection<LineString> = { type: 'FeatureCollection', features: [] };
-      let nearPlace = false;
-      for (const record of records) {
-        const place = record.place;
-        if (!place) continue;
-        placeOf.set(record.id, place.id);
-        if (place.distance_m <= PLACE_NEAR_M) {
-          links.features.push({
-            type: 'Feature',
-            properties: {},
-            geometry: { type: 'LineString', coordinates: [record.geometry.coordinates, [place.lon, place.lat]] },
-          });
-          bounds.extend([place.lon, place.lat]);
-          nearPlace = true;
-        }
-        if (places.has(place.id)) continue;
-        const element = placeElement(place);
-        const marker = new Marker({ element, anchor: 'left', offset: [-6, 0] })
-          .setLngLat([place.lon, place.lat])
-          .addTo(map);
-        places.set(place.id, { marker, element });
-      }
-      // One place names itself; among several, a place's name shows while one of its results is active.
-      container.classList.toggle('one-place', places.size === 1);
-      setData('place-links', links);
-      setData('place-labels', placeLabels(records));
-      records.forEach((record, i) => {
-        const element = markerElement(record, firstNumber + i);
-        element.addEventListener('mouseenter', () => events.onMarkerHover(record.id));
-        element.addEventListener('mouseleave', () => events.onMarkerHover(null));
-        element.addEventListener('click', () => events.onMarkerClick(record.id));
-        const [lon, lat] = record.geometry.coordinates;
-        const marker = new Marker({ element, anchor: 'center' }).setLngLat([lon, lat]).addTo(map);
-        markers.set(record.id, { marker, element });
-        bounds.extend([lon, lat]);
-      });
-      // A search near a point shows its whole circle, not only what was found in it.
-      if (area) {
-        const dLat = area.radiusM / 111_320;
-        const dLon = dLat / Math.max(0.01, Math.cos((area.lat * Math.PI) / 180));
-        bounds.extend([area.lon - dLon, area.lat - dLat]).extend([area.lon + dLon, area.lat + dLat]);
-      }
-      if (bounds.isEmpty()) return;
-      const duration = reducedMotion() ? 0 : 700;
-      // Tests and tools can wait for the camera to settle on the results.
-      delete container.dataset.camera;
-      map.once('moveend', () => (container.dataset.camera = 'settled'));
-      const sw = bounds.getSouthWest();
-      const ne = bounds.getNorthEast();
-      // Never past what the basemap shows (maxZoom): street level on the offline basemap is an empty plane.
-      if (sw.lng === ne.lng && sw.lat === ne.lat)
-        map.easeTo({ center: sw, zoom: Math.min(maxZoom, Math.max(map.getZoom(), 15)), duration });
-      // Closer in when records and the address they show are metres apart, so both can be told apart.
-      else map.fitBounds(bounds, { padding: 64, maxZoom: Math.min(maxZoom, nearPlace ? 18 : 16), duration });
-    },
-
-    highlight(id) {
-      for (const [key, { element }] of markers) element.classList.toggle('is-active', key === id);
-      const place = id === null ? undefined : placeOf.get(id);
-      for (const [key, { element }] of places) element.classList.toggle('is-active', key === place);
-    },
-
-    focusRecord(id) {
-      const entry = markers.get(id);
-      if (!entry) return;
-      map.easeTo({
-        center: entry.marker.getLngLat(),
-        zoom: Math.min(maxZoom, Math.max(map.getZoom(), 14)),
-        duration: reducedMotion() ? 0 : 500,
-      });
-    },
-
-    center() {
-      const c = map.getCenter();
-      return { lat: c.lat, lon: c.lng };
-    },
-
-    jumpTo(lat, lon, radiusM) {
-      // Zoom so the circle fills roughly the map's shorter side.
-      const metresPerPixelAtZoom0 = (40_075_016 * Math.cos((lat * Math.PI) / 180)) / 512;
-      const side = Math.min(container.clientWidth, container.clientHeight) || 400;
-      const zoom = Math.log2((metresPerPixelAtZoom0 * side) / (2.6 * radiusM));
-      map.jumpTo({ center: [lon, lat], zoom: Math.min(maxZoom, 16, Math.max(1, zoom)) });
-    },
-
-    showNear(near) {
-      area = near;
-      setData('near', near ? circle(near) : EMPTY);
-    },
-  };
+// The camera on the results: a search near a point shows its whole circle, not only what was found in
+// it; never past what the basemap shows (maxZoom: street level on the offline basemap is an empty plane).
+function frameResults(
+  map: MapLibreMap,
+  container: HTMLElement,
+  bounds: LngLatBounds,
+  { area, maxZoom, nearPlace }: { area: Near | null; maxZoom: number; nearPlace: boolean },
+): void {
+  if (area) {
+    const dLat = area.radiusM / 111_320;
+    const dLon = dLat / Math.max(0.01, Math.cos((area.lat * Math.PI) / 180));
+    bounds.extend([area.lon - dLon, area.lat - dLat]).extend([area.lon + dLon, area.lat + dLat]);
+  }
+  if (bounds.isEmpty()) return;
+  const duration = reducedMotion() ? 0 : 700;
+  // Tests and tools can wait for the camera to settle on the results.
+  delete container.dataset.camera;
+  map.once('moveend', () => (container.dataset.camera = 'settled'));
+  const sw = bounds.getSouthWest();
+  const ne = bounds.getNorthEast();
+  if (sw.lng === ne.lng && sw.lat === ne.lat)
+    map.easeTo({ center: sw, zoom: Math.min(maxZoom, Math.max(map.getZoom(), 15)), duration });
+  // Closer in when records and the address they show are metres apart, so both can be told apart.
+  else map.fitBounds(bounds, { padding: 64, maxZoom: Math.min(maxZoom, nearPlace ? 18 : 16), duration });
 }

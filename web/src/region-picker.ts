@@ -46,19 +46,8 @@ export function attachRegionPicker(
     return list;
   };
 
-  function fillRegions(list: RegionOption[], chosen = ''): void {
-    region.replaceChildren(
-      new Option('Whole country', ''),
-      ...list.map((r) => new Option(`${r.name} (${r.code})`, r.code)),
-    );
-    region.value = chosen;
-    region.disabled = list.length === 0;
-  }
-
-  function clearRegions(): void {
-    region.replaceChildren(new Option('Whole country', ''));
-    region.disabled = true;
-  }
+  const fillRegions = (list: RegionOption[], chosen = '') => showRegions(region, list, chosen);
+  const clearRegions = () => showRegions(region, [], '');
 
   const prepare = () => void loadCountries().catch(() => undefined);
   // Filled when the control is about to be used, and by show() on a shared URL.
@@ -109,4 +98,15 @@ export function attachRegionPicker(
       }
     },
   };
+}
+
+// The region select holding a country's regions, `chosen` selected ('' for the whole country);
+// disabled when the country has none (or none is chosen).
+function showRegions(region: HTMLSelectElement, list: RegionOption[], chosen: string): void {
+  region.replaceChildren(
+    new Option('Whole country', ''),
+    ...list.map((r) => new Option(`${r.name} (${r.code})`, r.code)),
+  );
+  region.value = chosen;
+  region.disabled = list.length === 0;
 }

@@ -30,15 +30,7 @@ export function attachSuggestions(input: HTMLInputElement, listbox: HTMLUListEle
 
   const setActive = (index: number) => {
     active = index;
-    listbox
-      .querySelectorAll('[role="option"]')
-      .forEach((el, i) => el.setAttribute('aria-selected', String(i === index)));
-    if (index >= 0) {
-      input.setAttribute('aria-activedescendant', `suggestion-${index}`);
-      listbox.children[index]?.scrollIntoView({ block: 'nearest' });
-    } else {
-      input.removeAttribute('aria-activedescendant');
-    }
+    markActive(input, listbox, index);
   };
 
   const choose = (index: number) => {
@@ -52,17 +44,7 @@ export function attachSuggestions(input: HTMLInputElement, listbox: HTMLUListEle
   const render = () => {
     listbox.replaceChildren(
       ...options.map((record, i) => {
-        const li = document.createElement('li');
-        li.id = `suggestion-${i}`;
-        li.setAttribute('role', 'option');
-        li.setAttribute('aria-selected', 'false');
-        const address = document.createElement('span');
-        address.className = 'suggestion-address';
-        address.textContent = record.address;
-        const meta = document.createElement('span');
-        meta.className = 'suggestion-meta';
-        meta.textContent = `${record.date} · ${record.compass.replace(/^Facing /, '')}${record.interactive ? ' · 360°' : ''}`;
-        li.append(address, meta);
+        const li = suggestionItem(record, i);
         // mousedown, not click: it runs before the input's blur closes the list.
         li.addEventListener('mousedown', (e) => {
           e.preventDefault();
@@ -95,20 +77,13 @@ export function attachSuggestions(input: HTMLInputElement, listbox: HTMLUListEle
   });
 
   input.addEventListener('keydown', (e) => {
-    const open = !listbox.hidden;
-    if (e.key === 'ArrowDown' && open) {
-      e.preventDefault();
-      setActive((active + 1) % options.length);
-    } else if (e.key === 'ArrowUp' && open) {
-      e.preventDefault();
-      setActive(active <= 0 ? options.length - 1 : active - 1);
-    } else if (e.key === 'Enter' && open && active >= 0) {
-      e.preventDefault();
-      choose(active);
-    } else if (e.key === 'Escape' && open) {
-      e.preventDefault();
-      close();
-    }
+    if (listbox.hidden) return;
+    const action = keyAction(e.key, active, options.length);
+    if (action === null) return;
+    e.preventDefault();
+    if (action === 'choose') choose(active);
+    else if (action === 'close') close();
+    else setActive(action);
   });
 
   input.addEventListener('blur', close);
@@ -120,4 +95,41 @@ export function attachSuggestions(input: HTMLInputElement, listbox: HTMLUListEle
       close();
     },
   };
+}
+
+// One option of the list: the address, then its date, direction and whether it is a 360-degree image.
+function suggestionItem(record: ImageryRecord, index: number): HTMLLIElement {
+  const li = document.createElement('li');
+  li.id = `suggestion-${index}`;
+  li.setAttribute('role', 'option');
+  li.setAttribute('aria-selected', 'false');
+  const address = document.createElement('span');
+  address.className = 'suggestion-address';
+  address.textContent = record.address;
+  const meta = document.createElement('span');
+  meta.className = 'suggestion-meta';
+  meta.textContent = `${record.date} · ${record.compass.replace(/^Facing /, '')}${record.interactive ? ' · 360°' : ''}`;
+  li.append(address, meta);
+  return li;
+}
+
+// What a key does in the open list: move to an option (its index), choose the active one, close, or
+// nothing (null: the key keeps its usual meaning).
+function keyAction(key: string, active: number, count: number): number | 'choose' | 'close' | null {
+  if (key === 'ArrowDown') return (active + 1) % count;
+  if (key === 'ArrowUp') return active <= 0 ? count - 1 : active - 1;
+  if (key === 'Enter' && active >= 0) return 'choose';
+  if (key === 'Escape') return 'close';
+  return null;
+}
+
+// The option at `index` marked active (selected, named by the input, scrolled into view); -1: none.
+function markActive(input: HTMLInputElement, listbox: HTMLUListElement, index: number): void {
+  listbox.querySelectorAll('[role="option"]').forEach((el, i) => el.setAttribute('aria-selected', String(i === index)));
+  if (index >= 0) {
+    input.setAttribute('aria-activedescendant', `suggestion-${index}`);
+    listbox.children[index]?.scrollIntoView({ block: 'nearest' });
+  } else {
+    input.removeAttribute('aria-activedescendant');
+  }
 }
