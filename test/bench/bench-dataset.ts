@@ -31,6 +31,8 @@ export interface BenchHouse {
   lon: number;
   lat: number;
   captures: number;
+  /** Metres from the street's start to the house, along it. */
+  along: number;
 }
 
 export interface BenchStreet {
@@ -119,7 +121,7 @@ export function benchStreet(seed: number, index: number): BenchStreet {
     );
     // Several captures per address over the years: 1 to 8, most often 2 or 3.
     const captures = 1 + Math.min(7, Math.floor(-Math.log(1 - rand()) * 2));
-    houses.push({ number, lon, lat, captures });
+    houses.push({ number, lon, lat, captures, along });
     records += captures;
     number += 2 + 2 * Math.floor(rand() * 3);
   }

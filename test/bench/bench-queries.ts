@@ -109,10 +109,11 @@ export function queryBodies(
   });
   placeClasses(out, chosen, house, body, rand);
   // Last, so the other classes' bodies stay those of earlier runs. A point on the street itself,
-  // somewhere along it: on the dense set, hundreds of images within the
-  // radius (every 3-5 m along every pass), on the sparse one its houses' few captures.
+  // beside one of its houses: on the dense set, hundreds of images within the radius (every 3-5 m
+  // along every pass), on the sparse one that house's few captures (a point anywhere along a long
+  // street could lie farther than the radius from every house, and find nothing).
   out.dense_coordinates = chosen.map((s) => {
-    const [lon, lat] = alongStreet(s, s.length * (0.2 + 0.6 * rand()), 0);
+    const [lon, lat] = alongStreet(s, house(s).along, 0);
     return body(`${lat.toFixed(6)}, ${lon.toFixed(6)}`);
   });
   return out;
