@@ -13,12 +13,7 @@ import { fullTextSql, fuzzySql } from './sql/text-search.sql';
 import { vocabularySql, wordCandidatesSql } from './sql/vocabulary.sql';
 import { Vocabulary } from './vocabulary';
 import { shapeTextQuery } from './index-choice';
-import {
-  NO_VOCABULARY,
-  SAMPLE_PAGE as page,
-  samplePlan as plan,
-  sampleText as text,
-} from './search-sql.samples';
+import { NO_VOCABULARY, SAMPLE_PAGE as page, samplePlan as plan, sampleText as text } from './search-sql.samples';
 import { FULL_TEXT_SQL_EXAMPLES } from './full-text.sql-samples';
 
 export interface SearchRow {
