@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { MAX_ADDRESS_LENGTH } from '../import-formats/record-limits';
 import { Rejection } from '../import-formats/rejection';
 import { streetLine } from './place-geometry';
+import { contentId, derivedName } from './place-identity';
 import { placeLabel } from './place-label';
 import { ALT_NAME_SEPARATOR, PLACE_KINDS, PlaceKind, PlaceRecord, placeId } from './place-record';
 import { countryNames, regionNames } from './gazetteer/gazetteer-place';
@@ -279,28 +279,4 @@ function sourceIdOf(
 ): string {
   if (raw.id === undefined || raw.id === null || raw.id === '') return contentId(parts, lon, lat);
   return textOf(raw.id, MAX_SOURCE_ID_LENGTH, 'id') ?? fail('id', 'must not be blank');
-}
-
-// What an unnamed place is called: an address by its house number and street ("Herrengasse 35" is
-// the label's job; the name keeps the order of the record), a street or postcode by itself.
-function derivedName(
-  kind: PlaceKind,
-  housenumber: string | null,
-  street: string | null,
-  postcode: string | null,
-): string | null {
-  if (kind === 'address') return [street, housenumber].filter((p) => p !== null).join(' ') || null;
-  if (kind === 'street') return street;
-  if (kind === 'postcode') return postcode;
-  return null;
-}
-
-// A source id for a record without one: the same content always gets the same id.
-function contentId(parts: { municipality: string | null; district: string | null }, lon: number, lat: number): string {
-  // Parts added later count only when present, so the places of existing files keep their ids.
-  const { municipality, district, ...rest } = parts;
-  const content = { ...rest, ...(municipality !== null && { municipality }), ...(district !== null && { district }) };
-  return `sha1:${createHash('sha1')
-    .update(JSON.stringify([content, lon, lat]))
-    .digest('hex')}`;
 }
