@@ -92,6 +92,9 @@ describe('database outage', () => {
       'restaurant in Vaduz',
       'Outage Lane, Liechtenstein',
       'Springfield, Illinois',
+      'Made in Italy', // a country named: the whole query looked up as a place's name
+      'Schloss Vaduz', // a category word: the whole query looked up as a place's name first
+      'Herrengasse 35 Vaduz', // an address named: the records viewing it
       'Outaeg Lnae',
       'qzxwv',
     ]) {

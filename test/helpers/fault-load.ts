@@ -16,6 +16,10 @@ const QUERIES = {
   misspelt: 'Fualt Lnae', // the corrections' best-effort statements: where the process used to die
   noMatch: 'qzxwvk plorg',
   coordinates: '47.14, 9.52',
+  // A country named, whose words name no place in it: the look-up of the whole query as a place's name.
+  countryNamed: 'Fault Lane 1, Italy',
+  // A category around a point: its pois, and the whole query looked up as a place's name first.
+  category: 'hotel near 47.14, 9.52',
 };
 export type Kind = keyof typeof QUERIES | 'unknownKey';
 export const KINDS = [...Object.keys(QUERIES), 'unknownKey'] as Kind[];
