@@ -229,3 +229,27 @@ export const TOWN_RECORDS = {
   townCentre: { where: nearTown(45, 60), address: 'Fürstenstrasse 12, 9496 Balzers' },
   townOutskirts: { where: nearTown(200, 3000), address: 'Balzers, Liechtenstein' },
 };
+
+// A locality with no imagery, named like a shop that has some: the shop's records are the answer
+// (the best place is the locality, the shop's view comes second).
+export const NAMESAKE_LOCALITY: KeyedTestPlace = {
+  key: 'fatale-locality',
+  kind: 'locality',
+  name: 'Fatale',
+  label: 'Fatale, Liechtenstein',
+  lon: 10.5,
+  lat: 47.6, // farther than a locality's surroundings from the shop
+  importance: 0.3,
+  countryCode: 'LI',
+};
+export const NAMESAKE_SHOP: KeyedTestPlace = {
+  key: 'fatale-shop',
+  kind: 'poi',
+  name: 'Fatale',
+  label: 'Fatale, Städtle 28, 9490 Vaduz',
+  lon: 9.53,
+  lat: 47.145,
+  importance: 0.05,
+  countryCode: 'LI',
+};
+export const NAMESAKE_SHOP_RECORD = { where: destination(NAMESAKE_SHOP, 90, 4), address: 'Städtle 28, 9490 Vaduz' };

@@ -6,6 +6,9 @@ import { feature, importFixture, resetImagery } from '../helpers/test-app';
 import {
   ADDRESS,
   LOCALITIES,
+  NAMESAKE_LOCALITY,
+  NAMESAKE_SHOP,
+  NAMESAKE_SHOP_RECORD,
   POI,
   POI_ELSEWHERE,
   POI_VIEWS,
@@ -25,7 +28,7 @@ describe('search that knows places', () => {
   beforeAll(async () => {
     await resetImagery();
     await resetPlaces();
-    await insertPlaces([...LOCALITIES, ADDRESS, POI, POI_ELSEWHERE, TOWN]);
+    await insertPlaces([...LOCALITIES, ADDRESS, POI, POI_ELSEWHERE, TOWN, NAMESAKE_LOCALITY, NAMESAKE_SHOP]);
     const features = LOCALITIES.map((p) => feature(p.label, {}, [p.lon, p.lat]));
     LOCALITIES.forEach((p, i) => recordOf.set(p.key, features[i].id));
     for (const [name, v] of Object.entries(VIEWS)) {
@@ -47,6 +50,12 @@ describe('search that knows places', () => {
       recordOf.set(name, f.id);
       features.push(f);
     }
+    const shopRecord = feature(NAMESAKE_SHOP_RECORD.address, {}, [
+      NAMESAKE_SHOP_RECORD.where.lon,
+      NAMESAKE_SHOP_RECORD.where.lat,
+    ]);
+    recordOf.set('namesakeShop', shopRecord.id);
+    features.push(shopRecord);
     // An address named after a place elsewhere: what a misspelling of its street means.
     const court = feature('7 Springfield Court, 9490 Vaduz', {}, [9.521, 47.141]);
     recordOf.set('springfield-court', court.id);
@@ -143,6 +152,12 @@ describe('search that knows places', () => {
     expect(got.data.map((d) => keyOf(d.id))).toEqual(['poiBeside', 'poiFacing']);
     expect(got.data[1].place).toMatchObject({ id: testPlaceId(POI.key), kind: 'poi' });
     expect(got.data[1].place!.bearing_offset_deg).toBeLessThan(1);
+  });
+
+  it('shows a shop by its records though a locality of its name without imagery ranks first', async () => {
+    expect(await keys({ query: 'Fatale' })).toEqual(['namesakeShop']);
+    // Under a filter the pinned rows are those that score: the shop's view scores beside the town's.
+    expect(await keys({ query: 'Fatale', captured_after: '2000-01-01' })).toEqual(['namesakeShop']);
   });
 
   it('limits results to a region and names it; region is part of what result_id identifies', async () => {

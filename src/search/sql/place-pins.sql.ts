@@ -86,13 +86,13 @@ function pinScoreSql(pins: PlacePins): Prisma.Sql {
   const linked = Prisma.sql`greatest((${scores})[array_position(${ids}, i.place_id)],
     CASE WHEN ${ofLocalitySql(Prisma.sql`(${nameQueriesSql(pins)})[${locality}]`)} THEN (${scores})[${locality}] END)`;
   const w = (weight: number) => Prisma.raw(String(weight));
-  if (pins.centre) {
-    const c = pins.centre;
-    const distance = sphereDistanceSql(c);
-    const nearness = Prisma.sql`${w(PIN_WEIGHTS.centre)} / (1 + ${distance} / ${w(PIN_WEIGHTS.centreHalfM)})`;
-    return Prisma.sql`${linked} + CASE WHEN ${c.id}::uuid IN (i.place_id, i.locality_id) THEN ${nearness} ELSE 0 END`;
-  }
-  if (pins.views.length === 0) return linked;
+  // A named town's own records score more the nearer its centre.
+  const c = pins.centre;
+  const base = c
+    ? Prisma.sql`${linked} + CASE WHEN ${c.id}::uuid IN (i.place_id, i.locality_id)
+        THEN ${w(PIN_WEIGHTS.centre)} / (1 + ${sphereDistanceSql(c)} / ${w(PIN_WEIGHTS.centreHalfM)}) ELSE 0 END`
+    : linked;
+  if (pins.views.length === 0) return base;
   const recency = Prisma.sql`(i.captured_at - DATE '1970-01-01') / 1000000.0`;
   const nearness = (v: View) =>
     Prisma.sql`${w(PIN_WEIGHTS.nearness)} / (1 + ${sphereDistanceSql(v)} / ${w(PIN_WEIGHTS.nearnessHalfM)})`;
@@ -104,7 +104,7 @@ function pinScoreSql(pins: PlacePins): Prisma.Sql {
     (v) =>
       Prisma.sql`CASE WHEN ${viewedSql(v)} THEN ${v.score}::float8 - ${w(PIN_WEIGHTS.viewedBelowOwn)} + ${nearness(v)} END`,
   );
-  return Prisma.sql`CASE ${Prisma.join(own, ' ')} ELSE greatest(${linked}, ${Prisma.join(viewed)}) END`;
+  return Prisma.sql`CASE ${Prisma.join(own, ' ')} ELSE greatest(${base}, ${Prisma.join(viewed)}) END`;
 }
 
 /**
