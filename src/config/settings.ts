@@ -36,6 +36,13 @@ export const SETTINGS = {
     default: './.data',
     meaning: 'where the built-in database keeps its files',
   },
+  builtInTemplate: {
+    env: 'BUILT_IN_TEMPLATE',
+    type: text('a directory, or `off`'),
+    default: './node_modules/.cache/location-imagery-search/built-in-database',
+    meaning:
+      'the built-in database as a first start leaves it (schema, world gazetteer, demo catalogue), made by `npm install`; a first start copies it instead of loading for a minute or more. `off`: neither made nor used. See [Start and stop](#start-and-stop)',
+  },
   port: { env: 'PORT', type: integer(0, 65535), default: 3000, meaning: 'HTTP port' },
   host: { env: 'HOST', type: text('an address to listen on'), default: '0.0.0.0', meaning: 'listen address' },
   bootstrapApiKey: {

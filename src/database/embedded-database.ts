@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Extension, PGlite } from '@electric-sql/pglite';
 import { postgis } from '@electric-sql/pglite-postgis';
@@ -36,7 +36,11 @@ export class EmbeddedDatabase {
     private readonly release: () => Promise<void>,
   ) {}
 
-  static async start(dataDirOption: string, opts: { port?: number } = {}): Promise<EmbeddedDatabase> {
+  /** opts.template: a data directory to copy into a new one (see startup/built-in-template.ts). */
+  static async start(
+    dataDirOption: string,
+    opts: { port?: number; template?: string } = {},
+  ): Promise<EmbeddedDatabase> {
     const dataDir = resolve(dataDirOption);
     const pgdata = join(dataDir, 'pgdata');
     mkdirSync(pgdata, { recursive: true });
@@ -50,6 +54,8 @@ export class EmbeddedDatabase {
       throw e;
     });
     try {
+      // Under the lock, so two first starts cannot both copy; an empty pgdata is a new database.
+      if (opts.template && readdirSync(pgdata).length === 0) cpSync(opts.template, pgdata, { recursive: true });
       const db = await PGlite.create({ dataDir: pgdata, extensions: { postgis, pg_trgm, unaccent, btree_gin } });
       // PGlite ignores connection startup options and serves every connection from its one session,
       // so the request pool's settings (createPool in prisma.service.ts) are set here, once.
@@ -86,6 +92,25 @@ export class EmbeddedDatabase {
   static isLocked(dataDir: string): boolean {
     const pgdata = join(resolve(dataDir), 'pgdata');
     return existsSync(pgdata) && lockfile.checkSync(pgdata, { stale: 15_000, realpath: false });
+  }
+
+  // PostgreSQL renames old WAL segments for reuse instead of deleting them (up to max_wal_size, 1 GB), so
+  // after a bulk load most of the directory (~560 MB of a first start's ~830) is segments ahead of the one
+  // in use. Once the server has stopped cleanly those are unused (it makes new ones as it needs them): a
+  // copy to hand out (startup/built-in-template.ts) stops without them. The next segment is kept, for
+  // the shutdown checkpoint's record.
+  async stopWithoutSpareWal(): Promise<void> {
+    await this.db.query('CHECKPOINT');
+    const { rows } = await this.db.query<{ segment: string }>(
+      'SELECT pg_walfile_name(pg_current_wal_insert_lsn()) AS segment',
+    );
+    await this.stop();
+    const wal = join(this.dataDir, 'pgdata', 'pg_wal');
+    const segments = readdirSync(wal)
+      .filter((name) => /^[0-9A-F]{24}$/.test(name))
+      .sort();
+    const ahead = segments.filter((name) => name > rows[0].segment);
+    for (const spare of ahead.slice(1)) rmSync(join(wal, spare));
   }
 
   async stop(): Promise<void> {

@@ -1,6 +1,9 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { EMBEDDED_POOL_SIZE, EmbeddedDatabase } from '../database/embedded-database';
+import { freshTemplate } from './built-in-template';
 
 const EMBEDDED_CONNECTION_WAIT_MS = 30_000;
 
@@ -36,8 +39,16 @@ export async function openDatabase(
 
   const started = Date.now();
   log.log(`Starting the built-in database in ${config.dataDir} (DATABASE_URL is not set)`);
-  const embedded = await EmbeddedDatabase.start(config.dataDir);
-  log.log(`Built-in database ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  // A first start of the server copies the database `npm install` made (a CLI on a new directory gets an
+  // empty one, as before: it is about to import its own data).
+  const template = role === 'server' && isNew(config.dataDir) ? freshTemplate(config) : undefined;
+  const embedded = await EmbeddedDatabase.start(config.dataDir, { template });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  log.log(
+    template
+      ? `Built-in database ready in ${seconds} s: a copy of the one \`npm install\` made (${template})`
+      : `Built-in database ready in ${seconds} s`,
+  );
   // PGlite answers one query at a time, so requests queue for a connection: waiting is expected
   // there, not a sign of an unreachable database. All its connections share one session, where
   // two connections preparing the same statement name would collide.
@@ -53,4 +64,9 @@ export async function openDatabase(
     },
     embedded,
   };
+}
+
+function isNew(dataDir: string): boolean {
+  const pgdata = join(resolve(dataDir), 'pgdata');
+  return !existsSync(pgdata) || readdirSync(pgdata).length === 0;
 }

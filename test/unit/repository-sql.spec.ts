@@ -16,6 +16,8 @@ const NOT_REVIEWED: Record<string, string> = {
     'sends what the repositories build to the primary or a replica; a best-effort one inside BEGIN READ ONLY / SET LOCAL statement_timeout / COMMIT',
   'src/database/replica-health.ts':
     'the replica lag check: one constant statement (REPLICA_LAG_SQL), written out in that file',
+  'src/database/embedded-database.ts':
+    "the built-in database's own upkeep before a template is handed out: CHECKPOINT and the WAL segment in use (constant statements, written out in that file)",
   'src/database/readonly-role.ts':
     'role DDL for `npm run db:create-readonly-role` (names are quoted: DDL takes no parameters)',
 };
