@@ -27,6 +27,9 @@ const COLUMNS = ['layer', 'class', 'name', 'min_zoom', 'geometry'] as const;
 // not a transaction: the built-in database runs every connection in one shared session.
 @SqlSubject((db) => MapGeometrySession.open(db.client(), SAMPLE_SOURCE, '0123456789ab'))
 export class MapGeometrySession implements MapFeatureSink {
+  // The batch being written: one at a time, while the file is read on (the last one until finish).
+  private inFlight: Promise<void> = Promise.resolve();
+
   private constructor(
     private readonly client: Client,
     private readonly source: string,
@@ -46,8 +49,16 @@ export class MapGeometrySession implements MapFeatureSink {
 
   // Projected to EPSG:3857 (cut to its latitude range where they pass it), invalid areas made valid, each given the zoom its
   // size says, and the low-zoom copy simplified.
+  // Queues a batch; resolves once the batch before it is written (its failure is thrown here or by finish).
   @GenerateSql({ params: () => [[SAMPLE_FEATURE]] })
   async add(features: readonly MapFeature[]): Promise<void> {
+    const previous = this.inFlight;
+    this.inFlight = previous.then(() => this.insert(features));
+    this.inFlight.catch(() => undefined); // seen by the next add or by finish
+    await previous;
+  }
+
+  private async insert(features: readonly MapFeature[]): Promise<void> {
     if (features.length === 0) return;
     const columns = COLUMNS.map((c) =>
       features.map((f) => (c === 'min_zoom' ? f.minZoom : f[c as Exclude<typeof c, 'min_zoom'>])),
@@ -87,6 +98,7 @@ export class MapGeometrySession implements MapFeatureSink {
   // Returns how many features the source now has.
   @GenerateSql({ answers: [[{ n: 1 }]] })
   async finish(): Promise<number> {
+    await this.inFlight;
     const { rows } = await this.client.query<{ n: number }>(
       `WITH gone AS (DELETE FROM map_features WHERE source = $1),
             added AS (INSERT INTO map_features SELECT * FROM ${this.table} RETURNING 1)
@@ -99,6 +111,7 @@ export class MapGeometrySession implements MapFeatureSink {
 
   @GenerateSql()
   async close(): Promise<void> {
+    await this.inFlight.catch(() => undefined);
     try {
       await this.client.query(`DROP TABLE IF EXISTS ${this.table}`);
     } finally {

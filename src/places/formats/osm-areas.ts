@@ -35,6 +35,8 @@ const AREA_AND_MAP_CONFIG: OsmiumExportConfig = {
 };
 // Areas sent to the database at once.
 const AREA_BATCH = 500;
+// Map features sent at once (fewer round trips; a batch is about 1 MB of GeoJSON).
+const MAP_BATCH = 2000;
 
 export interface AreaSink {
   add(areas: readonly PlaceArea[]): Promise<void>;
@@ -47,7 +49,8 @@ const LINE = /LineString$/;
 // What one OSM object says about where places lie (most objects: nothing, or one thing).
 export function areasFromOsm(tags: OsmTags, geometry: { type?: string } | undefined): PlaceArea[] {
   const type = geometry?.type ?? '';
-  const json = JSON.stringify(geometry);
+  // Written only for an object that gives an area: with the map's features, most give none.
+  let json: string | undefined;
   const area = (kind: PlaceArea['kind'], fields: Partial<PlaceArea> = {}): PlaceArea => ({
     kind,
     level: null,
@@ -55,7 +58,7 @@ export function areasFromOsm(tags: OsmTags, geometry: { type?: string } | undefi
     code: null,
     postcode: null,
     placeType: null,
-    geometry: json,
+    geometry: (json ??= JSON.stringify(geometry)),
     ...fields,
   });
   const out: PlaceArea[] = [];
@@ -90,8 +93,6 @@ export async function loadOsmAreas(path: string, sink: AreaSink, map?: MapFeatur
   let kept = 0;
   let batch: PlaceArea[] = [];
   let drawn: MapFeature[] = [];
-  // One batch of map features in flight on its own connection while the file is read on.
-  let drawing: Promise<void> = Promise.resolve();
   for await (const feature of osmiumExport(path, map ? AREA_AND_MAP_CONFIG : AREA_CONFIG)) {
     if (!feature.geometry || !feature.properties) continue;
     batch.push(...areasFromOsm(feature.properties, feature.geometry));
@@ -101,15 +102,13 @@ export async function loadOsmAreas(path: string, sink: AreaSink, map?: MapFeatur
       kept += batch.length;
       batch = [];
     }
-    if (drawn.length >= AREA_BATCH) {
-      await drawing;
-      drawing = map!.add(drawn);
+    if (drawn.length >= MAP_BATCH) {
+      await map!.add(drawn); // one batch in flight on the map's own connection while the file is read on
       drawn = [];
     }
   }
   await sink.add(batch);
-  await drawing;
-  await map?.add(drawn);
+  await map?.add(drawn); // written while the places are read; MapGeometrySession.finish waits for it
   await sink.index();
   return kept + batch.length;
 }
