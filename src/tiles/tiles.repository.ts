@@ -26,8 +26,8 @@ export class TilesRepository {
   // One tile, encoded by PostGIS (an empty buffer when nothing lies in it).
   @GenerateSql(
     { name: 'zoom 8: simplified map layers, coverage cells', params: () => [{ z: 8, x: 134, y: 89 }], answers: [[{ mvt: Buffer.alloc(0) }]] },
-    { name: 'zoom 14: map layers, pois, coverage cells', params: () => [{ z: 14, x: 8625, y: 5762 }], answers: [[{ mvt: Buffer.alloc(0) }]] },
-    { name: 'zoom 16: one point per image', params: () => [{ z: 16, x: 34501, y: 23050 }], answers: [[{ mvt: Buffer.alloc(0) }]] },
+    { name: 'zoom 14: map layers, pois, coverage cells', params: () => [{ z: 14, x: 8625, y: 5753 }], answers: [[{ mvt: Buffer.alloc(0) }]] },
+    { name: 'zoom 16: one point per image', params: () => [{ z: 16, x: 34501, y: 23013 }], answers: [[{ mvt: Buffer.alloc(0) }]] },
   )
   async tile(address: TileAddress): Promise<Buffer> {
     try {
