@@ -17,8 +17,8 @@ import tseslint from 'typescript-eslint';
 const FOLDER_LAYERS = [
   ['common', 'config'],
   ['database', 'import-formats', 'lifecycle', 'rate-limit'],
-  ['api-key', 'health', 'metrics', 'search-index'],
-  ['imagery', 'logging', 'openapi', 'places'],
+  ['api-key', 'health', 'map-data', 'metrics', 'search-index'],
+  ['imagery', 'logging', 'openapi', 'places', 'tiles'],
   ['search', 'seed', 'web-page'],
   ['demo-image', 'startup'],
   ['cli'],

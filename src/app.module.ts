@@ -9,6 +9,7 @@ import { PlacesModule } from './places/places.module';
 import { LifecycleModule } from './lifecycle/lifecycle.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { SearchModule } from './search/search.module';
+import { TilesModule } from './tiles/tiles.module';
 import { WebPageModule } from './web-page/web-page.module';
 
 @Module({})
@@ -26,6 +27,7 @@ export class AppModule {
         ImageryModule,
         PlacesModule,
         DemoImageModule,
+        TilesModule,
         WebPageModule,
       ],
     };

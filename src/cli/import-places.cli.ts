@@ -3,6 +3,7 @@ import { osmiumAvailable, OSMIUM_MISSING } from '../places/formats/osm-pbf.reade
 import { DEFAULT_PLACE_BATCH_SIZE, MAX_PLACE_BATCH_SIZE, PlaceImportService } from '../places/place-import.service';
 import { openPlaceInput, PLACE_FORMATS, placeFormatFromPath } from '../places/place-reader';
 import { PlaceRepository } from '../places/place.repository';
+import { MapDataRepository } from '../map-data/map-data.repository';
 import { runCli, UsageError } from './cli-context';
 import {
   batchOptions,
@@ -54,8 +55,15 @@ void runCli(async (ctx) => {
   }
 
   const osmAreas = format === 'osm' ? await ctx.get(PlaceRepository).openAreaSession() : undefined;
-  const input = await openPlaceInput(file, format, { countryCode, osmAreas }).catch(async (error: unknown) => {
+  // The map's streets, water, landuse and buildings (docs/map-tiles.md); a dry run draws nothing.
+  const osmMap =
+    osmAreas && !values['dry-run'] ? await ctx.get(MapDataRepository).openGeometrySession(source) : undefined;
+  const closeOsm = async () => {
     await osmAreas?.close();
+    await osmMap?.close();
+  };
+  const input = await openPlaceInput(file, format, { countryCode, osmAreas, osmMap }).catch(async (error: unknown) => {
+    await closeOsm();
     throw error;
   });
   const { summary, exitCode } = await runImport({
@@ -68,8 +76,15 @@ void runCli(async (ctx) => {
       ctx
         .get(PlaceImportService)
         .importPlaces(input.items, { source, countryCode, batchSize, dryRun: values['dry-run'], ...hooks })
-        .finally(() => osmAreas?.close()),
+        .then(async (done) => {
+          // The staged map replaces the source's old one only after a complete read of the file.
+          if (osmMap && done.outcome === 'complete') console.log(`map features: ${await osmMap.finish()}`);
+          return done;
+        })
+        .finally(closeOsm),
   });
+  // Places or map features changed: every tile's ETag changes.
+  if (!summary.dryRun && summary.outcome === 'complete') await ctx.get(MapDataRepository).dataChanged();
 
   // Imagery without an address of its own takes the nearest place's, and every record its locality:
   // after every complete import (not only one that changed places, so a run that finishes an

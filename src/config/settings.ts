@@ -155,6 +155,27 @@ export const SETTINGS = {
     default: 300,
     meaning: '`GET /demo-images/{id}.svg` requests per client address per minute before 429 (the route needs no key)',
   },
+  tilesRequireKey: {
+    env: 'TILES_REQUIRE_KEY',
+    type: trueOrFalse,
+    default: false,
+    meaning:
+      '`true`: `GET /tiles/{z}/{x}/{y}.mvt` needs `x-api-key` and counts against the key\'s limit, as `/search` does; `false`: tiles are public, limited per client address (TILES_PER_MINUTE)',
+  },
+  tilesPerMinute: {
+    env: 'TILES_PER_MINUTE',
+    type: integer(1, 100_000),
+    default: 3000,
+    meaning:
+      'tile requests per client address per minute before 429 when tiles need no key (a map view loads 10 to 40 tiles at a time)',
+  },
+  tilesMaxAgeSeconds: {
+    env: 'TILES_MAX_AGE_SECONDS',
+    type: integer(0, 31_536_000),
+    default: 86400,
+    meaning:
+      'how long a browser may keep a tile without asking again (`Cache-Control: public, max-age`); after that it revalidates with its ETag, which an import changes',
+  },
   apiKeyCacheSeconds: {
     env: 'API_KEY_CACHE_SECONDS',
     type: integer(0, 300),

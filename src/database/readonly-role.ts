@@ -1,7 +1,8 @@
 import { Client } from 'pg';
 
 // What the request path reads: imagery, its word vocabulary and ranked word lists for search, places
-// and their term lists for the places a query names, api_keys for key authentication. Nothing else.
+// and their term lists for the places a query names, api_keys for key authentication, the map's tables
+// for tiles. Nothing else.
 export const READONLY_TABLES = [
   'imagery',
   'imagery_words',
@@ -11,6 +12,9 @@ export const READONLY_TABLES = [
   'place_term_lists',
   'place_term_ranks',
   'api_keys',
+  'map_features',
+  'coverage_cells',
+  'map_data_version',
 ] as const;
 
 export interface ReadonlyRoleResult {

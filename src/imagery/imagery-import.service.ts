@@ -12,6 +12,7 @@ import { FeatureItem, FeatureResult, ImageryRecord, parseFeature, validateRecord
 import { ImageryRepository } from './imagery.repository';
 import type { ImportRejection } from '../import-formats/rejection';
 import { RankedWordListsRepository } from '../search-index/ranked-word-lists.repository';
+import { MapDataRepository } from '../map-data/map-data.repository';
 
 export const DEFAULT_BATCH_SIZE = 5000;
 export const MAX_BATCH_SIZE = 50_000;
@@ -55,6 +56,7 @@ export class ImageryImportService {
   constructor(
     private readonly repository: ImageryRepository,
     private readonly rankedLists: RankedWordListsRepository,
+    private readonly mapData: MapDataRepository,
   ) {}
 
   async importFeatures(items: AsyncIterable<FeatureItem>, options: ImportOptions = {}): Promise<ImportSummary> {
@@ -125,8 +127,11 @@ export class ImageryImportService {
       }
     }
     // After the session's lock is gone; even for an interrupted run, whose batches are committed.
-    if (!summary.dryRun && summary.inserted + summary.updated + summary.deleted > 0)
+    if (!summary.dryRun && summary.inserted + summary.updated + summary.deleted > 0) {
       summary.listsNotRefreshed = await this.rankedLists.refreshOrWhyNot(connections);
+      // The map's coverage layer (and every tile's ETag, docs/map-tiles.md).
+      await this.mapData.refreshCoverage();
+    }
     return tally.done();
   }
 }

@@ -5,9 +5,10 @@ import { ImageryRepository } from './imagery.repository';
 import { ImageryPlaceLinkRepository } from './address-recovery/imagery-place-link.repository';
 import { ImageryPlaceLinker } from './address-recovery/imagery-place-linker.service';
 import { SearchIndexModule } from '../search-index/search-index.module';
+import { MapDataModule } from '../map-data/map-data.module';
 
 @Module({
-  imports: [SearchIndexModule],
+  imports: [SearchIndexModule, MapDataModule],
   providers: [
     ImageryImportService,
     ImageryExportService,

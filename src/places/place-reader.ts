@@ -3,6 +3,7 @@ import { GeoJsonLayout, readGeoJsonPlaces, sniffGeoJsonLayout } from './formats/
 import { readOpenAddresses } from './formats/openaddresses-csv.reader';
 import { OsmAreaLookup, readOsm } from './formats/osm-pbf.reader';
 import type { PlaceItem } from './place-item';
+import type { MapFeatureSink } from '../map-data/map-feature';
 
 export const PLACE_FORMATS = ['osm', 'openaddresses', 'geojson'] as const;
 export type PlaceFormat = (typeof PLACE_FORMATS)[number];
@@ -37,6 +38,8 @@ export interface PlaceInputOptions {
   countryCode?: string | null;
   /** OpenStreetMap: where the file's boundaries, places and streets are kept to settle each place in. */
   osmAreas?: OsmAreaLookup;
+  /** OpenStreetMap: where the map's features go (read in the areas' pass, so only with osmAreas). */
+  osmMap?: MapFeatureSink;
 }
 
 // Opens a file ('-': standard input, except for OpenStreetMap) as a stream of place items.
@@ -46,7 +49,7 @@ export async function openPlaceInput(
   options: PlaceInputOptions = {},
 ): Promise<PlaceInput> {
   if (format === 'osm') {
-    const items = readOsm(path, options.osmAreas);
+    const items = readOsm(path, options.osmAreas, options.osmMap);
     return {
       items,
       positionLabel: 'object',

@@ -109,6 +109,17 @@ describe('database outage', () => {
     await expectRecovery(5000);
   });
 
+  // Map tiles read the data version and then draw the tile: both statements fail as unavailable.
+  it('answers 503, never 500, for a map tile when the server refuses connections', async () => {
+    const tile = () => request(app.getHttpServer()).get('/tiles/16/34501/23013.mvt');
+    expect((await tile()).status).toBe(200);
+    await proxy.refuse();
+    const res = await tile();
+    expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status: 503, code: 'DATABASE_UNAVAILABLE' });
+    await proxy.restore();
+    await expectRecovery(5000);
+  });
+
   it('never hangs when the network path goes silent (connect and read timeouts), then recovers by itself', async () => {
     await search().expect(200);
     await proxy.blackhole();

@@ -21,8 +21,10 @@ const QUERIES = {
   // A category around a point: its pois, and the whole query looked up as a place's name first.
   category: 'hotel near 47.14, 9.52',
 };
-export type Kind = keyof typeof QUERIES | 'unknownKey';
-export const KINDS = [...Object.keys(QUERIES), 'unknownKey'] as Kind[];
+// A map tile where the records lie (GET /tiles: its data version and its one statement).
+const TILE = '/tiles/16/34501/23013.mvt';
+export type Kind = keyof typeof QUERIES | 'unknownKey' | 'tile';
+export const KINDS = [...Object.keys(QUERIES), 'unknownKey', 'tile'] as Kind[];
 const WORKERS = 4; // bounded: a loaded 2-core machine must still answer in time
 export const RECOVERY_MS = 20_000; // generous for a loaded machine; typically well under 1 s
 
@@ -67,6 +69,7 @@ export class FaultLoad {
   }
 
   async search(kind: Kind): Promise<Answer> {
+    if (kind === 'tile') return this.tile();
     const query = kind === 'unknownKey' ? QUERIES.exact : QUERIES[kind];
     try {
       const res = await fetch(`${this.service.base}/search`, {
@@ -82,6 +85,16 @@ export class FaultLoad {
       return { kind, status: res.status, retryAfter: res.headers.get('retry-after'), code: body.error?.code };
     } catch {
       return { kind, status: 0, retryAfter: null };
+    }
+  }
+
+  private async tile(): Promise<Answer> {
+    try {
+      const res = await fetch(`${this.service.base}${TILE}`, { signal: AbortSignal.timeout(30_000) });
+      const body = res.headers.get('content-type')?.includes('json') ? await res.json() : {};
+      return { kind: 'tile', status: res.status, retryAfter: res.headers.get('retry-after'), code: body.error?.code };
+    } catch {
+      return { kind: 'tile', status: 0, retryAfter: null };
     }
   }
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Test, TestingModule } from '@nestjs/testing';
 import { Client } from 'pg';
 import { DatabaseModule } from '../../src/database/database.module';
+import type { MapFeatureSink } from '../../src/map-data/map-feature';
 import type { OsmAreaLookup } from '../../src/places/formats/osm-pbf.reader';
 import { PlaceImportOptions, PlaceImportService } from '../../src/places/place-import.service';
 import { openPlaceInput, PlaceFormat } from '../../src/places/place-reader';
@@ -54,14 +55,16 @@ export async function startPlaceImporter(): Promise<PlaceImporter> {
 export function placeImporterTools(ctx: () => Pick<PlaceImporter, 'importer' | 'db'>) {
   const dir = mkdtempSync(join(tmpdir(), 'lis-places-'));
 
-  // `osmAreas`: settle OpenStreetMap places in the file's boundaries, as the command does.
+  // `osmAreas`: settle OpenStreetMap places in the file's boundaries, as the command does; `osmMap`:
+  // keep the map's features too.
   const importFile = async (
     path: string,
     format: PlaceFormat,
     options: PlaceImportOptions,
     osmAreas?: OsmAreaLookup,
+    osmMap?: MapFeatureSink,
   ) => {
-    const input = await openPlaceInput(path, format, { countryCode: options.countryCode, osmAreas });
+    const input = await openPlaceInput(path, format, { countryCode: options.countryCode, osmAreas, osmMap });
     try {
       return await ctx().importer.importPlaces(input.items, options);
     } finally {

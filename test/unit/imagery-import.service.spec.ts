@@ -1,6 +1,7 @@
 import { FeatureItem, ImageryRecord } from '../../src/imagery/imagery-feature';
 import { ImageryImportService, ImportOptions } from '../../src/imagery/imagery-import.service';
 import { BatchResult, ImageryRepository, ImportSessionOptions } from '../../src/imagery/imagery.repository';
+import { MapDataRepository } from '../../src/map-data/map-data.repository';
 import { RankedWordListsRepository } from '../../src/search-index/ranked-word-lists.repository';
 
 const id = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
@@ -29,6 +30,11 @@ class FakeRepository {
   async refreshOrWhyNot() {
     this.refreshCalls++;
     return this.refreshFails;
+  }
+  coverageRefreshes = 0;
+  async refreshCoverage() {
+    this.coverageRefreshes++;
+    return 0;
   }
   async openImportSession(options: ImportSessionOptions) {
     this.options = options;
@@ -79,6 +85,7 @@ function run(list: Array<FeatureItem | Error>, options: ImportOptions = {}) {
   const service = new ImageryImportService(
     repo as unknown as ImageryRepository,
     repo as unknown as RankedWordListsRepository,
+    repo as unknown as MapDataRepository,
   );
   return { repo, result: () => service.importFeatures(items(list), options) };
 }
@@ -104,11 +111,13 @@ describe('ImageryImportService', () => {
     await changed.result();
     expect(changed.repo.analyzeCalls).toBe(1);
     expect(changed.repo.refreshCalls).toBe(1);
+    expect(changed.repo.coverageRefreshes).toBe(1);
     const same = run(features(3));
     same.repo.unchanged = true;
     await same.result();
     expect(same.repo.analyzeCalls).toBe(0);
     expect(same.repo.refreshCalls).toBe(0);
+    expect(same.repo.coverageRefreshes).toBe(0);
   });
 
   it('reports a failed ranked-list refresh and still returns the import it finished', async () => {
@@ -174,6 +183,7 @@ describe('ImageryImportService', () => {
     const summary = await new ImageryImportService(
       repo as unknown as ImageryRepository,
       repo as unknown as RankedWordListsRepository,
+      repo as unknown as MapDataRepository,
     ).importFeatures(slow(), {
       batchSize: 2,
       source: 's',
@@ -202,6 +212,7 @@ describe('ImageryImportService', () => {
     const summary = await new ImageryImportService(
       repo as unknown as ImageryRepository,
       repo as unknown as RankedWordListsRepository,
+      repo as unknown as MapDataRepository,
     ).importFeatures(stalls(), {
       signal: controller.signal,
     });

@@ -1,6 +1,8 @@
 import type { PlaceArea } from '../place-area-session';
 import { PLACE_NODE_REACH_M } from '../place-area-session';
 import { isStreet, OsmTags } from './osm-tags';
+import type { MapFeature, MapFeatureSink } from '../../map-data/map-feature';
+import { MAP_AREA_TAGS, MAP_TAGS, mapFeaturesFromOsm } from './osm-map';
 import { OsmiumExportConfig, osmiumExport } from './osmium-export';
 
 // The first pass over an OpenStreetMap file: what says where its places lie (see PlaceAreaSession):
@@ -23,8 +25,18 @@ const AREA_CONFIG: OsmiumExportConfig = {
     'ISO3166-2',
   ],
 };
+// With the map's features as well (`map`): what the map draws is read in the same pass (osm-map.ts).
+// The objects it adds give no area (areasFromOsm reads only the tags above), so the areas are the same.
+const AREA_AND_MAP_CONFIG: OsmiumExportConfig = {
+  attributes: AREA_CONFIG.attributes,
+  linear_tags: [...AREA_CONFIG.linear_tags, 'waterway'],
+  area_tags: [...AREA_CONFIG.area_tags, ...MAP_AREA_TAGS],
+  include_tags: [...new Set([...AREA_CONFIG.include_tags, ...MAP_TAGS])],
+};
 // Areas sent to the database at once.
 const AREA_BATCH = 500;
+// Map features sent at once (fewer round trips; a batch is about 1 MB of GeoJSON).
+const MAP_BATCH = 2000;
 
 export interface AreaSink {
   add(areas: readonly PlaceArea[]): Promise<void>;
@@ -37,7 +49,8 @@ const LINE = /LineString$/;
 // What one OSM object says about where places lie (most objects: nothing, or one thing).
 export function areasFromOsm(tags: OsmTags, geometry: { type?: string } | undefined): PlaceArea[] {
   const type = geometry?.type ?? '';
-  const json = JSON.stringify(geometry);
+  // Written only for an object that gives an area: with the map's features, most give none.
+  let json: string | undefined;
   const area = (kind: PlaceArea['kind'], fields: Partial<PlaceArea> = {}): PlaceArea => ({
     kind,
     level: null,
@@ -45,7 +58,7 @@ export function areasFromOsm(tags: OsmTags, geometry: { type?: string } | undefi
     code: null,
     postcode: null,
     placeType: null,
-    geometry: json,
+    geometry: (json ??= JSON.stringify(geometry)),
     ...fields,
   });
   const out: PlaceArea[] = [];
@@ -73,21 +86,29 @@ export function areasFromOsm(tags: OsmTags, geometry: { type?: string } | undefi
   return out;
 }
 
-// Reads the file's areas into `sink` and indexes them; returns how many were kept. osmium export
-// leaves out every object whose tags the config does not name (most of a file).
-export async function loadOsmAreas(path: string, sink: AreaSink): Promise<number> {
+// Reads the file's areas into `sink` and indexes them, and the map's features into `map` when given;
+// returns how many areas were kept. osmium export leaves out every object whose tags the config does
+// not name (most of a file).
+export async function loadOsmAreas(path: string, sink: AreaSink, map?: MapFeatureSink): Promise<number> {
   let kept = 0;
   let batch: PlaceArea[] = [];
-  for await (const feature of osmiumExport(path, AREA_CONFIG)) {
+  let drawn: MapFeature[] = [];
+  for await (const feature of osmiumExport(path, map ? AREA_AND_MAP_CONFIG : AREA_CONFIG)) {
     if (!feature.geometry || !feature.properties) continue;
     batch.push(...areasFromOsm(feature.properties, feature.geometry));
+    if (map) drawn.push(...mapFeaturesFromOsm(feature.properties, feature.geometry));
     if (batch.length >= AREA_BATCH) {
       await sink.add(batch);
       kept += batch.length;
       batch = [];
     }
+    if (drawn.length >= MAP_BATCH) {
+      await map!.add(drawn); // one batch in flight on the map's own connection while the file is read on
+      drawn = [];
+    }
   }
   await sink.add(batch);
+  await map?.add(drawn); // written while the places are read; MapGeometrySession.finish waits for it
   await sink.index();
   return kept + batch.length;
 }

@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import type { MapFeatureSink } from '../../map-data/map-feature';
 import type { PointSetting } from '../place-area-session';
 import { representativePoint } from '../place-geometry';
 import type { PlaceItem } from '../place-item';
@@ -44,10 +45,11 @@ const LOOKUP_CHUNK = 1000;
 // An OpenStreetMap file (.osm.pbf, or .osm/.osc XML) through `osmium export`, which turns nodes, ways
 // and multipolygon relations into GeoJSON features one per line; they are streamed and mapped a chunk
 // at a time. With `areas`, a first pass loads the file's boundaries, places and streets into it, and
-// every place is then settled in them (osm-setting.ts). Positions are OSM ids ("n123", "w456", "r789").
-export async function* readOsm(path: string, areas?: OsmAreaLookup): AsyncGenerator<PlaceItem> {
+// every place is then settled in them (osm-setting.ts); that pass also reads the map's features into
+// `map` when given (osm-map.ts). Positions are OSM ids ("n123", "w456", "r789").
+export async function* readOsm(path: string, areas?: OsmAreaLookup, map?: MapFeatureSink): AsyncGenerator<PlaceItem> {
   await stat(path); // a missing file fails here, clearly, not inside osmium
-  if (areas) await loadOsmAreas(path, areas);
+  if (areas) await loadOsmAreas(path, areas, map);
   const context = new OsmContext();
   let chunk: Array<{ id: string; place: RawPlace; placeType?: string }> = [];
   const settle = async function* (): AsyncGenerator<PlaceItem> {

@@ -1,0 +1,41 @@
+import { Injectable } from '@nestjs/common';
+import { GenerateSql, SAMPLE_SOURCE, SqlSubject } from '../database/generate-sql';
+import { PrismaService } from '../database/prisma.service';
+import { MapGeometrySession } from './map-geometry-session';
+
+// The upkeep of the map's tables (docs/map-tiles.md): an OpenStreetMap import's map features, the
+// coverage cells rebuilt after an imagery import, and the data version in every tile's ETag.
+@SqlSubject((db) => new MapDataRepository(db.prisma))
+@Injectable()
+export class MapDataRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  // A connection of its own for an OpenStreetMap import's map features (staged while the file is read).
+  @GenerateSql({ params: () => [SAMPLE_SOURCE] })
+  async openGeometrySession(source: string): Promise<MapGeometrySession> {
+    return MapGeometrySession.open(await this.prisma.openBulkConnection('lis-map-geometry'), source);
+  }
+
+  // Rebuilds the coverage cells from the imagery and raises the data version (lis_refresh_coverage);
+  // returns the number of cells. About 2 s per million images (docs/map-tiles.md).
+  @GenerateSql({ answers: [[{ cells: 1 }]] })
+  async refreshCoverage(): Promise<number> {
+    const [row] = await this.prisma.bulkQuery<{ cells: number }>(
+      'lis-map-coverage',
+      'SELECT lis_refresh_coverage()::int AS cells',
+      [],
+    );
+    return row.cells;
+  }
+
+  // After an import changed places or map features: every tile's ETag changes.
+  @GenerateSql({ answers: [[{ version: 2 }]] })
+  async dataChanged(): Promise<number> {
+    const [row] = await this.prisma.bulkQuery<{ version: number }>(
+      'lis-map-version',
+      'SELECT lis_map_data_changed()::int AS version',
+      [],
+    );
+    return row.version;
+  }
+}

@@ -1,0 +1,70 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { API_KEY_SECURITY } from '../api-key/api-key.openapi';
+import {
+  ApiErrorResponse,
+  ApiInternalErrorResponse,
+  RATE_LIMIT_HEADERS,
+  RETRY_AFTER_HEADER,
+} from '../common/error-response.dto';
+import { MAX_ZOOM } from './tile-limits';
+
+export const MVT_CONTENT_TYPE = 'application/vnd.mapbox-vector-tile';
+
+const CACHE_HEADERS = {
+  ETag: { description: "The map's data version: changes after an import", schema: { type: 'string' } },
+  'Cache-Control': { description: 'public, max-age=TILES_MAX_AGE_SECONDS', schema: { type: 'string' } },
+};
+
+// GET /tiles/{z}/{x}/{y}.mvt in the OpenAPI document (docs/map-tiles.md).
+export function ApiTile(): MethodDecorator {
+  return applyDecorators(
+    ApiTags('tiles'),
+    ApiOperation({
+      operationId: 'tile',
+      summary: 'A vector tile of the map: streets, paths, water, landuse, buildings, places and imagery coverage',
+      description:
+        'Mapbox Vector Tile (extent 4096, buffer 64, EPSG:3857 tile grid). Layers and attributes: docs/map-tiles.md. ' +
+        'Coverage is counted per grid cell below zoom 15 and one point per image from zoom 15. ' +
+        'No key by default (limited per client address, TILES_PER_MINUTE); with TILES_REQUIRE_KEY=true an x-api-key as /search. ' +
+        'Send If-None-Match with the ETag for a 304. Gzip for Accept-Encoding: gzip (tiles over 8 KB). ' +
+        '501 TILES_UNAVAILABLE on a database whose PostGIS cannot encode tiles (the built-in one).',
+      security: [{}, { [API_KEY_SECURITY]: [] }],
+    }),
+    ApiParam({ name: 'z', description: `zoom, 0 to ${MAX_ZOOM}`, schema: { type: 'integer', minimum: 0, maximum: MAX_ZOOM } }),
+    ApiParam({ name: 'x', description: 'column, 0 to 2^z - 1', schema: { type: 'integer', minimum: 0 } }),
+    ApiParam({
+      name: 'y',
+      description: 'row, 0 to 2^z - 1, with .mvt',
+      schema: { type: 'string', pattern: '^[0-9]{1,7}\\.mvt$', maxLength: 11 },
+      example: '89.mvt',
+    }),
+    ApiProduces(MVT_CONTENT_TYPE),
+    ApiResponse({
+      status: 200,
+      description: 'The tile',
+      content: { [MVT_CONTENT_TYPE]: { schema: { type: 'string', format: 'binary', maxLength: 8_000_000 } } },
+      headers: { ...CACHE_HEADERS, ...RATE_LIMIT_HEADERS },
+    }),
+    ApiResponse({ status: 204, description: 'Nothing lies in this tile', headers: { ...CACHE_HEADERS, ...RATE_LIMIT_HEADERS } }),
+    ApiResponse({ status: 304, description: 'The copy named by If-None-Match is current', headers: CACHE_HEADERS }),
+    ApiErrorResponse(400, 'z, x or y is no tile', { INVALID_TILE: 'z must be a whole number from 0 to 20' }, RATE_LIMIT_HEADERS),
+    ApiErrorResponse(
+      401,
+      'With TILES_REQUIRE_KEY=true: no usable API key',
+      { MISSING_API_KEY: 'Missing x-api-key header', INVALID_API_KEY: 'Invalid or revoked API key' },
+      RATE_LIMIT_HEADERS,
+    ),
+    ApiErrorResponse(
+      429,
+      'Too many requests from this client address (or, with a key, for the key)',
+      { RATE_LIMITED: 'Too many requests from this address (3000 per minute); retry in 42 s' },
+      { ...RETRY_AFTER_HEADER, ...RATE_LIMIT_HEADERS },
+    ),
+    ApiErrorResponse(501, 'The database cannot draw vector tiles', {
+      TILES_UNAVAILABLE: 'The database cannot draw vector tiles: its PostGIS has no ST_AsMVT',
+    }),
+    ApiErrorResponse(503, 'The database is unavailable', { DATABASE_UNAVAILABLE: 'Database unavailable' }),
+    ApiInternalErrorResponse(),
+  );
+}

@@ -1,0 +1,71 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { MAX_ZOOM } from './tile-limits';
+import { TilesException, TilesExceptionCode } from './tiles.exception';
+import { MvtUnsupportedError, TilesRepository } from './tiles.repository';
+import type { TileAddress } from './tiles.sql';
+
+// Changes when the tiles' layers or attributes change (a new release), so no browser keeps a tile of
+// the old layout under an unchanged data version.
+const TILE_FORMAT = 'lis1';
+
+export const TILES_UNAVAILABLE_MESSAGE =
+  "The database cannot draw vector tiles: its PostGIS has no ST_AsMVT (the built-in database's is built without protobuf-c). Set DATABASE_URL to a PostgreSQL server with PostGIS 3 (docs/map-tiles.md)";
+
+export interface TileAnswer {
+  etag: string;
+  /** null: the client's copy is current (304). An empty buffer: nothing lies in the tile (204). */
+  body: Buffer | null;
+  maxAgeSeconds: number;
+}
+
+// The rules of GET /tiles/{z}/{x}/{y}.mvt (docs/map-tiles.md): which tiles exist, the ETag from the
+// map's data version, and whether the client's copy is current.
+@Injectable()
+export class TilesService {
+  constructor(
+    private readonly repository: TilesRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** z 0..20, x and y 0..2^z-1, y written with `.mvt`; anything else names the parameter. */
+  parseAddress(z: string, x: string, y: string): TileAddress {
+    const zoom = integer('z', z, MAX_ZOOM);
+    const last = 2 ** zoom - 1;
+    if (!/\.mvt$/.test(y)) invalid('y', 'must be written {y}.mvt');
+    return { z: zoom, x: integer('x', x, last), y: integer('y', y.replace(/\.mvt$/, ''), last) };
+  }
+
+  async tile(address: TileAddress, ifNoneMatch: string | undefined): Promise<TileAnswer> {
+    const etag = `"${TILE_FORMAT}-${await this.repository.dataVersion()}"`;
+    const maxAgeSeconds = this.config.tilesMaxAgeSeconds;
+    if (matches(ifNoneMatch, etag)) return { etag, body: null, maxAgeSeconds };
+    try {
+      return { etag, body: await this.repository.tile(address), maxAgeSeconds };
+    } catch (error) {
+      if (error instanceof MvtUnsupportedError)
+        throw new TilesException(TilesExceptionCode.TILES_UNAVAILABLE, TILES_UNAVAILABLE_MESSAGE);
+      throw error;
+    }
+  }
+}
+
+function integer(field: string, raw: string, max: number): number {
+  if (!/^\d{1,7}$/.test(raw)) invalid(field, `must be a whole number from 0 to ${max}`);
+  const value = Number(raw);
+  if (value > max) invalid(field, `must be a whole number from 0 to ${max}${field === 'z' ? '' : ' at this zoom'}`);
+  return value;
+}
+
+function invalid(field: string, message: string): never {
+  throw new TilesException(TilesExceptionCode.INVALID_TILE, `${field} ${message}`, [{ field, message }]);
+}
+
+// If-None-Match: a list of ETags (weak ones compare equal, RFC 9110 13.1.2) or *.
+function matches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t.replace(/^W\//, '') === etag;
+  });
+}

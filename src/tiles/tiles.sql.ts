@@ -1,0 +1,106 @@
+import { Prisma } from '@prisma/client';
+import { COVERAGE_DETAIL_ZOOM, LAYER_ROW_CAPS, LOW_ZOOM_BELOW, TILE_BUFFER, TILE_EXTENT } from './tile-limits';
+
+// One statement per tile (docs/map-tiles.md): each layer is an ST_AsMVT of at most its cap of rows read
+// through a GiST index on the tile's box (with its buffer), and the layers are concatenated; a layer
+// with no rows adds nothing, so a tile with nothing is an empty body. The map's tables are in
+// EPSG:3857 (ST_TileEnvelope's projection); imagery and places are in 4326, so their box is the tile's
+// box transformed once (a 3857 rectangle is a 4326 rectangle) and each row read is projected.
+
+export interface TileAddress {
+  z: number;
+  x: number;
+  y: number;
+}
+
+type MapLayer = 'streets' | 'paths' | 'water' | 'landuse' | 'buildings';
+const MAP_LAYERS: Array<[MapLayer, string]> = [
+  ['landuse', 'class'],
+  ['water', 'class, name'],
+  ['streets', 'class, name'],
+  ['paths', 'class, name'],
+  ['buildings', 'name'],
+];
+
+// A layer's ST_AsMVT from a subquery yielding `geom` (EPSG:3857) and its attributes.
+function layer(name: string, rows: string, attributes: string): string {
+  return `(SELECT ST_AsMVT(l, '${name}', ${TILE_EXTENT}, 'geom') FROM (
+      SELECT ST_AsMVTGeom(r.geom, tile.envelope, ${TILE_EXTENT}, ${TILE_BUFFER}, true) AS geom, ${attributes}
+      FROM (${rows}) r) l WHERE l.geom IS NOT NULL)`;
+}
+
+// Streets, paths, water, landuse and buildings: features drawn at this zoom; below LOW_ZOOM_BELOW
+// from the simplified copy, whose partial index holds only the features drawn there.
+function mapLayer(name: MapLayer, attributes: string, low: boolean): string {
+  const geom = low ? 'geom_low' : 'geom';
+  const lowOnly = low ? ` AND f.min_zoom < ${LOW_ZOOM_BELOW}` : '';
+  return layer(
+    name,
+    `SELECT f.${geom} AS geom, ${attributes} FROM map_features f
+     WHERE f.${geom} && tile.box AND f.layer = '${name}' AND f.min_zoom <= tile.z${lowOnly}
+     LIMIT ${LAYER_ROW_CAPS[name]}`,
+    attributes,
+  );
+}
+
+// Labels: countries, regions and localities (their own partial index, without the addresses around
+// them), and from zoom 12 natural features, from 15 every poi. `rank`: lower is more important (from
+// the place's importance, 0..1); `min_zoom`: the zoom the label is shown from.
+const PLACE_KIND = `CASE p.kind WHEN 'country' THEN 'country' WHEN 'region' THEN 'state'
+      WHEN 'locality' THEN CASE WHEN p.importance >= 0.6 THEN 'city' WHEN p.importance >= 0.45 THEN 'town'
+                                WHEN p.importance >= 0.3 THEN 'village' ELSE 'hamlet' END
+      ELSE CASE WHEN p.category LIKE 'natural=%' OR p.category LIKE 'waterway=%' THEN 'natural' ELSE 'poi' END END`;
+const PLACE_MIN_ZOOM = `CASE kind WHEN 'country' THEN 2 WHEN 'state' THEN 5 WHEN 'city' THEN 6 WHEN 'town' THEN 8
+      WHEN 'village' THEN 11 WHEN 'hamlet' THEN 13 WHEN 'natural' THEN 12 ELSE 15 END`;
+function placesLayer(): string {
+  const read = (where: string) =>
+    `SELECT p.location, p.name, p.importance, ${PLACE_KIND} AS kind FROM places p
+     WHERE p.location && tile.box4326 AND ${where}`;
+  const rows = `SELECT ST_Transform(c.location, 3857) AS geom, c.name, c.kind,
+       (100 - round(c.importance * 100))::int AS rank, c.min_zoom
+     FROM (SELECT k.*, ${PLACE_MIN_ZOOM} AS min_zoom FROM (
+             ${read(`p.kind IN ('country', 'region', 'locality')`)}
+             UNION ALL ${read(`p.category IS NOT NULL AND tile.z >= 12`)}) k) c
+     WHERE c.min_zoom <= tile.z LIMIT ${LAYER_ROW_CAPS.places}`;
+  return layer('places', rows, 'name, kind, rank, min_zoom');
+}
+
+// Coverage: below COVERAGE_DETAIL_ZOOM the cells of the tile's zoom with their counts; from it, the
+// images themselves.
+function coverageLayer(detail: boolean): string {
+  if (!detail)
+    return layer(
+      'coverage',
+      `SELECT c.geom, c.count FROM coverage_cells c
+       WHERE c.zoom = tile.z AND c.geom && tile.box LIMIT ${LAYER_ROW_CAPS.coverageCells}`,
+      'count',
+    );
+  return layer(
+    'coverage',
+    `SELECT ST_Transform(i.location, 3857) AS geom, i.id::text AS id, i.heading, i.interactive,
+            to_char(i.captured_at, 'YYYY-MM-DD') AS date
+     FROM imagery i WHERE i.location && tile.box4326 LIMIT ${LAYER_ROW_CAPS.coverageImages}`,
+    'id, heading, interactive, date',
+  );
+}
+
+/** The statement that draws one tile: one row, `mvt` (an empty bytea when the tile has nothing). */
+export function tileSql({ z, x, y }: TileAddress): Prisma.Sql {
+  const low = z < LOW_ZOOM_BELOW;
+  const layers = [
+    ...MAP_LAYERS.map(([name, attributes]) => mapLayer(name, attributes, low)),
+    placesLayer(),
+    coverageLayer(z >= COVERAGE_DETAIL_ZOOM),
+  ];
+  // The tile's numbers are the statement's parameters, in a subquery PostgreSQL pulls up: each plan
+  // (a custom plan per request) sees them as constants, so a layer's partial index can be chosen.
+  const margin = TILE_BUFFER / TILE_EXTENT;
+  const layerSql = layers.map((l) => `coalesce(${l}, ''::bytea)`).join('\n      || ');
+  return Prisma.sql`SELECT ${Prisma.raw(layerSql)} AS mvt
+    FROM (SELECT ${z}::int AS z, ST_TileEnvelope(${z}, ${x}, ${y}) AS envelope,
+                 ST_TileEnvelope(${z}, ${x}, ${y}, margin => ${Prisma.raw(String(margin))}) AS box,
+                 ST_Transform(ST_TileEnvelope(${z}, ${x}, ${y}, margin => ${Prisma.raw(String(margin))}), 4326) AS box4326) tile`;
+}
+
+/** The map's data version: one row, raised by imports (lis_map_data_changed). */
+export const tileVersionSql = Prisma.sql`SELECT version::text AS version FROM map_data_version WHERE id = 1`;

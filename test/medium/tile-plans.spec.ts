@@ -1,0 +1,79 @@
+import { PrismaClient } from '@prisma/client';
+import { tileSql } from '../../src/tiles/tiles.sql';
+import { explain, seedPlanCatalogue } from '../helpers/query-plans';
+import { prismaClient, resetImagery } from '../helpers/test-app';
+import { tileOf } from '../helpers/vector-tiles';
+
+// A tile's statement reads every layer through a GiST index on the tile's box: the simplified copy's
+// partial index below zoom 12, the zoom's own coverage cells below 15, the images from 15, and the
+// labels without the addresses around them. Checked on a catalogue large enough that the planner
+// prefers an index whenever one fits.
+const LON = 9.52;
+const LAT = 47.14;
+const SOURCE = 'tile-plans-test';
+
+describe('tile query plans', () => {
+  let prisma: PrismaClient;
+  const plan = (z: number) => explain(prisma, tileSql(tileOf(LON, LAT, z)));
+
+  beforeAll(async () => {
+    await resetImagery();
+    prisma = prismaClient();
+    await seedPlanCatalogue(prisma, 50_000);
+    // 40,000 map features on a grid over the catalogue's area: buildings, streets and some large areas.
+    await prisma.$executeRawUnsafe(`
+      INSERT INTO map_features (source, layer, class, name, min_zoom, geom, geom_low)
+      SELECT '${SOURCE}', l.layer, l.class, NULL, l.min_zoom, g.geom, CASE WHEN l.min_zoom < 12 THEN g.geom END
+      FROM generate_series(1, 40000) s
+      CROSS JOIN LATERAL (SELECT CASE WHEN s % 10 = 0 THEN 'streets' ELSE 'buildings' END AS layer,
+                                 CASE WHEN s % 10 = 0 THEN 'residential' ELSE 'building' END AS class,
+                                 CASE WHEN s % 1000 = 0 THEN 8 WHEN s % 10 = 0 THEN 12 ELSE 14 END AS min_zoom) l
+      CROSS JOIN LATERAL (SELECT ST_Transform(ST_Buffer(ST_SetSRID(ST_MakePoint(9.4 + (s % 200) / 1000.0, 47.0 + (s / 200) / 700.0), 4326), 0.00005, 2), 3857) AS geom) g`);
+    await prisma.$executeRawUnsafe(`
+      INSERT INTO places (id, kind, name, label, location, source, source_id, importance, category)
+      SELECT gen_random_uuid(), CASE WHEN s % 100 = 0 THEN 'locality' WHEN s % 10 = 0 THEN 'poi' ELSE 'address' END,
+             'p' || s, 'p' || s, ST_SetSRID(ST_MakePoint(9.4 + (s % 200) / 1000.0, 47.0 + (s / 200) / 700.0), 4326),
+             '${SOURCE}', 'n' || s, 0.1, CASE WHEN s % 100 <> 0 AND s % 10 = 0 THEN 'amenity=cafe' END
+      FROM generate_series(1, 40000) s`);
+    await prisma.$queryRawUnsafe('SELECT lis_refresh_coverage()');
+    await prisma.$executeRawUnsafe('ANALYZE map_features');
+    await prisma.$executeRawUnsafe('ANALYZE places');
+    await prisma.$executeRawUnsafe('ANALYZE imagery');
+  }, 300_000);
+
+  afterAll(async () => {
+    await prisma.$executeRawUnsafe(`DELETE FROM map_features WHERE source = '${SOURCE}'`);
+    await prisma.$executeRawUnsafe(`DELETE FROM places WHERE source = '${SOURCE}'`);
+    await resetImagery();
+    await prisma.$queryRawUnsafe('SELECT lis_refresh_coverage()');
+    await prisma.$disconnect();
+  });
+
+  // The built-in database plans the statement as well (it fails only when run: no ST_AsMVT there).
+  const seqScans = (text: string) => text.match(/Seq Scan on (map_features|imagery|places|coverage_cells)\b/g) ?? [];
+
+  it('zoom 8: the simplified copy, the zoom 8 cells and the labels, each through its index', async () => {
+    const text = await plan(8);
+    expect(text).toContain('map_features_low_geom_idx');
+    expect(text).toContain('coverage_cells_z8_idx');
+    expect(text).toContain('places_label_location_idx');
+    expect(text).not.toMatch(/imagery_location_idx|map_features_geom_idx/);
+    expect(seqScans(text)).toEqual([]);
+  });
+
+  it('zoom 14: the full geometry, the zoom 14 cells, the pois through the category index', async () => {
+    const text = await plan(14);
+    expect(text).toContain('map_features_geom_idx');
+    expect(text).toContain('coverage_cells_z14_idx');
+    expect(text).toContain('places_category_location_idx');
+    expect(seqScans(text)).toEqual([]);
+  });
+
+  it('zoom 16: one point per image through the imagery location index', async () => {
+    const text = await plan(16);
+    expect(text).toContain('imagery_location_idx');
+    expect(text).not.toMatch(/coverage_cells_z\d+_idx/);
+    expect(seqScans(text)).toEqual([]);
+  });
+
+});
