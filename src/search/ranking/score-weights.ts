@@ -1,8 +1,8 @@
 // The text score's terms, named in one place (as Pelias names its boosts): a text search's score is
 // the trigram similarity of the address to the query plus each term that holds (sql/text-search.sql.ts).
-// The ranked word lists score with the database's lis_rank_score (the ranked_word_lists migration):
-// the same terms but the location code's, which test/medium/score-weights.spec.ts checks by scoring
-// the same records both ways.
+// The ranked word lists score with the database's lis_rank_score, whose text is written from these
+// weights (rank-score-function.ts; a unit spec fails until a migration gives the database that text), and
+// test/medium/score-weights.spec.ts scores the same records both ways.
 export const SCORE_WEIGHTS = {
   /** The query is the record's location code, ignoring case and separators. */
   locationCode: 10,
