@@ -19,7 +19,8 @@ const ALSO_COMPRESSED = /^application\/vnd\.mapbox-vector-tile\b/;
 export function responseCompression(): (req: Request, res: Response, next: NextFunction) => void {
   const compress = compression({
     threshold: COMPRESSION_THRESHOLD_BYTES,
-    filter: (req, res) => compression.filter(req, res) || ALSO_COMPRESSED.test(String(res.getHeader('Content-Type') ?? '')),
+    filter: (req, res) =>
+      compression.filter(req, res) || ALSO_COMPRESSED.test(String(res.getHeader('Content-Type') ?? '')),
   });
   return (req, res, next) => (req.headers['accept-encoding'] ? compress(req, res, next) : next());
 }

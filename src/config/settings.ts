@@ -160,7 +160,7 @@ export const SETTINGS = {
     type: trueOrFalse,
     default: false,
     meaning:
-      '`true`: `GET /tiles/{z}/{x}/{y}.mvt` needs `x-api-key` and counts against the key\'s limit, as `/search` does; `false`: tiles are public, limited per client address (TILES_PER_MINUTE)',
+      "`true`: `GET /tiles/{z}/{x}/{y}.mvt` needs `x-api-key` and counts against the key's limit, as `/search` does; `false`: tiles are public, limited per client address (TILES_PER_MINUTE)",
   },
   tilesPerMinute: {
     env: 'TILES_PER_MINUTE',

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { GenerateSql, SAMPLE_SOURCE, SqlSubject } from '../database/generate-sql';
+import { GenerateSql, NoSql, SAMPLE_SOURCE, SqlSubject } from '../database/generate-sql';
 import type { MapFeature, MapFeatureSink } from './map-feature';
 
 // Areas smaller than these (square metres in EPSG:3857, about the size on the map at mid latitudes)
@@ -36,7 +36,11 @@ export class MapGeometrySession implements MapFeatureSink {
     private readonly table: string,
   ) {}
 
-  static async open(client: Client, source: string, suffix = randomBytes(6).toString('hex')): Promise<MapGeometrySession> {
+  static async open(
+    client: Client,
+    source: string,
+    suffix = randomBytes(6).toString('hex'),
+  ): Promise<MapGeometrySession> {
     const table = `map_features_staging_${suffix}`;
     try {
       await client.query(`CREATE TEMP TABLE ${table} (LIKE map_features)`);
@@ -58,6 +62,7 @@ export class MapGeometrySession implements MapFeatureSink {
     await previous;
   }
 
+  @NoSql("add's statement (declared there)")
   private async insert(features: readonly MapFeature[]): Promise<void> {
     if (features.length === 0) return;
     const columns = COLUMNS.map((c) =>

@@ -31,7 +31,11 @@ export function ApiTile(): MethodDecorator {
         '501 TILES_UNAVAILABLE on a database whose PostGIS cannot encode tiles (the built-in one).',
       security: [{}, { [API_KEY_SECURITY]: [] }],
     }),
-    ApiParam({ name: 'z', description: `zoom, 0 to ${MAX_ZOOM}`, schema: { type: 'integer', minimum: 0, maximum: MAX_ZOOM } }),
+    ApiParam({
+      name: 'z',
+      description: `zoom, 0 to ${MAX_ZOOM}`,
+      schema: { type: 'integer', minimum: 0, maximum: MAX_ZOOM },
+    }),
     ApiParam({ name: 'x', description: 'column, 0 to 2^z - 1', schema: { type: 'integer', minimum: 0 } }),
     ApiParam({
       name: 'y',
@@ -46,9 +50,18 @@ export function ApiTile(): MethodDecorator {
       content: { [MVT_CONTENT_TYPE]: { schema: { type: 'string', format: 'binary', maxLength: 8_000_000 } } },
       headers: { ...CACHE_HEADERS, ...RATE_LIMIT_HEADERS },
     }),
-    ApiResponse({ status: 204, description: 'Nothing lies in this tile', headers: { ...CACHE_HEADERS, ...RATE_LIMIT_HEADERS } }),
+    ApiResponse({
+      status: 204,
+      description: 'Nothing lies in this tile',
+      headers: { ...CACHE_HEADERS, ...RATE_LIMIT_HEADERS },
+    }),
     ApiResponse({ status: 304, description: 'The copy named by If-None-Match is current', headers: CACHE_HEADERS }),
-    ApiErrorResponse(400, 'z, x or y is no tile', { INVALID_TILE: 'z must be a whole number from 0 to 20' }, RATE_LIMIT_HEADERS),
+    ApiErrorResponse(
+      400,
+      'z, x or y is no tile',
+      { INVALID_TILE: 'z must be a whole number from 0 to 20' },
+      RATE_LIMIT_HEADERS,
+    ),
     ApiErrorResponse(
       401,
       'With TILES_REQUIRE_KEY=true: no usable API key',

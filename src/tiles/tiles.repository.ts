@@ -1,13 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { GenerateSql, SqlSubject } from '../database/generate-sql';
 import { PrismaService } from '../database/prisma.service';
-import { TileAddress, tileSql, tileVersionSql } from './tiles.sql';
-
-// PostGIS built without protobuf-c (the built-in database's) has no ST_AsMVT: this is its message.
-const NO_MVT = /without protobuf-c support/i;
-
-/** Thrown when the database cannot encode vector tiles. */
-export class MvtUnsupportedError extends Error {}
+import { MvtUnsupportedError, NO_MVT, TileAddress, tileSql, tileVersionSql } from './tiles.sql';
 
 @SqlSubject((db) => new TilesRepository(db.prisma))
 @Injectable()
@@ -17,17 +11,27 @@ export class TilesRepository {
   // The map's data version (map_data_version), raised by every import that changed what tiles show.
   @GenerateSql({ answers: [[{ version: '1' }]] })
   async dataVersion(): Promise<string> {
-    const [row] = await this.prisma.rawQuery<{ version: string }>(
-      tileVersionSql,
-    );
+    const [row] = await this.prisma.rawQuery<{ version: string }>(tileVersionSql);
     return row.version;
   }
 
   // One tile, encoded by PostGIS (an empty buffer when nothing lies in it).
   @GenerateSql(
-    { name: 'zoom 8: simplified map layers, coverage cells', params: () => [{ z: 8, x: 134, y: 89 }], answers: [[{ mvt: Buffer.alloc(0) }]] },
-    { name: 'zoom 14: map layers, pois, coverage cells', params: () => [{ z: 14, x: 8625, y: 5753 }], answers: [[{ mvt: Buffer.alloc(0) }]] },
-    { name: 'zoom 16: one point per image', params: () => [{ z: 16, x: 34501, y: 23013 }], answers: [[{ mvt: Buffer.alloc(0) }]] },
+    {
+      name: 'zoom 8: simplified map layers, coverage cells',
+      params: () => [{ z: 8, x: 134, y: 89 }],
+      answers: [[{ mvt: Buffer.alloc(0) }]],
+    },
+    {
+      name: 'zoom 14: map layers, pois, coverage cells',
+      params: () => [{ z: 14, x: 8625, y: 5753 }],
+      answers: [[{ mvt: Buffer.alloc(0) }]],
+    },
+    {
+      name: 'zoom 16: one point per image',
+      params: () => [{ z: 16, x: 34501, y: 23013 }],
+      answers: [[{ mvt: Buffer.alloc(0) }]],
+    },
   )
   async tile(address: TileAddress): Promise<Buffer> {
     try {

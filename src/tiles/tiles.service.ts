@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { MAX_ZOOM } from './tile-limits';
 import { TilesException, TilesExceptionCode } from './tiles.exception';
-import { MvtUnsupportedError, TilesRepository } from './tiles.repository';
+import { TilesRepository } from './tiles.repository';
+import { MvtUnsupportedError } from './tiles.sql';
 import type { TileAddress } from './tiles.sql';
 
 // Changes when the tiles' layers or attributes change (a new release), so no browser keeps a tile of

@@ -7,6 +7,12 @@ import { COVERAGE_DETAIL_ZOOM, LAYER_ROW_CAPS, LOW_ZOOM_BELOW, TILE_BUFFER, TILE
 // EPSG:3857 (ST_TileEnvelope's projection); imagery and places are in 4326, so their box is the tile's
 // box transformed once (a 3857 rectangle is a 4326 rectangle) and each row read is projected.
 
+// PostGIS built without protobuf-c (the built-in database's) has no ST_AsMVT: this is its message.
+export const NO_MVT = /without protobuf-c support/i;
+
+/** Thrown when the database cannot encode vector tiles. */
+export class MvtUnsupportedError extends Error {}
+
 export interface TileAddress {
   z: number;
   x: number;

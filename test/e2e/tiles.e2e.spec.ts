@@ -18,13 +18,17 @@ const path = (z: number, lon = LON, lat = LAT) => {
   return `/tiles/${t.z}/${t.x}/${t.y}.mvt`;
 };
 // The body as sent (supertest asks for gzip by default and, with a parser of one's own, does not inflate).
-const binary = (r: NodeJS.ReadableStream, done: (e: Error | null, body: Buffer) => void) => {
+const binary = (r: request.Response, done: (e: Error | null, body: Buffer) => void) => {
   const chunks: Buffer[] = [];
-  r.on('data', (c: Buffer) => chunks.push(c));
-  r.on('end', () => done(null, Buffer.concat(chunks)));
+  (r as unknown as NodeJS.ReadableStream).on('data', (c: Buffer) => chunks.push(c));
+  (r as unknown as NodeJS.ReadableStream).on('end', () => done(null, Buffer.concat(chunks)));
 };
 // The bytes as they came over the wire (supertest inflates gzip itself).
-function wireBytes(server: Server, p: string, headers: Record<string, string>): Promise<{ encoding?: string; body: Buffer }> {
+function wireBytes(
+  server: Server,
+  p: string,
+  headers: Record<string, string>,
+): Promise<{ encoding?: string; body: Buffer }> {
   const { port } = server.address() as AddressInfo;
   return new Promise((resolve, reject) => {
     get({ host: '127.0.0.1', port, path: p, headers }, (res) => {
@@ -39,12 +43,14 @@ describe('GET /tiles/:z/:x/:y.mvt', () => {
   beforeAll(async () => {
     await resetImagery();
     await importFixture(
-      Array.from({ length: IMAGES }, (_, i) => feature(`Tile Lane ${i}`, {}, [LON + (i % 20) * 0.00002, LAT + i * 0.000001])),
+      Array.from({ length: IMAGES }, (_, i) =>
+        feature(`Tile Lane ${i}`, {}, [LON + (i % 20) * 0.00002, LAT + i * 0.000001]),
+      ),
     );
   });
 
   if (currentKind() === 'embedded') {
-    it("answers 501 TILES_UNAVAILABLE on the built-in database (its PostGIS has no ST_AsMVT)", async () => {
+    it('answers 501 TILES_UNAVAILABLE on the built-in database (its PostGIS has no ST_AsMVT)', async () => {
       const app = await startApp();
       const res = await request(app.getHttpServer()).get(path(16)).expect(501);
       expect(res.body.error.code).toBe('TILES_UNAVAILABLE');
@@ -119,7 +125,12 @@ describe('GET /tiles/:z/:x/:y.mvt', () => {
         ['/tiles/2/0/0', 'y'],
       ]) {
         const res = await contract.direct.get(p);
-        expect({ p, status: res.status, code: res.body.error?.code, field: res.body.error?.details?.[0]?.field }).toEqual({
+        expect({
+          p,
+          status: res.status,
+          code: res.body.error?.code,
+          field: res.body.error?.details?.[0]?.field,
+        }).toEqual({
           p,
           status: 400,
           code: 'INVALID_TILE',
@@ -143,7 +154,7 @@ describe('GET /tiles/:z/:x/:y.mvt', () => {
       const refused = await request(app.getHttpServer()).get(path(16)).expect(401);
       expect(refused.body.error.code).toBe('MISSING_API_KEY');
       const res = await request(app.getHttpServer()).get(path(16)).set('x-api-key', key).expect(200);
-      expect(res.headers["ratelimit-policy"]).toMatch(/^"per-key"/);
+      expect(res.headers['ratelimit-policy']).toMatch(/^"per-key"/);
     });
   });
 });

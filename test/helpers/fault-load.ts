@@ -91,7 +91,9 @@ export class FaultLoad {
   private async tile(): Promise<Answer> {
     try {
       const res = await fetch(`${this.service.base}${TILE}`, { signal: AbortSignal.timeout(30_000) });
-      const body = res.headers.get('content-type')?.includes('json') ? await res.json() : {};
+      const body = (res.headers.get('content-type')?.includes('json') ? await res.json() : {}) as {
+        error?: { code?: string };
+      };
       return { kind: 'tile', status: res.status, retryAfter: res.headers.get('retry-after'), code: body.error?.code };
     } catch {
       return { kind: 'tile', status: 0, retryAfter: null };

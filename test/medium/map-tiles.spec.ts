@@ -2,9 +2,10 @@ import { join } from 'node:path';
 import { PrismaService } from '../../src/database/prisma.service';
 import { MapDataRepository } from '../../src/map-data/map-data.repository';
 import { PlaceRepository } from '../../src/places/place.repository';
-import { MvtUnsupportedError, TilesRepository } from '../../src/tiles/tiles.repository';
+import { TilesRepository } from '../../src/tiles/tiles.repository';
+import { MvtUnsupportedError } from '../../src/tiles/tiles.sql';
 import { LAYER_ROW_CAPS } from '../../src/tiles/tile-limits';
-import { writeOsmPbf } from '../helpers/place-files';
+import { OsmWay, writeOsmPbf } from '../helpers/place-files';
 import { placeImporterTools, PlaceImporter, startPlaceImporter } from '../helpers/place-importer';
 import { resetImagery } from '../helpers/test-app';
 import { decodeTile, tileOf } from '../helpers/vector-tiles';
@@ -37,7 +38,7 @@ const NODES = [
   ].map(([id, lon, lat]) => ({ id, lon, lat })),
   { id: 20, lon: 9.5205, lat: 47.1402, tags: { place: 'town', name: 'Vaduz' } },
 ];
-const WAYS = [
+const WAYS: OsmWay[] = [
   { id: 100, nodes: [1, 2], tags: { highway: 'primary_link', name: 'Landstrasse' } },
   { id: 101, nodes: [3, 4], tags: { highway: 'footway' } },
   { id: 102, nodes: [5, 6], tags: { waterway: 'river', name: 'Rhein' } },

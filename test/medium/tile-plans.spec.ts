@@ -75,5 +75,4 @@ describe('tile query plans', () => {
     expect(text).not.toMatch(/coverage_cells_z\d+_idx/);
     expect(seqScans(text)).toEqual([]);
   });
-
 });
