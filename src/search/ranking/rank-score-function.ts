@@ -8,7 +8,7 @@ import { SCORE_WEIGHTS } from './score-weights';
 // weights as parameters (sql/text-search.sql.ts). The location code's weight is not a word's: a
 // ranked list holds words, never a code.
 
-type WordWeights = Pick<typeof SCORE_WEIGHTS, 'wholeAddress' | 'startsWithQuery' | 'everyWordWhole'>;
+type WordWeights = Record<'wholeAddress' | 'startsWithQuery' | 'everyWordWhole', number>;
 
 /** The body of lis_rank_score(address_norm, address_tsv, term): a term is a word, or a prefix ending in '*'. */
 export function rankScoreFunctionBody(weights: WordWeights = SCORE_WEIGHTS): string {
