@@ -50,7 +50,8 @@ async function areas(url: string): Promise<Area[]> {
       `SELECT ST_X(p) AS lon, ST_Y(p) AS lat, count FROM (SELECT ST_Transform(geom, 4326) AS p, count FROM coverage_cells
        WHERE zoom = 14 ORDER BY count DESC LIMIT 1) s`,
     );
-    if (dense.rows[0]) out.push({ name: `densest imagery (${dense.rows[0].count} images in a 38 m cell)`, ...dense.rows[0] });
+    if (dense.rows[0])
+      out.push({ name: `densest imagery (${dense.rows[0].count} images in a 38 m cell)`, ...dense.rows[0] });
     const map = await c.query(
       `SELECT ST_X(p) AS lon, ST_Y(p) AS lat FROM (SELECT ST_Transform(ST_Centroid(ST_Collect(geom)), 4326) AS p FROM (
          SELECT geom FROM map_features WHERE layer = 'buildings' LIMIT 100000) b) s WHERE p IS NOT NULL`,
@@ -78,7 +79,9 @@ async function main(argv: string[]): Promise<void> {
   const records = Number(values.records);
   const rounds = Number(values.rounds);
   const url =
-    dataset === 'dense' && !argv.includes('--database-url') ? `${values['database-url']}_dense` : values['database-url'];
+    dataset === 'dense' && !argv.includes('--database-url')
+      ? `${values['database-url']}_dense`
+      : values['database-url'];
   const work = mkdtempSync(join(tmpdir(), 'lis-bench-tiles-'));
   const log = (s: string) => console.log(`[bench:tiles] ${s}`);
   try {
@@ -118,7 +121,9 @@ async function measure(base: string, area: Area, z: number, rounds: number): Pro
   const ms: number[] = [];
   const sizes: Array<{ raw: number; gzip: number }> = [];
   for (const p of paths) {
-    const raw = Buffer.from(await (await fetch(base + p, { headers: { 'accept-encoding': 'identity' } })).arrayBuffer());
+    const raw = Buffer.from(
+      await (await fetch(base + p, { headers: { 'accept-encoding': 'identity' } })).arrayBuffer(),
+    );
     sizes.push({ raw: raw.length, gzip: raw.length === 0 ? 0 : gzipSync(raw).length });
   }
   for (let r = 0; r < rounds; r++)
