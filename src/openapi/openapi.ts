@@ -22,6 +22,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setVersion(packageVersion())
     .setLicense('MIT', 'https://opensource.org/licenses/MIT')
     .addTag('search', 'Imagery search (needs an API key)')
+    .addTag('tiles', 'Vector tiles of the map (no key unless TILES_REQUIRE_KEY=true; limited per client address)')
     .addTag('demo', 'Placeholder images drawn for the demo seed (no key; limited per client address)')
     .addTag('operations', 'Health probes and metrics for orchestrators and monitoring')
     .addApiKey(

@@ -1,9 +1,11 @@
 import { Controller, Get, Headers, Param, Res, UseGuards } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { TilesAccessGuard } from './tiles-access.guard';
 import { ApiTile, MVT_CONTENT_TYPE } from './tiles.openapi';
 import { TilesService } from './tiles.service';
 
+@ApiTags('tiles')
 @Controller('tiles')
 export class TilesController {
   constructor(private readonly tiles: TilesService) {}

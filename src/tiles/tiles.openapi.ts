@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiParam, ApiProduces, ApiResponse } from '@nestjs/swagger';
 import { API_KEY_SECURITY } from '../api-key/api-key.openapi';
 import {
   ApiErrorResponse,
@@ -12,14 +12,21 @@ import { MAX_ZOOM } from './tile-limits';
 export const MVT_CONTENT_TYPE = 'application/vnd.mapbox-vector-tile';
 
 const CACHE_HEADERS = {
-  ETag: { description: "The map's data version: changes after an import", schema: { type: 'string' } },
-  'Cache-Control': { description: 'public, max-age=TILES_MAX_AGE_SECONDS', schema: { type: 'string' } },
+  ETag: {
+    description: "The map's data version: changes after an import",
+    schema: { type: 'string', pattern: '^"lis\\d+-\\d+"$', maxLength: 40 },
+  },
+  'Cache-Control': {
+    description: 'public, max-age=TILES_MAX_AGE_SECONDS',
+    schema: { type: 'string', pattern: '^public, max-age=\\d+$', maxLength: 40 },
+  },
 };
+// The largest column or row number, at zoom 20.
+const MAX_INDEX = 2 ** MAX_ZOOM - 1;
 
 // GET /tiles/{z}/{x}/{y}.mvt in the OpenAPI document (docs/map-tiles.md).
 export function ApiTile(): MethodDecorator {
   return applyDecorators(
-    ApiTags('tiles'),
     ApiOperation({
       operationId: 'tile',
       summary: 'A vector tile of the map: streets, paths, water, landuse, buildings, places and imagery coverage',
@@ -34,9 +41,13 @@ export function ApiTile(): MethodDecorator {
     ApiParam({
       name: 'z',
       description: `zoom, 0 to ${MAX_ZOOM}`,
-      schema: { type: 'integer', minimum: 0, maximum: MAX_ZOOM },
+      schema: { type: 'integer', format: 'int32', minimum: 0, maximum: MAX_ZOOM },
     }),
-    ApiParam({ name: 'x', description: 'column, 0 to 2^z - 1', schema: { type: 'integer', minimum: 0 } }),
+    ApiParam({
+      name: 'x',
+      description: 'column, 0 to 2^z - 1',
+      schema: { type: 'integer', format: 'int32', minimum: 0, maximum: MAX_INDEX },
+    }),
     ApiParam({
       name: 'y',
       description: 'row, 0 to 2^z - 1, with .mvt',

@@ -57,8 +57,11 @@ describe('OpenAPI document and Swagger UI', () => {
       '/health/ready',
       '/metrics',
       '/search',
+      '/tiles/{z}/{x}/{y}',
     ]);
     expect(doc.paths['/health/live'].get.security).toBeUndefined();
+    // Tiles need no key unless TILES_REQUIRE_KEY=true: the key is optional in the document.
+    expect(doc.paths['/tiles/{z}/{x}/{y}'].get.security).toEqual([{}, { 'x-api-key': [] }]);
     expect(doc.paths['/health/ready'].get.security).toBeUndefined();
     // The metrics token is optional in the document because METRICS_OPEN=true opens /metrics without one.
     expect(doc.paths['/metrics'].get.security).toEqual([{ 'metrics-token': [] }, {}]);

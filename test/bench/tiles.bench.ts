@@ -1,0 +1,146 @@
+// `npm run bench:tiles [-- options]`: latency and size of map tiles (GET /tiles/{z}/{x}/{y}.mvt) from our
+// built server, at zooms 8, 12 and 16, over the densest imagery of the search benchmark's dataset (and,
+// when an OpenStreetMap extract was imported into the same database, over its densest buildings).
+// One request at a time (latency, not throughput), Accept-Encoding: gzip. See docs/benchmarks.md.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { benchApiKeys, prepareDataset, withClient } from './bench-database';
+import { BENCH_DATASETS, BenchDataset, DEFAULT_SEED } from './bench-dataset';
+import { loadAverage, waitIdle } from './bench-environment';
+import { startServer } from './bench-load';
+
+const ROOT = resolve(__dirname, '..', '..');
+const DEFAULT_URL = 'postgresql://postgres@127.0.0.1:5432/lis_bench';
+const ZOOMS = [8, 12, 16];
+const HELP = `usage: npm run bench:tiles -- [options]
+  --records N          records in the generated dataset (default 1000000)
+  --dataset NAME       sparse or dense (default dense); databases as npm run bench names them
+  --rounds N           requests per tile (default 20); 9 tiles (3 x 3 around the densest point) per zoom
+  --database-url URL   bench database (default $BENCH_DATABASE_URL or ${DEFAULT_URL}, + _dense for dense)
+  --reload             generate and import again even if the dataset is already loaded
+  --help               this text`;
+
+interface Area {
+  name: string;
+  lon: number;
+  lat: number;
+}
+
+function tileOf(lon: number, lat: number, z: number): [number, number] {
+  const n = 2 ** z;
+  const rad = (lat * Math.PI) / 180;
+  return [
+    Math.floor(((lon + 180) / 360) * n),
+    Math.floor(((1 - Math.log(Math.tan(rad) + 1 / Math.cos(rad)) / Math.PI) / 2) * n),
+  ];
+}
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+
+// The densest imagery (the zoom 14 coverage cell with most images) and, if imported, the densest buildings.
+async function areas(url: string): Promise<Area[]> {
+  return withClient(url, async (c) => {
+    const cells = await c.query('SELECT count(*)::int AS n FROM coverage_cells');
+    if (cells.rows[0].n === 0) await c.query('SELECT lis_refresh_coverage()'); // a dataset loaded before tiles
+    const out: Area[] = [];
+    const dense = await c.query(
+      `SELECT ST_X(p) AS lon, ST_Y(p) AS lat, count FROM (SELECT ST_Transform(geom, 4326) AS p, count FROM coverage_cells
+       WHERE zoom = 14 ORDER BY count DESC LIMIT 1) s`,
+    );
+    if (dense.rows[0])
+      out.push({ name: `densest imagery (${dense.rows[0].count} images in a 38 m cell)`, ...dense.rows[0] });
+    const map = await c.query(
+      `SELECT ST_X(p) AS lon, ST_Y(p) AS lat FROM (SELECT ST_Transform(ST_Centroid(ST_Collect(geom)), 4326) AS p FROM (
+         SELECT geom FROM map_features WHERE layer = 'buildings' LIMIT 100000) b) s WHERE p IS NOT NULL`,
+    );
+    if (map.rows[0]) out.push({ name: 'centre of the imported buildings', ...map.rows[0] });
+    return out;
+  });
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      records: { type: 'string', default: '1000000' },
+      dataset: { type: 'string', default: 'dense' },
+      rounds: { type: 'string', default: '20' },
+      'database-url': { type: 'string', default: process.env.BENCH_DATABASE_URL || DEFAULT_URL },
+      reload: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) return console.log(HELP);
+  const dataset = values.dataset as BenchDataset;
+  if (!BENCH_DATASETS.includes(dataset)) throw new Error(`--dataset must be one of ${BENCH_DATASETS.join(', ')}`);
+  const records = Number(values.records);
+  const rounds = Number(values.rounds);
+  const url =
+    dataset === 'dense' && !argv.includes('--database-url')
+      ? `${values['database-url']}_dense`
+      : values['database-url'];
+  const work = mkdtempSync(join(tmpdir(), 'lis-bench-tiles-'));
+  const log = (s: string) => console.log(`[bench:tiles] ${s}`);
+  try {
+    await prepareDataset(url, DEFAULT_SEED, records, values.reload, work, log, dataset);
+    const [apiKey] = await benchApiKeys(url, 1);
+    process.env.TILES_PER_MINUTE = '100000';
+    const out = join(ROOT, 'bench-results');
+    mkdirSync(out, { recursive: true });
+    const server = await startServer('ours', {
+      databaseUrl: url,
+      poolSize: 10,
+      statementTimeoutMs: 2000,
+      apiKey,
+      statementsFile: '',
+      logFile: join(out, 'tiles-server.log'),
+    });
+    try {
+      await waitIdle(url);
+      log(`load average before: ${loadAverage().join(', ')}`);
+      for (const area of await areas(url)) {
+        log(`${area.name}: ${area.lon.toFixed(5)}, ${area.lat.toFixed(5)}`);
+        for (const z of ZOOMS) console.log(await measure(server.url, area, z, rounds));
+      }
+      log(`load average after: ${loadAverage().join(', ')}`);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+// The 3 x 3 tiles around the area at zoom z, each requested `rounds` times (after one warm-up each).
+async function measure(base: string, area: Area, z: number, rounds: number): Promise<string> {
+  const [cx, cy] = tileOf(area.lon, area.lat, z);
+  const paths = [-1, 0, 1].flatMap((dx) => [-1, 0, 1].map((dy) => `/tiles/${z}/${cx + dx}/${cy + dy}.mvt`));
+  const ms: number[] = [];
+  const sizes: Array<{ raw: number; gzip: number }> = [];
+  for (const p of paths) {
+    const raw = Buffer.from(
+      await (await fetch(base + p, { headers: { 'accept-encoding': 'identity' } })).arrayBuffer(),
+    );
+    sizes.push({ raw: raw.length, gzip: raw.length === 0 ? 0 : gzipSync(raw).length });
+  }
+  for (let r = 0; r < rounds; r++)
+    for (const p of paths) {
+      const started = performance.now();
+      const res = await fetch(base + p, { headers: { 'accept-encoding': 'gzip' } });
+      await res.arrayBuffer();
+      if (res.status !== 200 && res.status !== 204) throw new Error(`${p}: ${res.status}`);
+      ms.push(performance.now() - started);
+    }
+  ms.sort((a, b) => a - b);
+  const maxRaw = Math.max(...sizes.map((s) => s.raw));
+  const maxGzip = Math.max(...sizes.map((s) => s.gzip));
+  return `  z${z}: ${ms.length} requests, p50 ${quantile(ms, 0.5).toFixed(1)} ms, p99 ${quantile(ms, 0.99).toFixed(1)} ms, max ${ms[ms.length - 1].toFixed(1)} ms; largest tile ${(maxRaw / 1024).toFixed(1)} KB, ${(maxGzip / 1024).toFixed(1)} KB gzipped`;
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
