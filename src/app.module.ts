@@ -7,6 +7,7 @@ import { HealthModule } from './health/health.module';
 import { ImageryModule } from './imagery/imagery.module';
 import { PlacesModule } from './places/places.module';
 import { LifecycleModule } from './lifecycle/lifecycle.module';
+import { MapStyleModule } from './map-style/map-style.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { SearchModule } from './search/search.module';
 import { WebPageModule } from './web-page/web-page.module';
@@ -27,6 +28,7 @@ export class AppModule {
         PlacesModule,
         DemoImageModule,
         WebPageModule,
+        MapStyleModule,
       ],
     };
   }
