@@ -26,6 +26,8 @@ const SIZE = 24;
 const BUFFER = 3;
 const RADIUS = 8;
 const CUTOFF = 0.25;
+// Past this distance (px) outside the outline a pixel encodes as 0; inside, 255 from 2 px in.
+const REACH = RADIUS * (1 - CUTOFF);
 
 function loadFaces(weight) {
   return SUBSETS.map((subset) => {
@@ -114,16 +116,20 @@ function renderGlyph(font, glyph, id) {
   const w = width + 2 * BUFFER;
   const h = height + 2 * BUFFER;
   const bitmap = new Uint8Array(w * h);
-  for (let y = 0; y < h; y++)
+  for (let y = 0; y < h; y++) {
+    const py = y + 0.5;
+    // Only outlines within REACH of the row matter: farther, the encoded value is 0 (or 255) anyway,
+    // and every segment that crosses the row, which the inside test needs, is among them.
+    const near = segments.filter(([, ay, , by]) => Math.min(ay, by) - REACH <= py && Math.max(ay, by) + REACH >= py);
     for (let x = 0; x < w; x++) {
       const px = x + 0.5;
-      const py = y + 0.5;
-      let d = Infinity;
-      for (const [ax, ay, bx, by] of segments) d = Math.min(d, segmentDistance(px, py, ax, ay, bx, by));
-      if (inside(px, py, segments)) d = -d;
+      let d = REACH;
+      for (const [ax, ay, bx, by] of near) d = Math.min(d, segmentDistance(px, py, ax, ay, bx, by));
+      if (inside(px, py, near)) d = -d;
       const n = Math.max(0, Math.min(255, Math.round((d * 256) / RADIUS + CUTOFF * 256)));
       bitmap[(h - 1 - y) * w + x] = 255 - n; // rows top to bottom
     }
+  }
   return { id, bitmap, width, height, left: xMin, top: yMax - ascender, advance };
 }
 
