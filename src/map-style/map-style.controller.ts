@@ -1,4 +1,4 @@
-import { Controller, Get, Header, Param, Res } from '@nestjs/common';
+import { Controller, Get, Header, Param, Res, StreamableFile } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
 import type { Response } from 'express';
@@ -28,11 +28,12 @@ export class MapStyleController {
     @Param('fontstack') fontstack: string,
     @Param('range') range: string,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<Buffer> {
+  ): Promise<StreamableFile> {
     const stack = fontstackOf(fontstack);
     const start = rangeStart(range);
     const body = await glyphRange(this.glyphs, stack, start);
-    res.set({ 'Content-Type': 'application/x-protobuf', 'Cache-Control': GLYPHS_CACHE });
-    return body;
+    res.set('Cache-Control', GLYPHS_CACHE);
+    // A Buffer returned as it is would be sent as JSON.
+    return new StreamableFile(body, { type: 'application/x-protobuf' });
   }
 }
