@@ -101,6 +101,9 @@ describe('web page map in Chromium', () => {
     expect(await zoomOf(page)).toBeGreaterThan(14);
     expect(await zoomOf(page)).toBeLessThanOrEqual(16);
     await expectPinAt(page, 34.07, -118.4);
+    // The circle searched is drawn, though the search answered before the style had loaded.
+    await page.locator('#map[data-basemap="loaded"]').waitFor();
+    expect(await inPage<number>(page, "window.lisMap.querySourceFeatures('near').length")).toBeGreaterThan(0);
     await page.locator('#map[data-basemap="loaded"]').waitFor();
     await screenshot(page, 'nearest-imagery');
 

@@ -64,10 +64,17 @@ export function createMapView(container: HTMLElement, events: MapEvents, options
   let area: Near | null = null;
   let searchPin: Marker | null = null;
 
+  // The search's sources exist once the style has loaded (it is fetched): data set before then waits,
+  // the latest for each source, so an earlier empty set cannot land after a later one.
+  const pending = new Map<string, FeatureCollection>();
+  map.on('style.load', () => {
+    for (const [source, data] of pending) (map.getSource(source) as GeoJSONSource).setData(data);
+    pending.clear();
+  });
   const setData = (source: string, data: FeatureCollection) => {
     const target = map.getSource(source) as GeoJSONSource | undefined;
     if (target) target.setData(data);
-    else map.once('load', () => (map.getSource(source) as GeoJSONSource).setData(data));
+    else pending.set(source, data);
   };
 
   return {
