@@ -60,7 +60,10 @@ const layers = naturalEarthGeoJson(
 const rounded = (value) => (typeof value === 'number' ? Math.round(value * 1e4) / 1e4 : value);
 await Promise.all(
   Object.entries(layers).map(([name, data]) =>
-    writeFile(join(assets, 'basemap', `${name}.geojson`), JSON.stringify(data, (_, v) => rounded(v))),
+    writeFile(
+      join(assets, 'basemap', `${name}.geojson`),
+      JSON.stringify(data, (_, v) => rounded(v)),
+    ),
   ),
 );
 

@@ -64,18 +64,7 @@ export function createMapView(container: HTMLElement, events: MapEvents, options
   let area: Near | null = null;
   let searchPin: Marker | null = null;
 
-  // The search's sources exist once the style has loaded (it is fetched): data set before then waits,
-  // the latest for each source, so an earlier empty set cannot land after a later one.
-  const pending = new Map<string, FeatureCollection>();
-  map.on('style.load', () => {
-    for (const [source, data] of pending) (map.getSource(source) as GeoJSONSource).setData(data);
-    pending.clear();
-  });
-  const setData = (source: string, data: FeatureCollection) => {
-    const target = map.getSource(source) as GeoJSONSource | undefined;
-    if (target) target.setData(data);
-    else pending.set(source, data);
-  };
+  const setData = dataSetter(map);
 
   return {
     showResults(records, firstNumber) {
@@ -97,24 +86,11 @@ export function createMapView(container: HTMLElement, events: MapEvents, options
       container.classList.toggle('one-place', places.size === 1);
       setData('place-links', links);
       setData('place-labels', placeLabels(records));
-      markers = new Map();
       // Records taken at one spot are spread around it; labels give way to every marker's footprint.
       const offsets = spreadOffsets(records);
       setData(FOOTPRINT_SOURCE, footprints(records, offsets));
-      records.forEach((record, i) => {
-        const element = markerElement(record, firstNumber + i);
-        const offset = offsets.get(record.id);
-        if (offset) addLeader(element, offset);
-        element.addEventListener('mouseenter', () => events.onMarkerHover(record.id));
-        element.addEventListener('mouseleave', () => events.onMarkerHover(null));
-        element.addEventListener('click', () => events.onMarkerClick(record.id));
-        const [lon, lat] = record.geometry.coordinates;
-        const marker = new Marker({ element, anchor: 'center', offset: offset ?? [0, 0] })
-          .setLngLat([lon, lat])
-          .addTo(map);
-        markers.set(record.id, { marker, element });
-        bounds.extend([lon, lat]);
-      });
+      markers = resultMarkers(map, records, firstNumber, offsets, events);
+      for (const { marker } of markers.values()) bounds.extend(marker.getLngLat());
       frameResults(map, container, bounds, { area, maxZoom, nearPlace });
     },
 
@@ -159,6 +135,44 @@ export function createMapView(container: HTMLElement, events: MapEvents, options
         : null;
     },
   };
+}
+
+// The search's sources exist once the style has loaded (it is fetched): data set before then waits,
+// the latest for each source, so an earlier empty set cannot land after a later one.
+function dataSetter(map: MapLibreMap): (source: string, data: FeatureCollection) => void {
+  const pending = new Map<string, FeatureCollection>();
+  map.on('style.load', () => {
+    for (const [source, data] of pending) (map.getSource(source) as GeoJSONSource).setData(data);
+    pending.clear();
+  });
+  return (source, data) => {
+    const target = map.getSource(source) as GeoJSONSource | undefined;
+    if (target) target.setData(data);
+    else pending.set(source, data);
+  };
+}
+
+function resultMarkers(
+  map: MapLibreMap,
+  records: ImageryRecord[],
+  firstNumber: number,
+  offsets: Map<string, [number, number]>,
+  events: MapEvents,
+): Map<string, { marker: Marker; element: HTMLElement }> {
+  const markers = new Map<string, { marker: Marker; element: HTMLElement }>();
+  records.forEach((record, i) => {
+    const element = markerElement(record, firstNumber + i);
+    const offset = offsets.get(record.id);
+    if (offset) addLeader(element, offset);
+    element.addEventListener('mouseenter', () => events.onMarkerHover(record.id));
+    element.addEventListener('mouseleave', () => events.onMarkerHover(null));
+    element.addEventListener('click', () => events.onMarkerClick(record.id));
+    const marker = new Marker({ element, anchor: 'center', offset: offset ?? [0, 0] })
+      .setLngLat(record.geometry.coordinates)
+      .addTo(map);
+    markers.set(record.id, { marker, element });
+  });
+  return markers;
 }
 
 // The map with its controls and the page's hooks (style, errors, moves), or null without WebGL.
