@@ -162,6 +162,28 @@ describe('the map style in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  it('keeps labels clear of the pin at a searched coordinate', async () => {
+    // Coordinates where the world view names Czechia (no imagery there), searched within 50 km: a zoom
+    // that names countries.
+    const [lon, lat] = countryLabel('Czechia');
+    const query = `${lat.toFixed(4)}, ${lon.toFixed(4)}`;
+    const { page, errors } = await driver.open(`/?query=${encodeURIComponent(query)}&radius_m=50000`);
+    await page.locator('#empty:not([hidden])').waitFor();
+    await page.locator('#map[data-camera="settled"][data-basemap="loaded"]').waitFor();
+    await idle(page);
+    const canvas = (await page.locator('#map canvas').boundingBox())!;
+    const pin = (await page.locator('#map .search-pin').boundingBox())!;
+    expect(
+      await rendered(page, LABEL_LAYERS, [
+        [pin.x - canvas.x, pin.y - canvas.y],
+        [pin.x - canvas.x + pin.width, pin.y - canvas.y + pin.height],
+      ]),
+    ).toEqual([]);
+    // Czechia is still named, beside the pin, or left out; never under it.
+    await screenshot(page, 'map-style-search-pin');
+    expect(errors).toEqual([]);
+  });
+
   it('toggles the coverage layer', async () => {
     const { page, errors } = await driver.open('/');
     await page.locator('#map[data-basemap="loaded"]').waitFor();

@@ -3,8 +3,8 @@ import type { FeatureCollection, Point } from 'geojson';
 import type { ImageryRecord } from './api';
 import { FOOTPRINT_ICON } from './map-images';
 
-// Result markers are HTML above the map's canvas: a label drawn under one would be hidden. Each
-// marker's dot therefore also has a blank "footprint" in a symbol layer above every other layer: MapLibre
+// Result markers (and the search pin) are HTML above the map's canvas: a label drawn under one would
+// be hidden. Each marker's dot therefore also has a blank "footprint" in a symbol layer above every other layer: MapLibre
 // places symbols from the top layer down, so the footprints are placed first and the labels below give
 // way to them (moved by their variable anchors, or left out) instead of hiding under a marker.
 // Records taken at the same spot are spread on a ring around it instead of stacking, each joined to
@@ -27,6 +27,7 @@ export function addFootprintLayer(map: MapLibreMap, data: FeatureCollection): vo
       'icon-allow-overlap': true,
       'icon-ignore-placement': false,
       'icon-offset': ['get', 'offset'],
+      'icon-size': ['get', 'size'],
       'icon-padding': 2,
     },
   });
@@ -52,15 +53,27 @@ export function spreadOffsets(records: ImageryRecord[]): Map<string, [number, nu
   return offsets;
 }
 
-export function footprints(records: ImageryRecord[], offsets: Map<string, [number, number]>): FeatureCollection<Point> {
-  return {
-    type: 'FeatureCollection',
-    features: records.map((record) => ({
+// The search pin stands on its point: its footprint is above it, a little smaller than a marker's
+// (icon-offset counts in the icon's own pixels, so -16 at size 0.7 is 11 px up).
+const PIN_FOOTPRINT = { offset: [0, -16], size: 0.7 };
+
+export function footprints(
+  records: ImageryRecord[],
+  offsets: Map<string, [number, number]>,
+  searchPoint: { lat: number; lon: number } | null = null,
+): FeatureCollection<Point> {
+  const features: FeatureCollection<Point>['features'] = records.map((record) => ({
+    type: 'Feature',
+    properties: { id: record.id, offset: offsets.get(record.id) ?? [0, 0], size: 1 },
+    geometry: { type: 'Point', coordinates: record.geometry.coordinates },
+  }));
+  if (searchPoint)
+    features.push({
       type: 'Feature',
-      properties: { id: record.id, offset: offsets.get(record.id) ?? [0, 0] },
-      geometry: { type: 'Point', coordinates: record.geometry.coordinates },
-    })),
-  };
+      properties: { id: 'search-point', ...PIN_FOOTPRINT },
+      geometry: { type: 'Point', coordinates: [searchPoint.lon, searchPoint.lat] },
+    });
+  return { type: 'FeatureCollection', features };
 }
 
 // The leader from a spread marker back to the spot it was taken at: a line inside the marker's element.

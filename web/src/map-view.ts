@@ -63,6 +63,9 @@ export function createMapView(container: HTMLElement, events: MapEvents, options
   let placeOf = new Map<string, string>(); // record id -> place id
   let area: Near | null = null;
   let searchPin: Marker | null = null;
+  let searchPoint: { lat: number; lon: number } | null = null;
+  let shown: { records: ImageryRecord[]; offsets: Map<string, [number, number]> } = { records: [], offsets: new Map() };
+  const updateFootprints = () => setData(FOOTPRINT_SOURCE, footprints(shown.records, shown.offsets, searchPoint));
 
   const setData = dataSetter(map);
 
@@ -88,7 +91,8 @@ export function createMapView(container: HTMLElement, events: MapEvents, options
       setData('place-labels', placeLabels(records));
       // Records taken at one spot are spread around it; labels give way to every marker's footprint.
       const offsets = spreadOffsets(records);
-      setData(FOOTPRINT_SOURCE, footprints(records, offsets));
+      shown = { records, offsets };
+      updateFootprints();
       markers = resultMarkers(map, records, firstNumber, offsets, events);
       for (const { marker } of markers.values()) bounds.extend(marker.getLngLat());
       frameResults(map, container, bounds, { area, maxZoom, nearPlace });
@@ -129,6 +133,8 @@ export function createMapView(container: HTMLElement, events: MapEvents, options
     },
 
     showSearchPoint(point) {
+      searchPoint = point;
+      updateFootprints();
       searchPin?.remove();
       searchPin = point
         ? new Marker({ element: searchPinElement(), anchor: 'bottom' }).setLngLat([point.lon, point.lat]).addTo(map)
