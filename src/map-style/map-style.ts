@@ -110,6 +110,9 @@ function worldLabels(): LayerSpecification[] {
       'text-size': size,
       'text-max-width': 8,
       'text-padding': 4,
+      // Beside a result marker or the search pin rather than left out (web/src/map-footprints.ts).
+      'text-variable-anchor': ['center', 'top', 'bottom', 'left', 'right'],
+      'text-radial-offset': 1.2,
     },
     paint: { 'text-color': color, 'text-halo-color': COLORS.halo, 'text-halo-width': 1.5 },
   });
