@@ -12,7 +12,9 @@ import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const opentype = require('opentype.js');
-const Pbf = require('pbf');
+// pbf 3 is CommonJS; pbf 4 is an ES module whose class is its default export.
+const pbfModule = require('pbf');
+const Pbf = pbfModule.default ?? pbfModule;
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist', 'glyphs');
