@@ -17,7 +17,7 @@ import tseslint from 'typescript-eslint';
 const FOLDER_LAYERS = [
   ['common', 'config'],
   ['database', 'import-formats', 'lifecycle', 'rate-limit'],
-  ['api-key', 'health', 'map-data', 'metrics', 'search-index'],
+  ['api-key', 'health', 'map-data', 'map-style', 'metrics', 'search-index'],
   ['imagery', 'logging', 'openapi', 'places', 'tiles'],
   ['search', 'seed', 'web-page'],
   ['demo-image', 'startup'],

@@ -1,4 +1,5 @@
-// Builds the server (tsc via `nest build`) and the web page (web/build.mjs) into dist/, and records a
+// Builds the server (tsc via `nest build`), the web page (web/build.mjs) and the map's glyphs
+// (scripts/build-glyphs.mjs) into dist/, and records a
 // fingerprint of each part's sources beside it. With --if-stale, a part whose sources are unchanged
 // since its last build is left alone: `npm start` and the CLI commands run this first, so they build
 // only after a source changed (a check of ~1 MB of sources, tens of milliseconds), never every time.
@@ -37,6 +38,13 @@ const PARTS = [
     inputs: ['web', 'package-lock.json', 'scripts/build.mjs'],
     output: 'dist/web/index.html',
     command: [process.execPath, [join(root, 'web', 'build.mjs')]],
+  },
+  {
+    // The map's glyphs (GET /map/fonts/...): slow to make (seconds), so only when the font or the script changed.
+    name: 'glyphs',
+    inputs: ['scripts/build-glyphs.mjs', 'package-lock.json'],
+    output: 'dist/glyphs/Noto Sans Regular/0-255.pbf',
+    command: [process.execPath, [join(root, 'scripts', 'build-glyphs.mjs')]],
   },
 ];
 

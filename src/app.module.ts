@@ -7,6 +7,7 @@ import { HealthModule } from './health/health.module';
 import { ImageryModule } from './imagery/imagery.module';
 import { PlacesModule } from './places/places.module';
 import { LifecycleModule } from './lifecycle/lifecycle.module';
+import { MapStyleModule } from './map-style/map-style.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { SearchModule } from './search/search.module';
 import { TilesModule } from './tiles/tiles.module';
@@ -29,6 +30,7 @@ export class AppModule {
         DemoImageModule,
         TilesModule,
         WebPageModule,
+        MapStyleModule,
       ],
     };
   }

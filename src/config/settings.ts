@@ -67,9 +67,9 @@ export const SETTINGS = {
   mapStyleUrl: {
     env: 'MAP_STYLE_URL',
     type: httpUrl,
-    shownDefault: 'unset: the offline basemap',
+    shownDefault: "unset: the service's own style (/map/style.json)",
     meaning:
-      "a MapLibre style JSON for the web page's map (your own vector tiles); the page may then fetch from that URL's origin (its tiles, glyphs and sprites must be there too). See [web-page.md](web-page.md#map)",
+      "a MapLibre style JSON for the web page's map instead of the service's own (other vector tiles); the page may then fetch from that URL's origin (its tiles, glyphs and sprites must be there too). See [web-page.md](web-page.md#map)",
   },
   commandHints: {
     env: 'COMMAND_HINTS',

@@ -8,6 +8,8 @@ export interface OpenedPage {
   page: Page;
   requests: Request[];
   errors: string[];
+  /** console.warn: MapLibre's word when it could not use a glyph range or an image. */
+  warnings: string[];
 }
 
 export class PageDriver {
@@ -30,12 +32,14 @@ export class PageDriver {
     );
     const requests: Request[] = [];
     const errors: string[] = [];
+    const warnings: string[] = [];
     page.on('request', (r) => requests.push(r));
+    page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     await page.goto(`${this.base}${path}`);
     await page.locator('body[data-ready="true"]').waitFor();
-    return { page, requests, errors };
+    return { page, requests, errors, warnings };
   }
 
   // A page opened some other way, closed with the rest.

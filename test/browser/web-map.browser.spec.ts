@@ -7,7 +7,8 @@ import { DEMO_SOURCE } from '../../src/seed/demo-dataset';
 import { inPage, PageDriver, resultAddresses, searchBy, searches } from './page-driver';
 
 // The map and coordinate searches in Chromium against the real app: the offer to widen a coordinate
-// search to the nearest imagery, the zoom cap on the offline basemap, and MAP_STYLE_URL.
+// search to the nearest imagery, the pin at the point searched, zooming to the doorstep on the
+// service's own style, and MAP_STYLE_URL.
 // One record 402 m from the point searched (as the demo's Beverly Hills 90209 is from 34.07, -118.40).
 const NEAREST = {
   id: 'd0000000-0000-4000-8000-000000000001',
@@ -67,6 +68,18 @@ describe('web page map in Chromium', () => {
     await new Promise((resolve) => styleServer?.close(resolve));
   });
 
+  // The pin stands on the point searched: its foot (the element's bottom centre) is that point on screen.
+  const expectPinAt = async (page: Awaited<ReturnType<PageDriver['open']>>['page'], lat: number, lon: number) => {
+    const pin = page.locator('#map .search-pin');
+    expect(await pin.count()).toBe(1);
+    const at = await inPage<{ x: number; y: number }>(page, `window.lisMap.project([${lon}, ${lat}])`);
+    const canvas = (await page.locator('#map canvas').boundingBox())!;
+    const box = (await pin.boundingBox())!;
+    // Rotated 45°: its bounding box is wider than the element; the foot is its bottom centre.
+    expect(Math.abs(box.x + box.width / 2 - (canvas.x + at.x))).toBeLessThan(3);
+    expect(Math.abs(box.y + box.height - (canvas.y + at.y))).toBeLessThan(6);
+  };
+
   const zoomOf = async (page: Awaited<ReturnType<PageDriver['open']>>['page']) =>
     Number(await page.locator('#map').getAttribute('data-zoom'));
 
@@ -83,9 +96,14 @@ describe('web page map in Chromium', () => {
     expect(await page.locator('#empty-hint').textContent()).toBe('Nearest imagery is 402 m away.');
     const widen = page.locator('#empty-widen');
     expect(await widen.textContent()).toBe('Search within 410 m');
-    // The map goes to the circle searched, though nothing was found in it.
+    // The map goes to the circle searched, though nothing was found in it, with a pin at its centre.
     await page.locator('#map[data-camera="settled"]').waitFor();
-    expect(await zoomOf(page)).toBe(9);
+    expect(await zoomOf(page)).toBeGreaterThan(14);
+    expect(await zoomOf(page)).toBeLessThanOrEqual(16);
+    await expectPinAt(page, 34.07, -118.4);
+    // The circle searched is drawn, though the search answered before the style had loaded.
+    await page.locator('#map[data-basemap="loaded"]').waitFor();
+    expect(await inPage<number>(page, "window.lisMap.querySourceFeatures('near').length")).toBeGreaterThan(0);
     await page.locator('#map[data-basemap="loaded"]').waitFor();
     await screenshot(page, 'nearest-imagery');
 
@@ -119,19 +137,22 @@ describe('web page map in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
-  it('never zooms past the offline basemap: a single result, a result shown on the map, or zooming by hand', async () => {
+  it("zooms to the doorstep on the service's own style: to street level for a result, up to 20 by hand", async () => {
     const { page, errors } = await driver.open(`/?query=${encodeURIComponent(POINT)}&radius_m=500`);
     await page.locator('#map[data-camera="settled"]').waitFor();
-    expect(await page.locator('#map').getAttribute('data-max-zoom')).toBe('9');
-    expect(await zoomOf(page)).toBe(9);
+    expect(await page.locator('#map').getAttribute('data-max-zoom')).toBe('20');
+    expect(await page.locator('#map').getAttribute('data-style')).toBe('Location Imagery Search');
+    expect(await zoomOf(page)).toBeGreaterThan(14);
     await page.locator('.result-address').first().click();
     await page.waitForTimeout(700);
     await page.locator('#map canvas').focus();
-    for (let i = 0; i < 3; i++) await page.keyboard.press('+');
-    await page.waitForTimeout(800);
-    expect(await inPage<number>(page, "Number(document.querySelector('#map').dataset.zoom)")).toBeLessThanOrEqual(9);
+    for (let i = 0; i < 8; i++) await page.keyboard.press('+');
+    await page.waitForTimeout(1200);
+    const zoom = await inPage<number>(page, 'window.lisMap.getZoom()');
+    expect(zoom).toBeGreaterThan(18);
+    expect(zoom).toBeLessThanOrEqual(20);
     await page.locator('#map[data-basemap="loaded"]').waitFor();
-    await screenshot(page, 'zoom-cap');
+    await screenshot(page, 'zoom-doorstep');
     expect(errors).toEqual([]);
   });
 
@@ -146,9 +167,10 @@ describe('web page map in Chromium', () => {
     expect(await zoomOf(page)).toBeGreaterThan(14);
     expect(await zoomOf(page)).toBeLessThanOrEqual(16);
     expect(await resultAddresses(page)).toEqual([NEAREST.address]);
-    // The offline page shows its own basemap by name.
-    const offline = await driver.open('/');
-    await offline.page.locator('#map[data-style="Offline Natural Earth"]').waitFor();
+    // Without MAP_STYLE_URL the page shows the service's own style.
+    const own = await driver.open('/');
+    await own.page.locator('#map[data-style="Location Imagery Search"]').waitFor();
+    expect(own.requests.map((r) => new URL(r.url()).pathname)).toContain('/map/style.json');
     expect(errors).toEqual([]);
   });
 });

@@ -24,7 +24,8 @@ describe('web page in Chromium: keys and access', () => {
       .map((r) => r.url())
       .filter((u) => !u.startsWith(base) && !u.startsWith('data:') && !u.startsWith('blob:'));
     expect(foreign).toEqual([]);
-    expect(requests.some((r) => r.url().endsWith('/assets/basemap/countries-50m.json'))).toBe(true);
+    expect(requests.some((r) => r.url().endsWith('/map/style.json'))).toBe(true);
+    expect(requests.some((r) => r.url().endsWith('/assets/basemap/land.geojson'))).toBe(true);
     expect(errors).toEqual([]);
     await screenshot(page, 'no-key');
   });

@@ -229,12 +229,22 @@ describe('web page: regions and places in Chromium', () => {
     expect(await pins.getAttribute('data-place-id')).toBe(testPlaceId(ADDRESS.key));
     expect(await pins.locator('.place-name').textContent()).toBe(ADDRESS.label);
     expect(await pins.locator('.place-name').isVisible()).toBe(true);
-    // The pin is put where the address is, 10 m north of its two records: less than a pixel at the
-    // offline basemap's zoom cap (9), so drawn at the records' spot.
+    // The pin is put where the address is, 10 m north of its two records: at the street zoom the map
+    // fits them to, drawn there, above the spot the two were taken at (around which they are spread).
     expect(await pins.getAttribute('data-lng-lat')).toBe(`${ADDRESS.lon},${ADDRESS.lat}`);
+    const canvas = (await page.locator('#map canvas').boundingBox())!;
+    const onScreen = (lon: number, lat: number) =>
+      inPage<{ x: number; y: number }>(page, `window.lisMap.project([${lon}, ${lat}])`);
+    const address = await onScreen(ADDRESS.lon, ADDRESS.lat);
+    const south = destination(ADDRESS, 180, 10);
+    const spot = await onScreen(south.lon, south.lat);
     const pin = (await pins.locator('.place-pin').boundingBox())!;
-    const record = (await page.locator('#map .marker .marker-dot').first().boundingBox())!;
-    expect(Math.abs(pin.y + pin.height / 2 - (record.y + record.height / 2))).toBeLessThanOrEqual(2);
+    expect(Math.abs(pin.y + pin.height / 2 - (canvas.y + address.y))).toBeLessThanOrEqual(2);
+    expect(Math.abs(pin.x + pin.width / 2 - (canvas.x + address.x))).toBeLessThanOrEqual(2);
+    expect(spot.y - address.y).toBeGreaterThan(10);
+    // The two records share the spot: spread apart, not stacked.
+    const [a, b] = await Promise.all((await page.locator('#map .marker-dot').all()).map((d) => d.boundingBox()));
+    expect(Math.hypot(a!.x - b!.x, a!.y - b!.y)).toBeGreaterThan(24);
     expect(errors).toEqual([]);
     await screenshot(page, 'place');
   });

@@ -30,7 +30,7 @@ describe('GET / (web page)', () => {
     expect(urls.filter((u) => !u.startsWith('/') && !u.startsWith('#'))).toEqual([]);
   });
 
-  it('serves the bundle, the map worker and the basemap', async () => {
+  it('serves the bundle, the map worker and the Natural Earth GeoJSON of the map style', async () => {
     const js = await request(app.getHttpServer()).get('/assets/app.js').expect(200);
     expect(js.headers['content-type']).toMatch(/^(text|application)\/javascript/);
     const worker = await request(app.getHttpServer()).get('/assets/maplibre-gl-worker.mjs').expect(200);
@@ -38,9 +38,9 @@ describe('GET / (web page)', () => {
     const css = await request(app.getHttpServer()).get('/assets/app.css').expect(200);
     expect(css.headers['content-type']).toMatch(/^text\/css/);
     expect(text(css)).not.toMatch(/@import|url\(["']?https?:/); // no external fonts or images
-    for (const file of ['countries-50m.json', 'world-50m.json']) {
-      const res = await request(app.getHttpServer()).get(`/assets/basemap/${file}`).expect(200);
-      expect(res.body.type).toBe('Topology');
+    for (const name of ['land', 'borders', 'country-labels', 'lakes', 'rivers', 'states', 'state-labels']) {
+      const res = await request(app.getHttpServer()).get(`/assets/basemap/${name}.geojson`).expect(200);
+      expect(JSON.parse(text(res)).type).toMatch(/^(FeatureCollection|MultiLineString)$/);
     }
   });
 

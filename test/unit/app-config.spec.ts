@@ -67,7 +67,7 @@ describe('loadConfig', () => {
     ).toBe('https://img.example.com');
   });
 
-  it("takes the web page's map style from MAP_STYLE_URL; unset is the offline basemap", () => {
+  it("takes the web page's map style from MAP_STYLE_URL; unset is the service's own style", () => {
     expect(loadConfig({}).mapStyleUrl).toBeUndefined();
     expect(loadConfig({ MAP_STYLE_URL: 'https://tiles.example.com/style.json' }).mapStyleUrl).toBe(
       'https://tiles.example.com/style.json',

@@ -3,7 +3,6 @@ import './styles.css';
 import { ImageryRecord, pageConfig, search, SearchResponse } from './api';
 import { attachFilters } from './filters-view';
 import { attachKeyPanel } from './key-panel';
-import { prefetchBasemap } from './basemap';
 import { createMapView, MapView } from './map-view';
 import { createOutcomeView } from './outcome-view';
 import { renderResults, setResultHighlight } from './results-view';
@@ -207,6 +206,7 @@ function showResponse(response: SearchResponse): void {
     map?.showNear(
       searched ? { lat: interpretation.lat!, lon: interpretation.lon!, radiusM: interpretation.radius_m! } : null,
     );
+  map?.showSearchPoint(searched ? { lat: interpretation.lat!, lon: interpretation.lon! } : null);
   map?.showResults(records, first);
   // The region as the API named it: "for “Vaduz” in Liechtenstein".
   const what = `${state.query ? `“${state.query}”` : 'this area'}${region_id ? ` in ${region}` : ''}`;
@@ -226,6 +226,7 @@ function widenRadius(radiusM: number): void {
 function showError(error: Error): void {
   renderResults(ui.results, [], 1, { onHover: () => undefined, onShowOnMap: () => undefined });
   map?.showResults([], 1);
+  map?.showSearchPoint(null);
   if (outcome.showError(error)) keys.open();
 }
 
@@ -259,6 +260,7 @@ function showWelcome(): void {
   outcome.clear();
   ui.results.replaceChildren();
   map?.showResults([], 1);
+  map?.showSearchPoint(null);
   ui.welcome.hidden = false;
 }
 
@@ -268,8 +270,7 @@ async function start(): Promise<void> {
   const configured = pageConfig();
   controlsFromState();
   const config = await configured;
-  if (!config.mapStyleUrl) prefetchBasemap();
-  map = createMapView(ui.map, mapEvents, { styleUrl: config.mapStyleUrl });
+  map = createMapView(ui.map, mapEvents, { styleUrl: config.mapStyleUrl, apiKey: () => keys.key() });
   restoreNear();
   await showFilters(); // a shared URL's region is checked before its search runs
   keys.offerDemoKey(config.demoKey);

@@ -40,3 +40,12 @@ export function placeElement(place: MatchedPlace): HTMLElement {
   element.append(pin, name);
   return element;
 }
+
+// The point searched (coordinates or a plus code): a pin standing on it, unlike the places' diamonds.
+export function searchPinElement(): HTMLElement {
+  const element = document.createElement('div');
+  element.className = 'search-pin';
+  element.setAttribute('aria-hidden', 'true'); // the status line names what was searched
+  element.title = 'The point searched';
+  return element;
+}

@@ -1,7 +1,7 @@
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import type { FeatureCollection, Point, Polygon } from 'geojson';
 import type { ImageryRecord } from './api';
-import { labelImage } from './basemap';
+import { labelImage } from './map-images';
 import type { Near } from './search-state';
 
 // The GeoJSON layers the search draws on the map (web/src/map-view.ts), and their data.

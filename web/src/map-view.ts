@@ -7,18 +7,12 @@ import {
   ScaleControl,
   setWorkerUrl,
 } from 'maplibre-gl';
-import type { StyleSpecification } from 'maplibre-gl';
 import type { FeatureCollection, LineString } from 'geojson';
 import type { ImageryRecord } from './api';
-import {
-  attachBasemap,
-  attachLabelImages,
-  BASEMAP_MAX_ZOOM,
-  BASEMAP_NAME,
-  basemapLayers,
-  basemapSources,
-} from './basemap';
-import { markerElement, placeElement } from './map-markers';
+import { attachCoverage, OWN_STYLE_URL } from './map-coverage';
+import { addFootprintLayer, addLeader, FOOTPRINT_SOURCE, footprints, spreadOffsets } from './map-footprints';
+import { attachMapImages } from './map-images';
+import { markerElement, placeElement, searchPinElement } from './map-markers';
 import { addOverlays, circle, EMPTY, placeLabels } from './map-overlays';
 import type { Near } from './search-state';
 
@@ -28,8 +22,10 @@ setWorkerUrl(new URL('./maplibre-gl-worker.mjs', import.meta.url).href);
 // A place this close to its record is drawn joined to it and kept in view; a town's centre
 // kilometres away would only zoom the map out from the imagery.
 const PLACE_NEAR_M = 1000;
-// An operator's own tiles (MAP_STYLE_URL) have streets: street level is worth zooming to.
-const STYLE_MAX_ZOOM = 18;
+// The service's own style (GET /map/style.json) draws its tiles to the doorstep; an operator's style
+// (MAP_STYLE_URL) has streets too, to street level as before.
+const OWN_MAX_ZOOM = 20;
+const OPERATOR_MAX_ZOOM = 18;
 
 const reducedMotion = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
@@ -46,35 +42,32 @@ export interface MapView {
   center(): { lat: number; lon: number };
   jumpTo(lat: number, lon: number, radiusM: number): void;
   showNear(near: Near | null): void;
+  /** A pin at the point searched (coordinates or a plus code), or none. */
+  showSearchPoint(point: { lat: number; lon: number } | null): void;
 }
 
-const OFFLINE_STYLE = (): StyleSpecification => ({
-  version: 8,
-  name: BASEMAP_NAME,
-  sources: basemapSources(),
-  layers: basemapLayers(),
-});
-
 export interface MapOptions {
-  /** MAP_STYLE_URL from /config.json; null: the offline basemap. */
+  /** MAP_STYLE_URL from /config.json; null: the service's own style. */
   styleUrl: string | null;
+  /** The key the page searches with: sent with tile requests (TILES_REQUIRE_KEY). */
+  apiKey(): string;
 }
 
 // The map is progressive: without WebGL the page still searches and lists results.
 export function createMapView(container: HTMLElement, events: MapEvents, options: MapOptions): MapView | null {
-  const maxZoom = options.styleUrl ? STYLE_MAX_ZOOM : BASEMAP_MAX_ZOOM;
+  const maxZoom = options.styleUrl ? OPERATOR_MAX_ZOOM : OWN_MAX_ZOOM;
   const map = openMap(container, events, options, maxZoom);
   if (!map) return null;
   let markers = new Map<string, { marker: Marker; element: HTMLElement }>();
   let places = new Map<string, { marker: Marker; element: HTMLElement }>();
   let placeOf = new Map<string, string>(); // record id -> place id
   let area: Near | null = null;
+  let searchPin: Marker | null = null;
+  let searchPoint: { lat: number; lon: number } | null = null;
+  let shown: { records: ImageryRecord[]; offsets: Map<string, [number, number]> } = { records: [], offsets: new Map() };
+  const updateFootprints = () => setData(FOOTPRINT_SOURCE, footprints(shown.records, shown.offsets, searchPoint));
 
-  const setData = (source: string, data: FeatureCollection) => {
-    const target = map.getSource(source) as GeoJSONSource | undefined;
-    if (target) target.setData(data);
-    else map.once('load', () => (map.getSource(source) as GeoJSONSource).setData(data));
-  };
+  const setData = dataSetter(map);
 
   return {
     showResults(records, firstNumber) {
@@ -96,17 +89,12 @@ export function createMapView(container: HTMLElement, events: MapEvents, options
       container.classList.toggle('one-place', places.size === 1);
       setData('place-links', links);
       setData('place-labels', placeLabels(records));
-      markers = new Map();
-      records.forEach((record, i) => {
-        const element = markerElement(record, firstNumber + i);
-        element.addEventListener('mouseenter', () => events.onMarkerHover(record.id));
-        element.addEventListener('mouseleave', () => events.onMarkerHover(null));
-        element.addEventListener('click', () => events.onMarkerClick(record.id));
-        const [lon, lat] = record.geometry.coordinates;
-        const marker = new Marker({ element, anchor: 'center' }).setLngLat([lon, lat]).addTo(map);
-        markers.set(record.id, { marker, element });
-        bounds.extend([lon, lat]);
-      });
+      // Records taken at one spot are spread around it; labels give way to every marker's footprint.
+      const offsets = spreadOffsets(records);
+      shown = { records, offsets };
+      updateFootprints();
+      markers = resultMarkers(map, records, firstNumber, offsets, events);
+      for (const { marker } of markers.values()) bounds.extend(marker.getLngLat());
       frameResults(map, container, bounds, { area, maxZoom, nearPlace });
     },
 
@@ -143,7 +131,54 @@ export function createMapView(container: HTMLElement, events: MapEvents, options
       area = near;
       setData('near', near ? circle(near) : EMPTY);
     },
+
+    showSearchPoint(point) {
+      searchPoint = point;
+      updateFootprints();
+      searchPin?.remove();
+      searchPin = point
+        ? new Marker({ element: searchPinElement(), anchor: 'bottom' }).setLngLat([point.lon, point.lat]).addTo(map)
+        : null;
+    },
   };
+}
+
+// The search's sources exist once the style has loaded (it is fetched): data set before then waits,
+// the latest for each source, so an earlier empty set cannot land after a later one.
+function dataSetter(map: MapLibreMap): (source: string, data: FeatureCollection) => void {
+  const pending = new Map<string, FeatureCollection>();
+  map.on('style.load', () => {
+    for (const [source, data] of pending) (map.getSource(source) as GeoJSONSource).setData(data);
+    pending.clear();
+  });
+  return (source, data) => {
+    const target = map.getSource(source) as GeoJSONSource | undefined;
+    if (target) target.setData(data);
+    else pending.set(source, data);
+  };
+}
+
+function resultMarkers(
+  map: MapLibreMap,
+  records: ImageryRecord[],
+  firstNumber: number,
+  offsets: Map<string, [number, number]>,
+  events: MapEvents,
+): Map<string, { marker: Marker; element: HTMLElement }> {
+  const markers = new Map<string, { marker: Marker; element: HTMLElement }>();
+  records.forEach((record, i) => {
+    const element = markerElement(record, firstNumber + i);
+    const offset = offsets.get(record.id);
+    if (offset) addLeader(element, offset);
+    element.addEventListener('mouseenter', () => events.onMarkerHover(record.id));
+    element.addEventListener('mouseleave', () => events.onMarkerHover(null));
+    element.addEventListener('click', () => events.onMarkerClick(record.id));
+    const marker = new Marker({ element, anchor: 'center', offset: offset ?? [0, 0] })
+      .setLngLat(record.geometry.coordinates)
+      .addTo(map);
+    markers.set(record.id, { marker, element });
+  });
+  return markers;
 }
 
 // The map with its controls and the page's hooks (style, errors, moves), or null without WebGL.
@@ -154,17 +189,23 @@ function openMap(container: HTMLElement, events: MapEvents, options: MapOptions,
   try {
     map = new MapLibreMap({
       container,
-      style: options.styleUrl ?? OFFLINE_STYLE(),
+      style: options.styleUrl ?? OWN_STYLE_URL,
       center: [0, 25],
       zoom: 1,
       maxZoom,
       dragRotate: false,
       pitchWithRotate: false,
       touchPitch: false,
-      // An operator's style names its own sources' attribution.
-      attributionControl: options.styleUrl
-        ? { compact: true }
-        : { compact: true, customAttribution: 'Basemap: Natural Earth' },
+      // Each style names its own sources' attribution.
+      attributionControl: { compact: true },
+      // Tiles may need the key (TILES_REQUIRE_KEY): sent to this service only, never to another origin.
+      transformRequest: (url) => {
+        const key = options.apiKey();
+        const own = new URL(url, location.href);
+        return key && own.origin === location.origin && own.pathname.startsWith('/tiles/')
+          ? { url, headers: { 'x-api-key': key } }
+          : { url };
+      },
     });
   } catch {
     container.classList.add('map-unavailable');
@@ -181,16 +222,21 @@ function openMap(container: HTMLElement, events: MapEvents, options: MapOptions,
     .querySelector('canvas')
     ?.setAttribute('aria-label', 'Map of the results; use the arrow keys to pan and + or - to zoom');
 
-  if (options.styleUrl) attachLabelImages(map);
-  else attachBasemap(map, container);
+  attachMapImages(map);
+  attachCoverage(map, container, !options.styleUrl);
   map.on('style.load', () => {
     addOverlays(map);
+    addFootprintLayer(map, EMPTY);
+    // Tests and tools can tell when the style's own data (Natural Earth, the first tiles) has loaded.
+    map.once('idle', () => (container.dataset.basemap = 'loaded'));
     // Tests and tools can tell which style is showing.
     container.dataset.style = map.getStyle().name ?? options.styleUrl ?? '';
   });
   map.on('error', (e) => {
     if (options.styleUrl && !map.isStyleLoaded()) container.dataset.styleError = String(e.error?.message ?? e.error);
   });
+  // For tests and tools: the map itself (queryRenderedFeatures, the camera).
+  (window as unknown as { lisMap?: MapLibreMap }).lisMap = map;
   map.on('moveend', (e) => {
     container.dataset.zoom = map.getZoom().toFixed(2);
     if ((e as { originalEvent?: Event }).originalEvent) events.onUserMove();
