@@ -11,16 +11,17 @@ export const COMPRESSION_THRESHOLD_BYTES = 8 * 1024;
 // writes and negotiates when the first is made; a request without Accept-Encoding can only be
 // answered as it is, so it skips all of that (measured in docs/benchmarks.md, ninth round). Such a
 // response carries no `Vary: Accept-Encoding`: a cache may hand it to anyone, as any client accepts it.
-// Vector tiles (application/vnd.mapbox-vector-tile) are compressed too: compression's own filter
-// passes only the types the mime database calls compressible, and a tile's protobuf shrinks to a
-// third or less (docs/map-tiles.md).
-const ALSO_COMPRESSED = /^application\/vnd\.mapbox-vector-tile\b/;
+// compression's own filter passes only the types the MIME database calls compressible; these protobufs
+// are left out there and shrink well: vector tiles to a third or less (docs/map-tiles.md), the map's
+// glyph ranges (SDF bitmaps) to about 40%.
+const ALSO_COMPRESSED = /^application\/(vnd\.mapbox-vector-tile|x-protobuf)\b/;
 
 export function responseCompression(): (req: Request, res: Response, next: NextFunction) => void {
-  const compress = compression({
-    threshold: COMPRESSION_THRESHOLD_BYTES,
-    filter: (req, res) =>
-      compression.filter(req, res) || ALSO_COMPRESSED.test(String(res.getHeader('Content-Type') ?? '')),
-  });
+  const compress = compression({ threshold: COMPRESSION_THRESHOLD_BYTES, filter: compressible });
   return (req, res, next) => (req.headers['accept-encoding'] ? compress(req, res, next) : next());
+}
+
+// compression's own rule (text, JSON, GeoJSON, ...), and the protobufs above.
+function compressible(req: Request, res: Response): boolean {
+  return compression.filter(req, res) || ALSO_COMPRESSED.test(String(res.getHeader('Content-Type') ?? ''));
 }

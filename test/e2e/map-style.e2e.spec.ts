@@ -88,6 +88,15 @@ describe('the map style and its fonts', () => {
     // A space has an advance and no bitmap.
     expect(byId.get(32)).toMatchObject({ width: 0, height: 0 });
     expect(byId.get(32)!.advance).toBeGreaterThan(3);
+    // Compressed for a client that asks: SDF bitmaps shrink to about 40%.
+    const gzipped = await request(app.getHttpServer())
+      .get('/map/fonts/Noto%20Sans%20Regular/0-255.pbf')
+      .set('Accept-Encoding', 'gzip')
+      .buffer(true)
+      .parse(binary)
+      .expect(200);
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(readGlyphs(gzipped.body as Buffer).glyphs).toHaveLength(stack.glyphs.length);
     // MapLibre joins a text-font list with commas: the first stack the service has answers.
     const medium = await request(app.getHttpServer())
       .get('/map/fonts/Noto%20Sans%20Medium,Arial%20Unicode%20MS%20Regular/256-511.pbf')
