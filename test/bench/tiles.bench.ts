@@ -21,6 +21,8 @@ const HELP = `usage: npm run bench:tiles -- [options]
   --rounds N           requests per tile (default 20); 9 tiles (3 x 3 around the densest point) per zoom
   --database-url URL   bench database (default $BENCH_DATABASE_URL or ${DEFAULT_URL}, + _dense for dense)
   --reload             generate and import again even if the dataset is already loaded
+  --city N             also N images in one 6 x 6 km city (source bench-city, inserted by SQL, not the
+                       importer; default 0): a zoom 12 tile over a million images
   --help               this text`;
 
 interface Area {
@@ -57,6 +59,8 @@ async function areas(url: string): Promise<Area[]> {
          SELECT geom FROM map_features WHERE layer = 'buildings' LIMIT 100000) b) s WHERE p IS NOT NULL`,
     );
     if (map.rows[0]) out.push({ name: 'centre of the imported buildings', ...map.rows[0] });
+    const city = await c.query("SELECT count(*)::int AS n FROM imagery WHERE source = 'bench-city'");
+    if (city.rows[0].n > 0) out.push({ name: `dense city (${city.rows[0].n} images in 6 x 6 km)`, ...CITY });
     return out;
   });
 }
@@ -70,6 +74,7 @@ async function main(argv: string[]): Promise<void> {
       rounds: { type: 'string', default: '20' },
       'database-url': { type: 'string', default: process.env.BENCH_DATABASE_URL || DEFAULT_URL },
       reload: { type: 'boolean', default: false },
+      city: { type: 'string', default: '0' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -86,6 +91,7 @@ async function main(argv: string[]): Promise<void> {
   const log = (s: string) => console.log(`[bench:tiles] ${s}`);
   try {
     await prepareDataset(url, DEFAULT_SEED, records, values.reload, work, log, dataset);
+    await denseCity(url, Number(values.city), log);
     const [apiKey] = await benchApiKeys(url, 1);
     process.env.TILES_PER_MINUTE = '100000';
     const out = join(ROOT, 'bench-results');
@@ -112,6 +118,34 @@ async function main(argv: string[]): Promise<void> {
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+// N images spread evenly at random over a 6 x 6 km square around Zurich (where the generated dataset has
+// few), as a city captured street by street many times over; coverage rebuilt. Kept between runs.
+const CITY = { lon: 8.54, lat: 47.37, halfDeg: 0.04 };
+async function denseCity(url: string, n: number, log: (s: string) => void): Promise<void> {
+  await withClient(url, async (c) => {
+    const have = Number((await c.query("SELECT count(*) AS n FROM imagery WHERE source = 'bench-city'")).rows[0].n);
+    if (have === n) return;
+    log(`dense city: ${n.toLocaleString('en-US')} images`);
+    const started = Date.now();
+    await c.query("DELETE FROM imagery WHERE source = 'bench-city'");
+    await c.query(
+      `INSERT INTO imagery (id, address, captured_at, heading, interactive, image_url, location, source)
+       SELECT gen_random_uuid(), 'City ' || g, DATE '2020-01-01' + g % 1500, g % 360, g % 7 = 0,
+              'https://img.test/c' || g || '.jpg',
+              ST_SetSRID(ST_MakePoint(${CITY.lon} + (random() * 2 - 1) * ${CITY.halfDeg},
+                                      ${CITY.lat} + (random() * 2 - 1) * ${CITY.halfDeg} * 0.68), 4326), 'bench-city'
+       FROM generate_series(1, $1::int) g`,
+      [n],
+    );
+    await c.query('VACUUM (ANALYZE) imagery');
+    const t = Date.now();
+    await c.query('SELECT lis_refresh_coverage()');
+    log(
+      `inserted in ${((t - started) / 1000).toFixed(1)} s; coverage rebuilt in ${((Date.now() - t) / 1000).toFixed(1)} s`,
+    );
+  });
 }
 
 // The 3 x 3 tiles around the area at zoom z, each requested `rounds` times (after one warm-up each).
