@@ -17,7 +17,8 @@ import {
 } from './import-command';
 
 const USAGE = `usage: npm run import:places -- <file|-> [options]
-  <file>                 .osm.pbf/.pbf/.osm (OpenStreetMap, read by osmium; not standard input),
+  <file>                 .osm.pbf/.pbf/.osm (OpenStreetMap, read by osmium; not standard input; its
+                         streets, water, landuse and buildings are kept for the map: docs/map-tiles.md),
                          .csv (OpenAddresses: LON,LAT,NUMBER,STREET,UNIT,CITY,DISTRICT,REGION,POSTCODE,ID,HASH),
                          .geojson/.json (FeatureCollection) or .ndjson/.geojsonl/.jsonl/.geojsons (one Feature
                          per line) with the properties of docs/places.md; gzip is read as such (CSV, GeoJSON);

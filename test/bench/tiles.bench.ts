@@ -21,6 +21,9 @@ const HELP = `usage: npm run bench:tiles -- [options]
   --rounds N           requests per tile (default 20); 9 tiles (3 x 3 around the densest point) per zoom
   --database-url URL   bench database (default $BENCH_DATABASE_URL or ${DEFAULT_URL}, + _dense for dense)
   --reload             generate and import again even if the dataset is already loaded
+  --city N             also N images in one 6 x 6 km city (inserted by SQL, not the importer;
+                       default 0): a zoom 12 tile over a million images
+  --city-order ORDER   streets (along streets 30 m apart, in order; default) or random (the worst case)
   --help               this text`;
 
 interface Area {
@@ -57,6 +60,8 @@ async function areas(url: string): Promise<Area[]> {
          SELECT geom FROM map_features WHERE layer = 'buildings' LIMIT 100000) b) s WHERE p IS NOT NULL`,
     );
     if (map.rows[0]) out.push({ name: 'centre of the imported buildings', ...map.rows[0] });
+    const city = await c.query("SELECT count(*)::int AS n FROM imagery WHERE source LIKE 'bench-city%'");
+    if (city.rows[0].n > 0) out.push({ name: `dense city (${city.rows[0].n} images in 6 x 6 km)`, ...CITY });
     return out;
   });
 }
@@ -70,6 +75,8 @@ async function main(argv: string[]): Promise<void> {
       rounds: { type: 'string', default: '20' },
       'database-url': { type: 'string', default: process.env.BENCH_DATABASE_URL || DEFAULT_URL },
       reload: { type: 'boolean', default: false },
+      city: { type: 'string', default: '0' },
+      'city-order': { type: 'string', default: 'streets' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -86,6 +93,7 @@ async function main(argv: string[]): Promise<void> {
   const log = (s: string) => console.log(`[bench:tiles] ${s}`);
   try {
     await prepareDataset(url, DEFAULT_SEED, records, values.reload, work, log, dataset);
+    await denseCity(url, Number(values.city), values['city-order'], log);
     const [apiKey] = await benchApiKeys(url, 1);
     process.env.TILES_PER_MINUTE = '100000';
     const out = join(ROOT, 'bench-results');
@@ -112,6 +120,45 @@ async function main(argv: string[]): Promise<void> {
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+// N images in a 6 x 6 km square around Zurich (where the generated dataset has few), as sequences
+// capture a city: along east-west streets 30 m apart, each street's images inserted in order along it
+// (an import of sequences writes neighbours together), at random points along it; coverage rebuilt.
+// `--city-order random` inserts them in random order instead: each image of a tile on a page of its
+// own, the worst case for reading a tile. Kept between runs (the order is in the source's name).
+const CITY = { lon: 8.54, lat: 47.37, halfDeg: 0.04 };
+const STREET_DEG = 0.00027; // 30 m of latitude
+async function denseCity(url: string, n: number, order: string, log: (s: string) => void): Promise<void> {
+  const source = `bench-city-${order}`;
+  await withClient(url, async (c) => {
+    const have = Number((await c.query('SELECT count(*) AS n FROM imagery WHERE source = $1', [source])).rows[0].n);
+    const other = Number(
+      (await c.query("SELECT count(*) AS n FROM imagery WHERE source LIKE 'bench-city%' AND source <> $1", [source]))
+        .rows[0].n,
+    );
+    if (have === n && other === 0) return;
+    log(`dense city: ${n.toLocaleString('en-US')} images, ${order} order`);
+    const started = Date.now();
+    await c.query("DELETE FROM imagery WHERE source LIKE 'bench-city%'");
+    await c.query(
+      `INSERT INTO imagery (id, address, captured_at, heading, interactive, image_url, location, source)
+       SELECT gen_random_uuid(), 'City ' || g, DATE '2020-01-01' + g % 1500, g % 360, g % 7 = 0,
+              'https://img.test/c' || g || '.jpg', ST_SetSRID(ST_MakePoint(lon, lat), 4326), $2
+       FROM (SELECT g, ${CITY.lon} + (random() * 2 - 1) * ${CITY.halfDeg} AS lon,
+                    ${CITY.lat} + (floor(random() * ${Math.round((CITY.halfDeg * 0.68 * 2) / STREET_DEG)}) * ${STREET_DEG}
+                                   - ${CITY.halfDeg * 0.68}) AS lat
+             FROM generate_series(1, $1::int) g) p
+       ORDER BY ${order === 'random' ? 'g' : 'lat, lon'}`,
+      [n, source],
+    );
+    await c.query('VACUUM (ANALYZE) imagery');
+    const t = Date.now();
+    await c.query('SELECT lis_refresh_coverage()');
+    log(
+      `inserted in ${((t - started) / 1000).toFixed(1)} s; coverage rebuilt in ${((Date.now() - t) / 1000).toFixed(1)} s`,
+    );
+  });
 }
 
 // The 3 x 3 tiles around the area at zoom z, each requested `rounds` times (after one warm-up each).

@@ -152,6 +152,31 @@ describe('map tiles: what each layer of a tile holds', () => {
     expect(cells.reduce((sum, f) => sum + (f.properties.count as number), 0)).toBe(IMAGES + dense);
   });
 
+  it("replaces the source's map features on a new import, and keeps them when it stops early", async () => {
+    const count = async () =>
+      Number((await importer.db.query('SELECT count(*) AS n FROM map_features WHERE source = $1', [SOURCE])).rows[0].n);
+    expect(await count()).toBe(WAYS.length);
+    const pbf = join(tools.dir, 'map.osm.pbf');
+    const again = async (finish: boolean) => {
+      const areas = await importer.moduleRef.get(PlaceRepository).openAreaSession();
+      const map = await importer.moduleRef.get(MapDataRepository).openGeometrySession(SOURCE);
+      try {
+        await tools.importFile(pbf, 'osm', { source: SOURCE, countryCode: 'LI' }, areas, map);
+        if (finish) await map.finish();
+      } finally {
+        await areas.close();
+        await map.close();
+      }
+    };
+    await again(true);
+    expect(await count()).toBe(WAYS.length);
+    await importer.db.query("DELETE FROM map_features WHERE source = $1 AND layer = 'buildings'", [SOURCE]);
+    await again(false); // not finished: what was there stays
+    expect(await count()).toBe(WAYS.length - 1);
+    await again(true);
+    expect(await count()).toBe(WAYS.length);
+  });
+
   it('raises the data version when coverage is rebuilt', async () => {
     const before = Number(await tiles.dataVersion());
     await importer.moduleRef.get(MapDataRepository).refreshCoverage();
