@@ -152,5 +152,5 @@ build_postgis
 build_debian_service "$NGINX_IMAGE" "$here/nginx.Dockerfile"
 build_debian_service "$REDIS_IMAGE" "$here/redis.Dockerfile"
 build_citus
-say "done: $NODE_IMAGE, $POSTGIS_IMAGE, $NGINX_IMAGE, $REDIS_IMAGE"
+say "done: $NODE_IMAGE, $POSTGIS_IMAGE, $NGINX_IMAGE, $REDIS_IMAGE$(citus_done && [ -d "$CITUS_SOURCE" ] && echo ", $CITUS_IMAGE")"
 build_app

@@ -14,12 +14,15 @@ RUN apt-get update \
        postgresql-server-dev-${PG_MAJOR} build-essential liblz4-dev libzstd-dev libkrb5-dev libssl-dev \
        libselinux1-dev libxslt1-dev libpam0g-dev autoconf flex bison patch \
   && rm -rf /var/lib/apt/lists/*
-# The context: the tarball and its patches (*.patch, applied in name order).
+# The context: the tarball and its patches (*.patch, applied in name order). The patch for PostgreSQL 15.20
+# removes Citus's own have_createdb_privilege(), so it applies only where the server's headers declare
+# one (Debian's 15.20); the image's PostgreSQL may be an earlier 15 (bookworm's point release: 15.18).
 COPY . /src/
 WORKDIR /src
 RUN tar -xzf citus-${CITUS_VERSION}.tar.gz \
   && cd citus-${CITUS_VERSION} \
-  && for p in ../*.patch; do patch -p1 < "$p"; done \
+  && if grep -rqs have_createdb_privilege "$(pg_config --includedir-server)/commands/dbcommands.h"; then \
+       for p in ../*.patch; do patch -p1 < "$p"; done; fi \
   && ./configure --without-libcurl > /dev/null \
   && make -j"$(nproc)" > /dev/null \
   && make install DESTDIR=/out > /dev/null
