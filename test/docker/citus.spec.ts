@@ -82,8 +82,16 @@ describeWithDocker('the citus profile: a coordinator and two workers', () => {
         await project.waitUntilReady();
       });
       expect((await sql('SELECT count(*) FROM citus_get_active_worker_nodes()')).trim()).toBe('2');
+      // The API says what it runs on, and that nothing is distributed.
+      expect(await project.logs('api')).toMatch(
+        /Citus 13\.2[.\d]* coordinator with 2 active workers: every table stays/,
+      );
+      expect((await sql('SELECT count(*) FROM pg_dist_partition')).trim()).toBe('0');
 
       await timed('seed (cluster)', () => project.ok(['--profile', 'seed', 'run', '--rm', 'seed'], 900_000));
+      // The cluster's API started before its seed: its vocabulary (typo correction) may be up to
+      // VOCABULARY_MAX_AGE_MS (60 s) old until then; the single node's API starts after its seed.
+      const vocabularyFresh = Date.now() + 61_000;
       await timed('seed (single node)', () =>
         project.ok(['--profile', 'seed', 'run', '--rm', '-e', `DATABASE_URL=${SINGLE_NODE_URL}`, 'seed'], 900_000),
       );
@@ -99,6 +107,7 @@ describeWithDocker('the citus profile: a coordinator and two workers', () => {
       expect(bodies.length).toBeGreaterThanOrEqual(200);
       expect(new Set(bodies.map((b) => b.class)).size).toBeGreaterThanOrEqual(12);
 
+      await sleep(Math.max(0, vocabularyFresh - Date.now()));
       const diffs = await timed(`differential suite (${bodies.length} bodies)`, () =>
         differences(bodies, { url: singleUrl, key: KEY }, { url: project.baseUrl, key: KEY }),
       );
