@@ -1,5 +1,8 @@
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { Client } from 'pg';
+import { benchRecords } from '../bench/bench-dataset';
 import { typoOf } from '../bench/bench-queries';
+import { toFeature } from '../helpers/imagery-files';
 import { seededRandom } from '../../src/common/deterministic-random';
 
 // The differential suite's request bodies: every search class (exact, street-like, prefix, typo, broad
@@ -18,6 +21,7 @@ interface Sample {
 }
 
 const SAMPLES = 20;
+const BENCH_SEED = 34;
 
 export async function differentialBodies(databaseUrl: string): Promise<DiffBody[]> {
   const db = new Client({ connectionString: databaseUrl });
@@ -80,4 +84,22 @@ function broadBodies(): DiffBody[] {
   return words.flatMap((w) =>
     [1, 2, 3, 7].map((page) => ({ class: 'broad_pages', body: { query: w, limit: 20, page, include: ['total'] } })),
   );
+}
+
+/** Writes `records` generated records (the benchmark's streets, test/bench) as NDJSON, for `npm run import`. */
+export function writeBenchRecords(path: string, records: number): void {
+  const fd = openSync(path, 'w');
+  try {
+    let chunk = '';
+    for (const r of benchRecords(BENCH_SEED, records)) {
+      chunk += `${JSON.stringify(toFeature(r))}\n`;
+      if (chunk.length > 1 << 20) {
+        writeSync(fd, chunk);
+        chunk = '';
+      }
+    }
+    writeSync(fd, chunk);
+  } finally {
+    closeSync(fd);
+  }
 }
