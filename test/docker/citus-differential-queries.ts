@@ -46,7 +46,9 @@ function recordBodies(records: Sample[]): DiffBody[] {
   const rand = seededRandom(34);
   const out: DiffBody[] = [];
   for (const r of records) {
-    const words = r.address.split(/[\s,]+/).filter(Boolean);
+    // Words with letters: a bare house number ("9") matches thousands of addresses at one score.
+    const words = r.address.split(/[\s,]+/).filter((w) => /\p{L}{3}/u.test(w));
+    if (words.length < 2) continue;
     const point = { lat: r.lat, lon: r.lon };
     out.push(
       { class: 'exact', body: { query: r.address, limit: 5 } },

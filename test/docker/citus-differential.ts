@@ -6,6 +6,8 @@ import { REQUEST_TIMEOUT_MS } from './docker-harness';
 export interface DiffAnswer {
   status: number;
   ids: string[];
+  /** Each record's score (asked for with include: ["score"]), to tell ties apart. */
+  scores: number[];
   total?: number;
   error?: string;
 }
@@ -14,13 +16,18 @@ export async function answer(baseUrl: string, key: string, body: Record<string, 
   const res = await fetch(`${baseUrl}/search`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': key },
-    body: JSON.stringify(body),
+    body: JSON.stringify({ ...body, include: [...((body.include as string[]) ?? []), 'score'] }),
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS * 3),
   });
-  const json = (await res.json()) as { data?: Array<{ id: string }>; total?: number; error?: { code?: string } };
+  const json = (await res.json()) as {
+    data?: Array<{ id: string; score?: number }>;
+    total?: number;
+    error?: { code?: string };
+  };
   return {
     status: res.status,
     ids: (json.data ?? []).map((r) => r.id),
+    scores: (json.data ?? []).map((r) => r.score ?? 0),
     total: json.total,
     error: json.error?.code,
   };
@@ -36,7 +43,25 @@ export async function differences(
   const out: Array<{ body: DiffBody; single: DiffAnswer; cluster: DiffAnswer }> = [];
   for (const b of bodies) {
     const [s, c] = [await answer(single.url, single.key, b.body), await answer(cluster.url, cluster.key, b.body)];
-    if (JSON.stringify(s) !== JSON.stringify(c)) out.push({ body: b, single: s, cluster: c });
+    if (!sameAnswer(s, c)) out.push({ body: b, single: s, cluster: c });
   }
   return out;
+}
+
+// Equal answers: the same status, total and scores, and the same records in the same order, except
+// among records of equal score (their order is the database's physical order, which differs between
+// two databases loaded alike), whose last group the page may cut at a different member.
+export function sameAnswer(a: DiffAnswer, b: DiffAnswer): boolean {
+  const head = (x: DiffAnswer) => JSON.stringify([x.status, x.total, x.error, x.scores]);
+  if (head(a) !== head(b)) return false;
+  const last = a.scores.at(-1);
+  const groups = (x: DiffAnswer) => {
+    const byScore = new Map<number, string[]>();
+    x.ids.forEach((id, i) => byScore.set(x.scores[i], [...(byScore.get(x.scores[i]) ?? []), id].sort()));
+    return byScore;
+  };
+  const [ga, gb] = [groups(a), groups(b)];
+  return [...ga.keys()].every(
+    (score) => score === last || JSON.stringify(ga.get(score)) === JSON.stringify(gb.get(score)),
+  );
 }

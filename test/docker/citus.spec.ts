@@ -95,9 +95,7 @@ describeWithDocker('the citus profile: a coordinator and two workers', () => {
       });
       expect((await sql('SELECT count(*) FROM citus_get_active_worker_nodes()')).trim()).toBe('2');
       // The API says what it runs on, and that nothing is distributed.
-      expect(await project.logs('api')).toMatch(
-        /Citus 13\.2[.\d]* coordinator with 2 active workers: every table stays/,
-      );
+      expect(await project.logs('api')).toMatch(/Citus 13\.2\S* coordinator with 2 active workers: every table stays/);
       expect((await sql('SELECT count(*) FROM pg_dist_partition')).trim()).toBe('0');
 
       await timed('seed (cluster)', () => project.ok(['--profile', 'seed', 'run', '--rm', 'seed'], 900_000));
@@ -166,6 +164,29 @@ describeWithDocker('the citus profile: a coordinator and two workers', () => {
       expect(after).toEqual(before);
     },
     10 * 60_000,
+  );
+
+  // The coordinator is the API's database: stopped, it is a database outage as on a single node.
+  it(
+    'the coordinator stopped: searches answer 503 DATABASE_UNAVAILABLE; started again, they answer as before',
+    async () => {
+      const body = { query: 'Beverly Hills', limit: 5 };
+      const before = await answer(project.baseUrl, KEY, body);
+      expect(before.status).toBe(200);
+      await timed('coordinator stopped', () => project.ok(['stop', 'citus-coordinator'], 120_000));
+      const during = await answer(project.baseUrl, KEY, body);
+      expect({ status: during.status, error: during.error }).toEqual({ status: 503, error: 'DATABASE_UNAVAILABLE' });
+      await timed('coordinator started', async () => {
+        await project.ok(['start', 'citus-coordinator'], 120_000);
+        await waitUntil(
+          'searches answering again',
+          async () => (await answer(project.baseUrl, KEY, body)).status === 200,
+          120_000,
+        );
+      });
+      expect(await answer(project.baseUrl, KEY, body)).toEqual(before);
+    },
+    5 * 60_000,
   );
 });
 
