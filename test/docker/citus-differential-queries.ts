@@ -63,7 +63,7 @@ function recordBodies(records: Sample[]): DiffBody[] {
       },
       {
         class: 'filters',
-        body: { query: words[0], captured_after: '2015-01-01', interactive: true, limit: 10, include: ['total'] },
+        body: { query: words[0], captured_after: '2015-01-01', interactive: true, limit: 10 },
       },
     );
     if (r.region) out.push({ class: 'region', body: { query: words[0], region: r.region, limit: 10 } });
@@ -84,7 +84,7 @@ function placeBodies(places: Array<{ name: string; region: string | null }>): Di
 function broadBodies(): DiffBody[] {
   const words = ['street', 'avenue', 'United States', 'springfield', 'lake', 'north'];
   return words.flatMap((w) =>
-    [1, 2, 3, 7].map((page) => ({ class: 'broad_pages', body: { query: w, limit: 20, page, include: ['total'] } })),
+    [1, 2, 3, 7].map((page) => ({ class: 'broad_pages', body: { query: w, limit: 20, page } })),
   );
 }
 
