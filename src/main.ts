@@ -27,9 +27,13 @@ async function main(): Promise<void> {
   if (embedded && (await migrator.pending()).length > 0) {
     log.log('Creating the schema (PostGIS takes a while to install in the built-in database)...');
   }
-  const { applied } = await migrator.migrate();
+  const { applied, citus } = await migrator.migrate();
   if (applied.length > 0)
     log.log(`Applied migrations ${applied.join(', ')} in ${((Date.now() - migrationStart) / 1000).toFixed(1)} s`);
+  if (citus)
+    log.log(
+      `Citus ${citus.version} coordinator with ${citus.activeWorkers} active workers: every table stays on the coordinator (not distributed yet, see docs/scaling.md)`,
+    );
 
   const app = await createApp(config, { logger: rootLogger });
   await finishCutOffFirstLoad(app, log);

