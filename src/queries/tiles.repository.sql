@@ -909,3 +909,413 @@ FROM
       ) AS box4326
   ) tile
 ;
+
+-- TilesRepository.tileFeatures: zoom 16: the features of every layer, in tile coordinates
+--   $1 = 16
+--   $2 = 16
+--   $3 = 34501
+--   $4 = 23013
+--   $5 = 16
+--   $6 = 34501
+--   $7 = 23013
+--   $8 = 16
+--   $9 = 34501
+--   $10 = 23013
+SELECT
+  f.layer,
+  f.geometry,
+  f.tags
+FROM
+  (
+    SELECT
+      $1::int AS z,
+      ST_TileEnvelope ($2, $3, $4) AS envelope,
+      ST_TileEnvelope ($5, $6, $7, margin => 0.015625) AS box,
+      ST_Transform (
+        ST_TileEnvelope ($8, $9, $10, margin => 0.015625),
+        4326
+      ) AS box4326
+  ) tile,
+  LATERAL (
+    SELECT
+      'landuse' AS layer,
+      ST_AsGeoJSON (l.geom) AS geometry,
+      to_jsonb(l) - 'geom' AS tags
+    FROM
+      (
+        SELECT
+          ST_SnapToGrid (
+            ST_Affine (
+              ST_ForcePolygonCCW (
+                CASE
+                  WHEN GeometryType (r.geom) = 'POINT' THEN r.geom
+                  ELSE ST_ClipByBox2D (r.geom, tile.box::box2d)
+                END
+              ),
+              4096 / (ST_XMax (tile.envelope) - ST_XMin (tile.envelope)),
+              0,
+              0,
+              -4096 / (ST_YMax (tile.envelope) - ST_YMin (tile.envelope)),
+              - ST_XMin (tile.envelope) * 4096 / (ST_XMax (tile.envelope) - ST_XMin (tile.envelope)),
+              ST_YMax (tile.envelope) * 4096 / (ST_YMax (tile.envelope) - ST_YMin (tile.envelope))
+            ),
+            1
+          ) AS geom,
+          class
+        FROM
+          (
+            SELECT
+              f.geom AS geom,
+              class
+            FROM
+              map_features f
+            WHERE
+              f.geom && tile.box
+              AND f.layer = 'landuse'
+              AND f.min_zoom <= tile.z
+            LIMIT
+              5000
+          ) r
+      ) l
+    WHERE
+      NOT ST_IsEmpty (l.geom)
+    UNION ALL
+    SELECT
+      'water' AS layer,
+      ST_AsGeoJSON (l.geom) AS geometry,
+      to_jsonb(l) - 'geom' AS tags
+    FROM
+      (
+        SELECT
+          ST_SnapToGrid (
+            ST_Affine (
+              ST_ForcePolygonCCW (
+                CASE
+                  WHEN GeometryType (r.geom) = 'POINT' THEN r.geom
+                  ELSE ST_ClipByBox2D (r.geom, tile.box::box2d)
+                END
+              ),
+              4096 / (ST_XMax (tile.envelope) - ST_XMin (tile.envelope)),
+              0,
+              0,
+              -4096 / (ST_YMax (tile.envelope) - ST_YMin (tile.envelope)),
+              - ST_XMin (tile.envelope) * 4096 / (ST_XMax (tile.envelope) - ST_XMin (tile.envelope)),
+              ST_YMax (tile.envelope) * 4096 / (ST_YMax (tile.envelope) - ST_YMin (tile.envelope))
+            ),
+            1
+          ) AS geom,
+          class,
+          name
+        FROM
+          (
+            SELECT
+              f.geom AS geom,
+              class,
+              name
+            FROM
+              map_features f
+            WHERE
+              f.geom && tile.box
+              AND f.layer = 'water'
+              AND f.min_zoom <= tile.z
+            LIMIT
+              5000
+          ) r
+      ) l
+    WHERE
+      NOT ST_IsEmpty (l.geom)
+    UNION ALL
+    SELECT
+      'streets' AS layer,
+      ST_AsGeoJSON (l.geom) AS geometry,
+      to_jsonb(l) - 'geom' AS tags
+    FROM
+      (
+        SELECT
+          ST_SnapToGrid (
+            ST_Affine (
+              ST_ForcePolygonCCW (
+                CASE
+                  WHEN GeometryType (r.geom) = 'POINT' THEN r.geom
+                  ELSE ST_ClipByBox2D (r.geom, tile.box::box2d)
+                END
+              ),
+              4096 / (ST_XMax (tile.envelope) - ST_XMin (tile.envelope)),
+              0,
+              0,
+              -4096 / (ST_YMax (tile.envelope) - ST_YMin (tile.envelope)),
+              - ST_XMin (tile.envelope) * 4096 / (ST_XMax (tile.envelope) - ST_XMin (tile.envelope)),
+              ST_YMax (tile.envelope) * 4096 / (ST_YMax (tile.envelope) - ST_YMin (tile.envelope))
+            ),
+            1
+          ) AS geom,
+          class,
+          name
+        FROM
+          (
+            SELECT
+              f.geom AS geom,
+              class,
+              name
+            FROM
+              map_features f
+            WHERE
+              f.geom && tile.box
+              AND f.layer = 'streets'
+              AND f.min_zoom <= tile.z
+            LIMIT
+              10000
+          ) r
+      ) l
+    WHERE
+      NOT ST_IsEmpty (l.geom)
+    UNION ALL
+    SELECT
+      'paths' AS layer,
+      ST_AsGeoJSON (l.geom) AS geometry,
+      to_jsonb(l) - 'geom' AS tags
+    FROM
+      (
+        SELECT
+          ST_SnapToGrid (
+            ST_Affine (
+              ST_ForcePolygonCCW (
+                CASE
+                  WHEN GeometryType (r.geom) = 'POINT' THEN r.geom
+                  ELSE ST_ClipByBox2D (r.geom, tile.box::box2d)
+                END
+              ),
+              4096 / (ST_XMax (tile.envelope) - ST_XMin (tile.envelope)),
+              0,
+              0,
+              -4096 / (ST_YMax (tile.envelope) - ST_YMin (tile.envelope)),
+              - ST_XMin (tile.envelope) * 4096 / (ST_XMax (tile.envelope) - ST_XMin (tile.envelope)),
+              ST_YMax (tile.envelope) * 4096 / (ST_YMax (tile.envelope) - ST_YMin (tile.envelope))
+            ),
+            1
+          ) AS geom,
+          class,
+          name
+        FROM
+          (
+            SELECT
+              f.geom AS geom,
+              class,
+              name
+            FROM
+              map_features f
+            WHERE
+              f.geom && tile.box
+              AND f.layer = 'paths'
+              AND f.min_zoom <= tile.z
+            LIMIT
+              10000
+          ) r
+      ) l
+    WHERE
+      NOT ST_IsEmpty (l.geom)
+    UNION ALL
+    SELECT
+      'buildings' AS layer,
+      ST_AsGeoJSON (l.geom) AS geometry,
+      to_jsonb(l) - 'geom' AS tags
+    FROM
+      (
+        SELECT
+          ST_SnapToGrid (
+            ST_Affine (
+              ST_ForcePolygonCCW (
+                CASE
+                  WHEN GeometryType (r.geom) = 'POINT' THEN r.geom
+                  ELSE ST_ClipByBox2D (r.geom, tile.box::box2d)
+                END
+              ),
+              4096 / (ST_XMax (tile.envelope) - ST_XMin (tile.envelope)),
+              0,
+              0,
+              -4096 / (ST_YMax (tile.envelope) - ST_YMin (tile.envelope)),
+              - ST_XMin (tile.envelope) * 4096 / (ST_XMax (tile.envelope) - ST_XMin (tile.envelope)),
+              ST_YMax (tile.envelope) * 4096 / (ST_YMax (tile.envelope) - ST_YMin (tile.envelope))
+            ),
+            1
+          ) AS geom,
+          name
+        FROM
+          (
+            SELECT
+              f.geom AS geom,
+              name
+            FROM
+              map_features f
+            WHERE
+              f.geom && tile.box
+              AND f.layer = 'buildings'
+              AND f.min_zoom <= tile.z
+            LIMIT
+              10000
+          ) r
+      ) l
+    WHERE
+      NOT ST_IsEmpty (l.geom)
+    UNION ALL
+    SELECT
+      'places' AS layer,
+      ST_AsGeoJSON (l.geom) AS geometry,
+      to_jsonb(l) - 'geom' AS tags
+    FROM
+      (
+        SELECT
+          ST_SnapToGrid (
+            ST_Affine (
+              ST_ForcePolygonCCW (
+                CASE
+                  WHEN GeometryType (r.geom) = 'POINT' THEN r.geom
+                  ELSE ST_ClipByBox2D (r.geom, tile.box::box2d)
+                END
+              ),
+              4096 / (ST_XMax (tile.envelope) - ST_XMin (tile.envelope)),
+              0,
+              0,
+              -4096 / (ST_YMax (tile.envelope) - ST_YMin (tile.envelope)),
+              - ST_XMin (tile.envelope) * 4096 / (ST_XMax (tile.envelope) - ST_XMin (tile.envelope)),
+              ST_YMax (tile.envelope) * 4096 / (ST_YMax (tile.envelope) - ST_YMin (tile.envelope))
+            ),
+            1
+          ) AS geom,
+          name,
+          kind,
+          rank,
+          min_zoom
+        FROM
+          (
+            SELECT
+              ST_Transform (c.location, 3857) AS geom,
+              c.name,
+              c.kind,
+              (100 - round(c.importance * 100))::int AS rank,
+              c.min_zoom
+            FROM
+              (
+                SELECT
+                  k.*,
+                  CASE kind
+                    WHEN 'country' THEN 2
+                    WHEN 'state' THEN 5
+                    WHEN 'city' THEN 6
+                    WHEN 'town' THEN 8
+                    WHEN 'village' THEN 11
+                    WHEN 'hamlet' THEN 13
+                    WHEN 'natural' THEN 12
+                    ELSE 15
+                  END AS min_zoom
+                FROM
+                  (
+                    SELECT
+                      p.location,
+                      p.name,
+                      p.importance,
+                      CASE p.kind
+                        WHEN 'country' THEN 'country'
+                        WHEN 'region' THEN 'state'
+                        WHEN 'locality' THEN CASE
+                          WHEN p.importance >= 0.6 THEN 'city'
+                          WHEN p.importance >= 0.45 THEN 'town'
+                          WHEN p.importance >= 0.3 THEN 'village'
+                          ELSE 'hamlet'
+                        END
+                        ELSE CASE
+                          WHEN p.category LIKE 'natural=%'
+                          OR p.category LIKE 'waterway=%' THEN 'natural'
+                          ELSE 'poi'
+                        END
+                      END AS kind
+                    FROM
+                      places p
+                    WHERE
+                      p.location && tile.box4326
+                      AND p.kind IN ('country', 'region', 'locality')
+                    UNION ALL
+                    SELECT
+                      p.location,
+                      p.name,
+                      p.importance,
+                      CASE p.kind
+                        WHEN 'country' THEN 'country'
+                        WHEN 'region' THEN 'state'
+                        WHEN 'locality' THEN CASE
+                          WHEN p.importance >= 0.6 THEN 'city'
+                          WHEN p.importance >= 0.45 THEN 'town'
+                          WHEN p.importance >= 0.3 THEN 'village'
+                          ELSE 'hamlet'
+                        END
+                        ELSE CASE
+                          WHEN p.category LIKE 'natural=%'
+                          OR p.category LIKE 'waterway=%' THEN 'natural'
+                          ELSE 'poi'
+                        END
+                      END AS kind
+                    FROM
+                      places p
+                    WHERE
+                      p.location && tile.box4326
+                      AND p.category IS NOT NULL
+                      AND tile.z >= 12
+                  ) k
+              ) c
+            WHERE
+              c.min_zoom <= tile.z
+            LIMIT
+              2000
+          ) r
+      ) l
+    WHERE
+      NOT ST_IsEmpty (l.geom)
+    UNION ALL
+    SELECT
+      'coverage' AS layer,
+      ST_AsGeoJSON (l.geom) AS geometry,
+      to_jsonb(l) - 'geom' AS tags
+    FROM
+      (
+        SELECT
+          ST_SnapToGrid (
+            ST_Affine (
+              ST_ForcePolygonCCW (
+                CASE
+                  WHEN GeometryType (r.geom) = 'POINT' THEN r.geom
+                  ELSE ST_ClipByBox2D (r.geom, tile.box::box2d)
+                END
+              ),
+              4096 / (ST_XMax (tile.envelope) - ST_XMin (tile.envelope)),
+              0,
+              0,
+              -4096 / (ST_YMax (tile.envelope) - ST_YMin (tile.envelope)),
+              - ST_XMin (tile.envelope) * 4096 / (ST_XMax (tile.envelope) - ST_XMin (tile.envelope)),
+              ST_YMax (tile.envelope) * 4096 / (ST_YMax (tile.envelope) - ST_YMin (tile.envelope))
+            ),
+            1
+          ) AS geom,
+          id,
+          heading,
+          interactive,
+          date
+        FROM
+          (
+            SELECT
+              ST_Transform (i.location, 3857) AS geom,
+              i.id::text AS id,
+              i.heading,
+              i.interactive,
+              to_char(i.captured_at, 'YYYY-MM-DD') AS date
+            FROM
+              imagery i
+            WHERE
+              i.location && tile.box4326
+            LIMIT
+              5000
+          ) r
+      ) l
+    WHERE
+      NOT ST_IsEmpty (l.geom)
+  ) f
+;

@@ -34,8 +34,7 @@ export function ApiTile(): MethodDecorator {
         'Mapbox Vector Tile (extent 4096, buffer 64, EPSG:3857 tile grid). Layers and attributes: docs/map-tiles.md. ' +
         'Coverage is counted per grid cell below zoom 15 and one point per image from zoom 15. ' +
         'No key by default (limited per client address, TILES_PER_MINUTE); with TILES_REQUIRE_KEY=true an x-api-key as /search. ' +
-        'Send If-None-Match with the ETag for a 304. Gzip for Accept-Encoding: gzip (tiles over 8 KB). ' +
-        '501 TILES_UNAVAILABLE on a database whose PostGIS cannot encode tiles (the built-in one).',
+        'Send If-None-Match with the ETag for a 304. Gzip for Accept-Encoding: gzip (tiles over 8 KB).',
       security: [{}, { [API_KEY_SECURITY]: [] }],
     }),
     ApiParam({
@@ -85,9 +84,6 @@ export function ApiTile(): MethodDecorator {
       { RATE_LIMITED: 'Too many requests from this address (3000 per minute); retry in 42 s' },
       { ...RETRY_AFTER_HEADER, ...RATE_LIMIT_HEADERS },
     ),
-    ApiErrorResponse(501, 'The database cannot draw vector tiles', {
-      TILES_UNAVAILABLE: 'The database cannot draw vector tiles: its PostGIS has no ST_AsMVT',
-    }),
     ApiErrorResponse(503, 'The database is unavailable', { DATABASE_UNAVAILABLE: 'Database unavailable' }),
     ApiInternalErrorResponse(),
   );

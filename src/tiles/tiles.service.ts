@@ -3,15 +3,11 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { MAX_ZOOM } from './tile-limits';
 import { TilesException, TilesExceptionCode } from './tiles.exception';
 import { TilesRepository } from './tiles.repository';
-import { MvtUnsupportedError } from './tiles.sql';
 import type { TileAddress } from './tiles.sql';
 
 // Changes when the tiles' layers or attributes change (a new release), so no browser keeps a tile of
 // the old layout under an unchanged data version.
 const TILE_FORMAT = 'lis1';
-
-export const TILES_UNAVAILABLE_MESSAGE =
-  "The database cannot draw vector tiles: its PostGIS has no ST_AsMVT (the built-in database's is built without protobuf-c). Set DATABASE_URL to a PostgreSQL server with PostGIS 3 (docs/map-tiles.md)";
 
 export interface TileAnswer {
   etag: string;
@@ -41,13 +37,7 @@ export class TilesService {
     const etag = `"${TILE_FORMAT}-${await this.repository.dataVersion()}"`;
     const maxAgeSeconds = this.config.tilesMaxAgeSeconds;
     if (matches(ifNoneMatch, etag)) return { etag, body: null, maxAgeSeconds };
-    try {
-      return { etag, body: await this.repository.tile(address), maxAgeSeconds };
-    } catch (error) {
-      if (error instanceof MvtUnsupportedError)
-        throw new TilesException(TilesExceptionCode.TILES_UNAVAILABLE, TILES_UNAVAILABLE_MESSAGE);
-      throw error;
-    }
+    return { etag, body: await this.repository.tile(address), maxAgeSeconds };
   }
 }
 

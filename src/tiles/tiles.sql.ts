@@ -10,9 +10,6 @@ import { COVERAGE_DETAIL_ZOOM, LAYER_ROW_CAPS, LOW_ZOOM_BELOW, TILE_BUFFER, TILE
 // PostGIS built without protobuf-c (the built-in database's) has no ST_AsMVT: this is its message.
 export const NO_MVT = /without protobuf-c support/i;
 
-/** Thrown when the database cannot encode vector tiles. */
-export class MvtUnsupportedError extends Error {}
-
 export interface TileAddress {
   z: number;
   x: number;
@@ -28,8 +25,26 @@ const MAP_LAYERS: Array<[MapLayer, string]> = [
   ['buildings', 'name'],
 ];
 
-// A layer's ST_AsMVT from a subquery yielding `geom` (EPSG:3857) and its attributes.
-function layer(name: string, rows: string, attributes: string): string {
+// How a tile's layers come out: 'mvt' encoded by PostGIS (ST_AsMVT), or 'rows' for a PostGIS without
+// protobuf-c (the built-in database's), each feature clipped to the tile's box, in tile coordinates
+// and snapped to its grid as ST_AsMVTGeom would, as GeoJSON that tile-encoding.ts encodes.
+export type TileEncoding = 'mvt' | 'rows';
+
+// A row's geometry in the tile's coordinates (0..extent, y down) without ST_AsMVTGeom: clipped to the box
+// with its buffer (points lie in it already), exterior rings counter-clockwise so that they turn clockwise
+// when y flips (the orientation the format wants), scaled and snapped to whole units.
+const TILE_GEOM = `ST_SnapToGrid(ST_Affine(ST_ForcePolygonCCW(
+        CASE WHEN GeometryType(r.geom) = 'POINT' THEN r.geom ELSE ST_ClipByBox2D(r.geom, tile.box::box2d) END),
+      ${TILE_EXTENT} / (ST_XMax(tile.envelope) - ST_XMin(tile.envelope)), 0, 0,
+      -${TILE_EXTENT} / (ST_YMax(tile.envelope) - ST_YMin(tile.envelope)),
+      -ST_XMin(tile.envelope) * ${TILE_EXTENT} / (ST_XMax(tile.envelope) - ST_XMin(tile.envelope)),
+      ST_YMax(tile.envelope) * ${TILE_EXTENT} / (ST_YMax(tile.envelope) - ST_YMin(tile.envelope))), 1)`;
+
+// A layer from a subquery yielding `geom` (EPSG:3857) and its attributes.
+function layer(name: string, rows: string, attributes: string, encoding: TileEncoding): string {
+  if (encoding === 'rows')
+    return `SELECT '${name}' AS layer, ST_AsGeoJSON(l.geom) AS geometry, to_jsonb(l) - 'geom' AS tags FROM (
+      SELECT ${TILE_GEOM} AS geom, ${attributes} FROM (${rows}) r) l WHERE NOT ST_IsEmpty(l.geom)`;
   return `(SELECT ST_AsMVT(l, '${name}', ${TILE_EXTENT}, 'geom') FROM (
       SELECT ST_AsMVTGeom(r.geom, tile.envelope, ${TILE_EXTENT}, ${TILE_BUFFER}, true) AS geom, ${attributes}
       FROM (${rows}) r) l WHERE l.geom IS NOT NULL)`;
@@ -37,7 +52,7 @@ function layer(name: string, rows: string, attributes: string): string {
 
 // Streets, paths, water, landuse and buildings: features drawn at this zoom; below LOW_ZOOM_BELOW
 // from the simplified copy, whose partial index holds only the features drawn there.
-function mapLayer(name: MapLayer, attributes: string, low: boolean): string {
+function mapLayer(name: MapLayer, attributes: string, low: boolean, encoding: TileEncoding): string {
   const geom = low ? 'geom_low' : 'geom';
   const lowOnly = low ? ` AND f.min_zoom < ${LOW_ZOOM_BELOW}` : '';
   return layer(
@@ -46,6 +61,7 @@ function mapLayer(name: MapLayer, attributes: string, low: boolean): string {
      WHERE f.${geom} && tile.box AND f.layer = '${name}' AND f.min_zoom <= tile.z${lowOnly}
      LIMIT ${LAYER_ROW_CAPS[name]}`,
     attributes,
+    encoding,
   );
 }
 
@@ -58,7 +74,7 @@ const PLACE_KIND = `CASE p.kind WHEN 'country' THEN 'country' WHEN 'region' THEN
       ELSE CASE WHEN p.category LIKE 'natural=%' OR p.category LIKE 'waterway=%' THEN 'natural' ELSE 'poi' END END`;
 const PLACE_MIN_ZOOM = `CASE kind WHEN 'country' THEN 2 WHEN 'state' THEN 5 WHEN 'city' THEN 6 WHEN 'town' THEN 8
       WHEN 'village' THEN 11 WHEN 'hamlet' THEN 13 WHEN 'natural' THEN 12 ELSE 15 END`;
-function placesLayer(): string {
+function placesLayer(encoding: TileEncoding): string {
   const read = (where: string) =>
     `SELECT p.location, p.name, p.importance, ${PLACE_KIND} AS kind FROM places p
      WHERE p.location && tile.box4326 AND ${where}`;
@@ -68,18 +84,19 @@ function placesLayer(): string {
              ${read(`p.kind IN ('country', 'region', 'locality')`)}
              UNION ALL ${read(`p.category IS NOT NULL AND tile.z >= 12`)}) k) c
      WHERE c.min_zoom <= tile.z LIMIT ${LAYER_ROW_CAPS.places}`;
-  return layer('places', rows, 'name, kind, rank, min_zoom');
+  return layer('places', rows, 'name, kind, rank, min_zoom', encoding);
 }
 
 // Coverage: below COVERAGE_DETAIL_ZOOM the cells of the tile's zoom with their counts; from it, the
 // images themselves.
-function coverageLayer(detail: boolean): string {
+function coverageLayer(detail: boolean, encoding: TileEncoding): string {
   if (!detail)
     return layer(
       'coverage',
       `SELECT c.geom, c.count FROM coverage_cells c
        WHERE c.zoom = tile.z AND c.geom && tile.box LIMIT ${LAYER_ROW_CAPS.coverageCells}`,
       'count',
+      encoding,
     );
   return layer(
     'coverage',
@@ -87,25 +104,33 @@ function coverageLayer(detail: boolean): string {
             to_char(i.captured_at, 'YYYY-MM-DD') AS date
      FROM imagery i WHERE i.location && tile.box4326 LIMIT ${LAYER_ROW_CAPS.coverageImages}`,
     'id, heading, interactive, date',
+    encoding,
   );
 }
 
-/** The statement that draws one tile: one row, `mvt` (an empty bytea when the tile has nothing). */
-export function tileSql({ z, x, y }: TileAddress): Prisma.Sql {
+/**
+ * The statement that draws one tile. 'mvt': one row, `mvt` (an empty bytea when the tile has nothing);
+ * 'rows': a row per feature (layer, geometry as GeoJSON in tile coordinates, tags), for tile-encoding.ts.
+ */
+export function tileSql({ z, x, y }: TileAddress, encoding: TileEncoding = 'mvt'): Prisma.Sql {
   const low = z < LOW_ZOOM_BELOW;
   const layers = [
-    ...MAP_LAYERS.map(([name, attributes]) => mapLayer(name, attributes, low)),
-    placesLayer(),
-    coverageLayer(z >= COVERAGE_DETAIL_ZOOM),
+    ...MAP_LAYERS.map(([name, attributes]) => mapLayer(name, attributes, low, encoding)),
+    placesLayer(encoding),
+    coverageLayer(z >= COVERAGE_DETAIL_ZOOM, encoding),
   ];
   // The tile's numbers are the statement's parameters, in a subquery PostgreSQL pulls up: each plan
   // (a custom plan per request) sees them as constants, so a layer's partial index can be chosen.
   const margin = TILE_BUFFER / TILE_EXTENT;
-  const layerSql = layers.map((l) => `coalesce(${l}, ''::bytea)`).join('\n      || ');
-  return Prisma.sql`SELECT ${Prisma.raw(layerSql)} AS mvt
+  const select =
+    encoding === 'mvt'
+      ? `SELECT ${layers.map((l) => `coalesce(${l}, ''::bytea)`).join('\n      || ')} AS mvt`
+      : `SELECT f.layer, f.geometry, f.tags`;
+  const features = encoding === 'mvt' ? '' : `, LATERAL (${layers.join('\n      UNION ALL ')}) f`;
+  return Prisma.sql`${Prisma.raw(select)}
     FROM (SELECT ${z}::int AS z, ST_TileEnvelope(${z}, ${x}, ${y}) AS envelope,
                  ST_TileEnvelope(${z}, ${x}, ${y}, margin => ${Prisma.raw(String(margin))}) AS box,
-                 ST_Transform(ST_TileEnvelope(${z}, ${x}, ${y}, margin => ${Prisma.raw(String(margin))}), 4326) AS box4326) tile`;
+                 ST_Transform(ST_TileEnvelope(${z}, ${x}, ${y}, margin => ${Prisma.raw(String(margin))}), 4326) AS box4326) tile${Prisma.raw(features)}`;
 }
 
 /** The map's data version: one row, raised by imports (lis_map_data_changed). */
