@@ -82,7 +82,14 @@ export async function prepareDataset(
   await new Migrator(url).migrate();
   const marker = await markerOf(url);
   const count = await withClient(url, async (c) =>
-    Number((await c.query('SELECT count(*) AS n FROM imagery')).rows[0].n),
+    // Not the tile benchmark's city (tiles.bench.ts --city), which it keeps beside the dataset.
+    Number(
+      (
+        await c.query(
+          "SELECT count(*) AS n FROM imagery WHERE source IS DISTINCT FROM 'bench-city-streets' AND source IS DISTINCT FROM 'bench-city-random'",
+        )
+      ).rows[0].n,
+    ),
   );
   if (
     !reload &&

@@ -48,6 +48,12 @@ describe('least privilege (DATABASE_READONLY_URL)', () => {
     expect(await prisma.rawQuery(Prisma.sql`SELECT current_user::text AS u`)).toEqual([{ u: role }]);
   });
 
+  // Tiles read the map's tables (the data version, map features, coverage cells) and the places.
+  it('draws map tiles through the read-only role', async () => {
+    for (const path of ['/tiles/8/134/89.mvt', '/tiles/16/34501/23013.mvt'])
+      expect({ path, status: (await request(app.getHttpServer()).get(path)).status }).toEqual({ path, status: 200 });
+  });
+
   it('really depends on that role: without its grant, the request path fails', async () => {
     await owner.query(`REVOKE SELECT ON imagery FROM ${owner.escapeIdentifier(role)}`);
     try {
