@@ -17,9 +17,15 @@ export class MapDataRepository {
   }
 
   // Rebuilds the coverage cells from the imagery and raises the data version (lis_refresh_coverage);
-  // returns the number of cells. About 2 s per million images (docs/map-tiles.md).
+  // returns the number of cells. 5 to 6 s per million images (docs/map-tiles.md). Not on the built-in
+  // database, which cannot draw tiles (no ST_AsMVT): there it would add 6 s to the first start's
+  // demo load for nothing; only the version is raised.
   @GenerateSql({ answers: [[{ cells: 1 }]] })
   async refreshCoverage(): Promise<number> {
+    if (this.prisma.sharedSession) {
+      await this.dataChanged();
+      return 0;
+    }
     const [row] = await this.prisma.bulkQuery<{ cells: number }>(
       'lis-map-coverage',
       'SELECT lis_refresh_coverage()::int AS cells',
