@@ -74,9 +74,10 @@ export function insertUnlinkedImagery(id: string, [lon, lat]: [number, number], 
   });
 }
 
+// The places and the map's features an OpenStreetMap import kept beside them.
 export function resetPlaces(): Promise<void> {
   return withClient(async (c) => {
-    await c.query('TRUNCATE places');
+    await c.query('TRUNCATE places, map_features');
   });
 }
 

@@ -7,6 +7,7 @@ import { encodeTile } from '../../src/tiles/tile-encoding';
 import { LAYER_ROW_CAPS } from '../../src/tiles/tile-limits';
 import { OsmWay, writeOsmPbf } from '../helpers/place-files';
 import { placeImporterTools, PlaceImporter, startPlaceImporter } from '../helpers/place-importer';
+import { resetPlaces } from '../helpers/places';
 import { resetImagery } from '../helpers/test-app';
 import { decodeTile, tileOf } from '../helpers/vector-tiles';
 import { currentKind } from '../setup/test-database';
@@ -63,7 +64,9 @@ describe('map tiles: what each layer of a tile holds', () => {
   const tile = (z: number, lon = LON, lat = LAT) => tiles.tile(tileOf(lon, lat, z));
 
   beforeAll(async () => {
+    // Other specs import the Liechtenstein extract at the same spot.
     await resetImagery();
+    await resetPlaces();
     importer = await startPlaceImporter();
     tiles = new TilesRepository(importer.moduleRef.get(PrismaService));
     const pbf = writeOsmPbf(join(tools.dir, 'map.osm.pbf'), NODES, WAYS);
