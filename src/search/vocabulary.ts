@@ -2,7 +2,7 @@
 export type VocabularyEntry = readonly [word: string, docs: number, listed?: boolean];
 
 // The catalogue's vocabulary in memory: every word the imagery_words table holds (letters only, or
-// an ordinal such as 35th; 2-64 characters, as its triggers collect them) with the number of
+// an ordinal such as 35th; 2-64 characters: vocabulary-word.ts, as its triggers collect them) with the number of
 // addresses holding it and whether it has a ranked list, sorted so a prefix is a range. Read from
 // the database at most once a minute (see SearchRepository).
 export class Vocabulary {
@@ -92,13 +92,7 @@ export class Vocabulary {
 
 // "35th", "1st", "22nd": the only words with digits the vocabulary holds (lis_vocabulary_word in the
 // ordinals_in_vocabulary and two_letter_words migrations); house numbers and postcodes stay out.
-const ORDINAL = /^[0-9]+(?:st|nd|rd|th)$/;
-
-// Whether the vocabulary would hold a word of this shape (the triggers' rule): if not, it says
-// nothing about the word.
-export function inVocabularyShape(word: string): boolean {
-  const n = [...word].length;
-  return n >= 2 && n <= 64 && (/^\p{L}+$/u.test(word) || ORDINAL.test(word));
-}
+// The shape of a word the vocabulary holds (the triggers' rule) lives in vocabulary-word.ts.
+export { inVocabularyShape } from './vocabulary-word';
 
 export const EMPTY_VOCABULARY = new Vocabulary([], 0);
