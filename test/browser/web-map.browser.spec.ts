@@ -145,9 +145,13 @@ describe('web page map in Chromium', () => {
     expect(await zoomOf(page)).toBeGreaterThan(14);
     await page.locator('.result-address').first().click();
     const still = () =>
-      page.waitForFunction(() => !(window as unknown as { lisMap: { isMoving(): boolean } }).lisMap.isMoving(), null, {
-        timeout: 15_000,
-      });
+      page.waitForFunction(
+        () => !(globalThis as unknown as { lisMap: { isMoving(): boolean } }).lisMap.isMoving(),
+        null,
+        {
+          timeout: 15_000,
+        },
+      );
     await page.waitForTimeout(300);
     await still();
     await page.locator('#map canvas').focus();
