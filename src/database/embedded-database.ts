@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Extension, PGlite } from '@electric-sql/pglite';
 import { postgis } from '@electric-sql/pglite-postgis';
@@ -55,7 +55,7 @@ export class EmbeddedDatabase {
     });
     try {
       // Under the lock, so two first starts cannot both copy; an empty pgdata is a new database.
-      if (opts.template && readdirSync(pgdata).length === 0) cpSync(opts.template, pgdata, { recursive: true });
+      if (opts.template && readdirSync(pgdata).length === 0) copyWhole(opts.template, pgdata);
       const db = await PGlite.create({ dataDir: pgdata, extensions: { postgis, pg_trgm, unaccent, btree_gin } });
       // PGlite ignores connection startup options and serves every connection from its one session,
       // so the request pool's settings (createPool in prisma.service.ts) are set here, once.
@@ -118,5 +118,18 @@ export class EmbeddedDatabase {
     await this.server.stop();
     await this.db.close();
     await this.release();
+  }
+}
+
+// A copy cut short (a full disk, a kill) must not leave a pgdata that looks like a database: the copy is
+// made beside it and renamed onto the empty directory in one step, and a failed one is removed.
+function copyWhole(from: string, to: string): void {
+  const partial = `${to}.copying`;
+  rmSync(partial, { recursive: true, force: true });
+  try {
+    cpSync(from, partial, { recursive: true });
+    renameSync(partial, to);
+  } finally {
+    rmSync(partial, { recursive: true, force: true });
   }
 }
