@@ -1664,43 +1664,58 @@ ORDER BY
 --   $9 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
 --   $10 = [40,30]
 --   $11 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $12 = "<generated uuid>"
---   $13 = -89.65
---   $14 = 39.78
---   $15 = "springfieldil"
---   $16 = 1000
---   $17 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $18 = ["'springfield'","'herrengasse' & '35'"]
---   $19 = 200
---   $20 = 2000
---   $21 = 200
---   $22 = 200
---   $23 = 1000
---   $24 = 10
---   $25 = "Springfield IL"
---   $26 = "springfieldil"
---   $27 = "Springfield IL"
---   $28 = "Springfield IL"
---   $29 = "'springfield' & 'il'"
---   $30 = "'springfield' & 'il':*"
---   $31 = 10001
---   $32 = 1000
---   $33 = false
---   $34 = 10001
---   $35 = 1000
---   $36 = 1000
---   $37 = 10
---   $38 = 0
+--   $12 = -89.65
+--   $13 = 39.78
+--   $14 = 500
+--   $15 = [40,30]
+--   $16 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $17 = "<generated uuid>"
+--   $18 = "<generated uuid>"
+--   $19 = -89.65
+--   $20 = 39.78
+--   $21 = 500
+--   $22 = -89.65
+--   $23 = 39.78
+--   $24 = "springfieldil"
+--   $25 = 1000
+--   $26 = -89.65
+--   $27 = 39.78
+--   $28 = 500
+--   $29 = -89.65
+--   $30 = 39.78
+--   $31 = 200
+--   $32 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $33 = ["'springfield'","'herrengasse' & '35'"]
+--   $34 = 200
+--   $35 = 2000
+--   $36 = 200
+--   $37 = 200
+--   $38 = 1000
 --   $39 = 10
---   $40 = 1000
---   $41 = 0
---   $42 = 10
---   $43 = 0
---   $44 = "Springfield IL"
---   $45 = "springfieldil"
---   $46 = "Springfield IL"
---   $47 = "Springfield IL"
---   $48 = "'springfield' & 'il'"
+--   $40 = "Springfield IL"
+--   $41 = "springfieldil"
+--   $42 = "Springfield IL"
+--   $43 = "Springfield IL"
+--   $44 = "'springfield' & 'il'"
+--   $45 = "'springfield' & 'il':*"
+--   $46 = 10001
+--   $47 = 1000
+--   $48 = false
+--   $49 = 10001
+--   $50 = 1000
+--   $51 = 1000
+--   $52 = 10
+--   $53 = 0
+--   $54 = 10
+--   $55 = 1000
+--   $56 = 0
+--   $57 = 10
+--   $58 = 0
+--   $59 = "Springfield IL"
+--   $60 = "springfieldil"
+--   $61 = "Springfield IL"
+--   $62 = "Springfield IL"
+--   $63 = "'springfield' & 'il'"
 WITH
   pinned AS MATERIALIZED (
     SELECT DISTINCT
@@ -1721,29 +1736,43 @@ WITH
           ELSE 0
         END + coalesce(
           greatest(
-            ($6::float8[]) [array_position($7::uuid[], i.place_id)],
+            greatest(
+              ($6::float8[]) [array_position($7::uuid[], i.place_id)],
+              CASE
+                WHEN (
+                  i.address_origin <> 'own'
+                  OR i.address_tsv @@ (
+                    ARRAY(
+                      SELECT
+                        to_tsquery('simple', n.name)
+                      FROM
+                        unnest($8::text[]) WITH ORDINALITY AS n (name, k)
+                      ORDER BY
+                        n.k
+                    )
+                  ) [array_position($9::uuid[], i.locality_id)]
+                ) THEN ($10::float8[]) [array_position($11::uuid[], i.locality_id)]
+              END
+            ),
             CASE
-              WHEN (
-                i.address_origin <> 'own'
-                OR i.address_tsv @@ (
-                  ARRAY(
-                    SELECT
-                      to_tsquery('simple', n.name)
-                    FROM
-                      unnest($8::text[]) WITH ORDINALITY AS n (name, k)
-                    ORDER BY
-                      n.k
-                  )
-                ) [array_position($9::uuid[], i.locality_id)]
-              ) THEN ($10::float8[]) [array_position($11::uuid[], i.locality_id)]
+              WHEN ST_DWithin (
+                i.location::geography,
+                ST_SetSRID (ST_MakePoint ($12::float8, $13::float8), 4326)::geography,
+                $14::float8
+              ) THEN ($15::float8[]) [array_position($16::uuid[], $17::uuid)]
             END
           ) + CASE
-            WHEN $12::uuid IN (i.place_id, i.locality_id) THEN 6 / (
+            WHEN $18::uuid IN (i.place_id, i.locality_id)
+            OR ST_DWithin (
+              i.location::geography,
+              ST_SetSRID (ST_MakePoint ($19::float8, $20::float8), 4326)::geography,
+              $21::float8
+            ) THEN 20 / (
               1 + ST_Distance (
                 i.location::geography,
-                ST_SetSRID (ST_MakePoint ($13::float8, $14::float8), 4326)::geography,
+                ST_SetSRID (ST_MakePoint ($22::float8, $23::float8), 4326)::geography,
                 false
-              ) / 300
+              ) / 50
             )
             ELSE 0
           END,
@@ -1759,9 +1788,9 @@ WITH
           FROM
             imagery i
           WHERE
-            i.address_code = $15
+            i.address_code = $24
           LIMIT
-            $16
+            $25
         )
         UNION ALL
         (
@@ -1771,53 +1800,79 @@ WITH
           FROM
             (
               SELECT
-                x.id
+                y.id
               FROM
-                unnest($17::uuid[], $18::text[]) WITH ORDINALITY AS p (id, name, n)
-                CROSS JOIN LATERAL (
-                  SELECT
-                    to_tsquery('simple', p.name) AS name
-                ) q
-                CROSS JOIN LATERAL (
+                (
                   (
                     SELECT
-                      i.id
+                      i.id,
+                      0::bigint AS n
                     FROM
                       imagery i
                     WHERE
-                      i.place_id = p.id
+                      ST_DWithin (
+                        i.location::geography,
+                        ST_SetSRID (ST_MakePoint ($26::float8, $27::float8), 4326)::geography,
+                        $28::float8
+                      )
+                    ORDER BY
+                      i.location::geography <-> ST_SetSRID (ST_MakePoint ($29::float8, $30::float8), 4326)::geography
                     LIMIT
-                      $19
+                      $31
                   )
                   UNION ALL
                   (
                     SELECT
-                      l.id
+                      x.id,
+                      p.n
                     FROM
-                      (
+                      unnest($32::uuid[], $33::text[]) WITH ORDINALITY AS p (id, name, n)
+                      CROSS JOIN LATERAL (
                         SELECT
-                          i.id,
-                          (
-                            i.address_origin <> 'own'
-                            OR i.address_tsv @@ q.name
-                          ) AS its
-                        FROM
-                          imagery i
-                        WHERE
-                          i.locality_id = p.id
-                        LIMIT
-                          $20
-                      ) l
-                    WHERE
-                      l.its
-                    LIMIT
-                      $21
+                          to_tsquery('simple', p.name) AS name
+                      ) q
+                      CROSS JOIN LATERAL (
+                        (
+                          SELECT
+                            i.id
+                          FROM
+                            imagery i
+                          WHERE
+                            i.place_id = p.id
+                          LIMIT
+                            $34
+                        )
+                        UNION ALL
+                        (
+                          SELECT
+                            l.id
+                          FROM
+                            (
+                              SELECT
+                                i.id,
+                                (
+                                  i.address_origin <> 'own'
+                                  OR i.address_tsv @@ q.name
+                                ) AS its
+                              FROM
+                                imagery i
+                              WHERE
+                                i.locality_id = p.id
+                              LIMIT
+                                $35
+                            ) l
+                          WHERE
+                            l.its
+                          LIMIT
+                            $36
+                        )
+                      ) x
                   )
-                ) x
+                ) y
               ORDER BY
-                p.n
+                y.n
               LIMIT
-                $22
+                $37
             ) r
         )
       ) x
@@ -1831,24 +1886,24 @@ WITH
       i.id,
       row_number() OVER () AS seq,
       CASE
-        WHEN row_number() OVER () <= $23
+        WHEN row_number() OVER () <= $38
         AND NOT (
           SELECT
             count(*)
           FROM
             pinned
-        ) >= $24 THEN (
-          similarity (i.address_norm, lis_normalize ($25)) + CASE
-            WHEN coalesce(i.address_code = $26, false) THEN 10
+        ) >= $39 THEN (
+          similarity (i.address_norm, lis_normalize ($40)) + CASE
+            WHEN coalesce(i.address_code = $41, false) THEN 10
             ELSE 0
           END + CASE
-            WHEN i.address_norm = lis_normalize ($27) THEN 2
+            WHEN i.address_norm = lis_normalize ($42) THEN 2
             ELSE 0
           END + CASE
-            WHEN starts_with(i.address_norm, lis_normalize ($28)) THEN 0.5
+            WHEN starts_with(i.address_norm, lis_normalize ($43)) THEN 0.5
             ELSE 0
           END + CASE
-            WHEN i.address_tsv @@ to_tsquery('simple', $29) THEN 0.5
+            WHEN i.address_tsv @@ to_tsquery('simple', $44) THEN 0.5
             ELSE 0
           END
         )::float8
@@ -1856,7 +1911,7 @@ WITH
     FROM
       imagery i
     WHERE
-      i.address_tsv @@ to_tsquery('simple', $30)
+      i.address_tsv @@ to_tsquery('simple', $45)
       AND i.id NOT IN (
         SELECT
           id
@@ -1864,7 +1919,7 @@ WITH
           pinned
       )
     LIMIT
-      $31
+      $46
   ),
   sizes AS MATERIALIZED (
     SELECT
@@ -1890,11 +1945,11 @@ WITH
   counted AS MATERIALIZED (
     SELECT
       s.pinned + CASE
-        WHEN s.head > $32
-        AND $33 THEN $34
+        WHEN s.head > $47
+        AND $48 THEN $49
         ELSE s.head
       END AS total,
-      least(s.head, $35) + s.pinned AS ranked
+      least(s.head, $50) + s.pinned AS ranked
     FROM
       sizes s
   ),
@@ -1915,13 +1970,13 @@ WITH
         FROM
           head
         WHERE
-          seq <= $36
+          seq <= $51
           AND NOT (
             SELECT
               count(*)
             FROM
               pinned
-          ) >= $37
+          ) >= $52
         UNION ALL
         SELECT
           id,
@@ -1938,8 +1993,8 @@ WITH
     FROM
       ranked r
     WHERE
-      r.pos > $38
-      AND r.pos <= $39
+      r.pos > $53
+      AND r.pos <= $54
     UNION ALL
     SELECT
       t.id,
@@ -1962,14 +2017,14 @@ WITH
             FROM
               head h
             WHERE
-              h.seq > $40
+              h.seq > $55
             ORDER BY
               h.seq
           ) x
         OFFSET
           greatest(
             0,
-            $41 - (
+            $56 - (
               SELECT
                 ranked
               FROM
@@ -1979,8 +2034,8 @@ WITH
         LIMIT
           greatest(
             0,
-            $42 - greatest(
-              $43,
+            $57 - greatest(
+              $58,
               (
                 SELECT
                   ranked
@@ -2019,17 +2074,17 @@ FROM
       coalesce(
         pg.score,
         (
-          similarity (i.address_norm, lis_normalize ($44)) + CASE
-            WHEN coalesce(i.address_code = $45, false) THEN 10
+          similarity (i.address_norm, lis_normalize ($59)) + CASE
+            WHEN coalesce(i.address_code = $60, false) THEN 10
             ELSE 0
           END + CASE
-            WHEN i.address_norm = lis_normalize ($46) THEN 2
+            WHEN i.address_norm = lis_normalize ($61) THEN 2
             ELSE 0
           END + CASE
-            WHEN starts_with(i.address_norm, lis_normalize ($47)) THEN 0.5
+            WHEN starts_with(i.address_norm, lis_normalize ($62)) THEN 0.5
             ELSE 0
           END + CASE
-            WHEN i.address_tsv @@ to_tsquery('simple', $48) THEN 0.5
+            WHEN i.address_tsv @@ to_tsquery('simple', $63) THEN 0.5
             ELSE 0
           END
         )::float8
@@ -2056,45 +2111,60 @@ ORDER BY
 --   $9 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
 --   $10 = [40,30]
 --   $11 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $12 = "<generated uuid>"
---   $13 = -89.65
---   $14 = 39.78
---   $15 = "newmi"
---   $16 = 1000
---   $17 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $18 = ["'springfield'","'herrengasse' & '35'"]
---   $19 = 200
---   $20 = 2000
---   $21 = 200
---   $22 = 200
---   $23 = 1000
---   $24 = "New Mi"
---   $25 = "newmi"
---   $26 = "New Mi"
---   $27 = "New Mi"
---   $28 = "'new' & 'mi'"
---   $29 = "'new' & 'mi':*"
---   $30 = 11
---   $31 = 10001
---   $32 = 11
---   $33 = 320
---   $34 = 1000
---   $35 = false
---   $36 = 10001
---   $37 = 1000
+--   $12 = -89.65
+--   $13 = 39.78
+--   $14 = 500
+--   $15 = [40,30]
+--   $16 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $17 = "<generated uuid>"
+--   $18 = "<generated uuid>"
+--   $19 = -89.65
+--   $20 = 39.78
+--   $21 = 500
+--   $22 = -89.65
+--   $23 = 39.78
+--   $24 = "newmi"
+--   $25 = 1000
+--   $26 = -89.65
+--   $27 = 39.78
+--   $28 = 500
+--   $29 = -89.65
+--   $30 = 39.78
+--   $31 = 200
+--   $32 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $33 = ["'springfield'","'herrengasse' & '35'"]
+--   $34 = 200
+--   $35 = 2000
+--   $36 = 200
+--   $37 = 200
 --   $38 = 1000
---   $39 = 0
---   $40 = 11
---   $41 = 1000
---   $42 = 0
---   $43 = 11
---   $44 = 0
+--   $39 = "New Mi"
+--   $40 = "newmi"
+--   $41 = "New Mi"
+--   $42 = "New Mi"
+--   $43 = "'new' & 'mi'"
+--   $44 = "'new' & 'mi':*"
 --   $45 = 11
---   $46 = "New Mi"
---   $47 = "newmi"
---   $48 = "New Mi"
---   $49 = "New Mi"
---   $50 = "'new' & 'mi'"
+--   $46 = 10001
+--   $47 = 11
+--   $48 = 320
+--   $49 = 1000
+--   $50 = false
+--   $51 = 10001
+--   $52 = 1000
+--   $53 = 1000
+--   $54 = 0
+--   $55 = 11
+--   $56 = 1000
+--   $57 = 0
+--   $58 = 11
+--   $59 = 0
+--   $60 = 11
+--   $61 = "New Mi"
+--   $62 = "newmi"
+--   $63 = "New Mi"
+--   $64 = "New Mi"
+--   $65 = "'new' & 'mi'"
 WITH
   pinned AS MATERIALIZED (
     SELECT DISTINCT
@@ -2115,29 +2185,43 @@ WITH
           ELSE 0
         END + coalesce(
           greatest(
-            ($6::float8[]) [array_position($7::uuid[], i.place_id)],
+            greatest(
+              ($6::float8[]) [array_position($7::uuid[], i.place_id)],
+              CASE
+                WHEN (
+                  i.address_origin <> 'own'
+                  OR i.address_tsv @@ (
+                    ARRAY(
+                      SELECT
+                        to_tsquery('simple', n.name)
+                      FROM
+                        unnest($8::text[]) WITH ORDINALITY AS n (name, k)
+                      ORDER BY
+                        n.k
+                    )
+                  ) [array_position($9::uuid[], i.locality_id)]
+                ) THEN ($10::float8[]) [array_position($11::uuid[], i.locality_id)]
+              END
+            ),
             CASE
-              WHEN (
-                i.address_origin <> 'own'
-                OR i.address_tsv @@ (
-                  ARRAY(
-                    SELECT
-                      to_tsquery('simple', n.name)
-                    FROM
-                      unnest($8::text[]) WITH ORDINALITY AS n (name, k)
-                    ORDER BY
-                      n.k
-                  )
-                ) [array_position($9::uuid[], i.locality_id)]
-              ) THEN ($10::float8[]) [array_position($11::uuid[], i.locality_id)]
+              WHEN ST_DWithin (
+                i.location::geography,
+                ST_SetSRID (ST_MakePoint ($12::float8, $13::float8), 4326)::geography,
+                $14::float8
+              ) THEN ($15::float8[]) [array_position($16::uuid[], $17::uuid)]
             END
           ) + CASE
-            WHEN $12::uuid IN (i.place_id, i.locality_id) THEN 6 / (
+            WHEN $18::uuid IN (i.place_id, i.locality_id)
+            OR ST_DWithin (
+              i.location::geography,
+              ST_SetSRID (ST_MakePoint ($19::float8, $20::float8), 4326)::geography,
+              $21::float8
+            ) THEN 20 / (
               1 + ST_Distance (
                 i.location::geography,
-                ST_SetSRID (ST_MakePoint ($13::float8, $14::float8), 4326)::geography,
+                ST_SetSRID (ST_MakePoint ($22::float8, $23::float8), 4326)::geography,
                 false
-              ) / 300
+              ) / 50
             )
             ELSE 0
           END,
@@ -2153,9 +2237,9 @@ WITH
           FROM
             imagery i
           WHERE
-            i.address_code = $15
+            i.address_code = $24
           LIMIT
-            $16
+            $25
         )
         UNION ALL
         (
@@ -2165,53 +2249,79 @@ WITH
           FROM
             (
               SELECT
-                x.id
+                y.id
               FROM
-                unnest($17::uuid[], $18::text[]) WITH ORDINALITY AS p (id, name, n)
-                CROSS JOIN LATERAL (
-                  SELECT
-                    to_tsquery('simple', p.name) AS name
-                ) q
-                CROSS JOIN LATERAL (
+                (
                   (
                     SELECT
-                      i.id
+                      i.id,
+                      0::bigint AS n
                     FROM
                       imagery i
                     WHERE
-                      i.place_id = p.id
+                      ST_DWithin (
+                        i.location::geography,
+                        ST_SetSRID (ST_MakePoint ($26::float8, $27::float8), 4326)::geography,
+                        $28::float8
+                      )
+                    ORDER BY
+                      i.location::geography <-> ST_SetSRID (ST_MakePoint ($29::float8, $30::float8), 4326)::geography
                     LIMIT
-                      $19
+                      $31
                   )
                   UNION ALL
                   (
                     SELECT
-                      l.id
+                      x.id,
+                      p.n
                     FROM
-                      (
+                      unnest($32::uuid[], $33::text[]) WITH ORDINALITY AS p (id, name, n)
+                      CROSS JOIN LATERAL (
                         SELECT
-                          i.id,
-                          (
-                            i.address_origin <> 'own'
-                            OR i.address_tsv @@ q.name
-                          ) AS its
-                        FROM
-                          imagery i
-                        WHERE
-                          i.locality_id = p.id
-                        LIMIT
-                          $20
-                      ) l
-                    WHERE
-                      l.its
-                    LIMIT
-                      $21
+                          to_tsquery('simple', p.name) AS name
+                      ) q
+                      CROSS JOIN LATERAL (
+                        (
+                          SELECT
+                            i.id
+                          FROM
+                            imagery i
+                          WHERE
+                            i.place_id = p.id
+                          LIMIT
+                            $34
+                        )
+                        UNION ALL
+                        (
+                          SELECT
+                            l.id
+                          FROM
+                            (
+                              SELECT
+                                i.id,
+                                (
+                                  i.address_origin <> 'own'
+                                  OR i.address_tsv @@ q.name
+                                ) AS its
+                              FROM
+                                imagery i
+                              WHERE
+                                i.locality_id = p.id
+                              LIMIT
+                                $35
+                            ) l
+                          WHERE
+                            l.its
+                          LIMIT
+                            $36
+                        )
+                      ) x
                   )
-                ) x
+                ) y
               ORDER BY
-                p.n
+                y.n
               LIMIT
-                $22
+                $37
             ) r
         )
       ) x
@@ -2225,18 +2335,18 @@ WITH
       i.id,
       row_number() OVER () AS seq,
       CASE
-        WHEN row_number() OVER () <= $23 THEN (
-          similarity (i.address_norm, lis_normalize ($24)) + CASE
-            WHEN coalesce(i.address_code = $25, false) THEN 10
+        WHEN row_number() OVER () <= $38 THEN (
+          similarity (i.address_norm, lis_normalize ($39)) + CASE
+            WHEN coalesce(i.address_code = $40, false) THEN 10
             ELSE 0
           END + CASE
-            WHEN i.address_norm = lis_normalize ($26) THEN 2
+            WHEN i.address_norm = lis_normalize ($41) THEN 2
             ELSE 0
           END + CASE
-            WHEN starts_with(i.address_norm, lis_normalize ($27)) THEN 0.5
+            WHEN starts_with(i.address_norm, lis_normalize ($42)) THEN 0.5
             ELSE 0
           END + CASE
-            WHEN i.address_tsv @@ to_tsquery('simple', $28) THEN 0.5
+            WHEN i.address_tsv @@ to_tsquery('simple', $43) THEN 0.5
             ELSE 0
           END
         )::float8
@@ -2244,7 +2354,7 @@ WITH
     FROM
       imagery i
     WHERE
-      i.address_tsv @@ to_tsquery('simple', $29)
+      i.address_tsv @@ to_tsquery('simple', $44)
       AND i.id NOT IN (
         SELECT
           id
@@ -2256,9 +2366,9 @@ WITH
           count(*)
         FROM
           pinned
-      ) >= $30
+      ) >= $45
     LIMIT
-      $31
+      $46
   ),
   sizes AS MATERIALIZED (
     SELECT
@@ -2289,14 +2399,14 @@ WITH
             count(*)
           FROM
             pinned
-        ) >= $32 THEN greatest(s.pinned, $33)
+        ) >= $47 THEN greatest(s.pinned, $48)
         ELSE s.pinned + CASE
-          WHEN s.head > $34
-          AND $35 THEN $36
+          WHEN s.head > $49
+          AND $50 THEN $51
           ELSE s.head
         END
       END AS total,
-      least(s.head, $37) + s.pinned AS ranked
+      least(s.head, $52) + s.pinned AS ranked
     FROM
       sizes s
   ),
@@ -2317,7 +2427,7 @@ WITH
         FROM
           head
         WHERE
-          seq <= $38
+          seq <= $53
         UNION ALL
         SELECT
           id,
@@ -2334,8 +2444,8 @@ WITH
     FROM
       ranked r
     WHERE
-      r.pos > $39
-      AND r.pos <= $40
+      r.pos > $54
+      AND r.pos <= $55
     UNION ALL
     SELECT
       t.id,
@@ -2358,14 +2468,14 @@ WITH
             FROM
               head h
             WHERE
-              h.seq > $41
+              h.seq > $56
             ORDER BY
               h.seq
           ) x
         OFFSET
           greatest(
             0,
-            $42 - (
+            $57 - (
               SELECT
                 ranked
               FROM
@@ -2375,8 +2485,8 @@ WITH
         LIMIT
           greatest(
             0,
-            $43 - greatest(
-              $44,
+            $58 - greatest(
+              $59,
               (
                 SELECT
                   ranked
@@ -2400,7 +2510,7 @@ SELECT
       count(*)
     FROM
       pinned
-  ) >= $45 AS estimated,
+  ) >= $60 AS estimated,
   t.ranked AS known,
   p.*
 FROM
@@ -2420,17 +2530,17 @@ FROM
       coalesce(
         pg.score,
         (
-          similarity (i.address_norm, lis_normalize ($46)) + CASE
-            WHEN coalesce(i.address_code = $47, false) THEN 10
+          similarity (i.address_norm, lis_normalize ($61)) + CASE
+            WHEN coalesce(i.address_code = $62, false) THEN 10
             ELSE 0
           END + CASE
-            WHEN i.address_norm = lis_normalize ($48) THEN 2
+            WHEN i.address_norm = lis_normalize ($63) THEN 2
             ELSE 0
           END + CASE
-            WHEN starts_with(i.address_norm, lis_normalize ($49)) THEN 0.5
+            WHEN starts_with(i.address_norm, lis_normalize ($64)) THEN 0.5
             ELSE 0
           END + CASE
-            WHEN i.address_tsv @@ to_tsquery('simple', $50) THEN 0.5
+            WHEN i.address_tsv @@ to_tsquery('simple', $65) THEN 0.5
             ELSE 0
           END
         )::float8
@@ -2700,51 +2810,59 @@ WITH
           FROM
             (
               SELECT
-                x.id
+                y.id
               FROM
-                unnest($45::uuid[], $46::text[]) WITH ORDINALITY AS p (id, name, n)
-                CROSS JOIN LATERAL (
-                  SELECT
-                    to_tsquery('simple', p.name) AS name
-                ) q
-                CROSS JOIN LATERAL (
+                (
                   (
                     SELECT
-                      i.id
+                      x.id,
+                      p.n
                     FROM
-                      imagery i
-                    WHERE
-                      i.place_id = p.id
-                    LIMIT
-                      $47
-                  )
-                  UNION ALL
-                  (
-                    SELECT
-                      l.id
-                    FROM
-                      (
+                      unnest($45::uuid[], $46::text[]) WITH ORDINALITY AS p (id, name, n)
+                      CROSS JOIN LATERAL (
                         SELECT
-                          i.id,
-                          (
-                            i.address_origin <> 'own'
-                            OR i.address_tsv @@ q.name
-                          ) AS its
-                        FROM
-                          imagery i
-                        WHERE
-                          i.locality_id = p.id
-                        LIMIT
-                          $48
-                      ) l
-                    WHERE
-                      l.its
-                    LIMIT
-                      $49
+                          to_tsquery('simple', p.name) AS name
+                      ) q
+                      CROSS JOIN LATERAL (
+                        (
+                          SELECT
+                            i.id
+                          FROM
+                            imagery i
+                          WHERE
+                            i.place_id = p.id
+                          LIMIT
+                            $47
+                        )
+                        UNION ALL
+                        (
+                          SELECT
+                            l.id
+                          FROM
+                            (
+                              SELECT
+                                i.id,
+                                (
+                                  i.address_origin <> 'own'
+                                  OR i.address_tsv @@ q.name
+                                ) AS its
+                              FROM
+                                imagery i
+                              WHERE
+                                i.locality_id = p.id
+                              LIMIT
+                                $48
+                            ) l
+                          WHERE
+                            l.its
+                          LIMIT
+                            $49
+                        )
+                      ) x
                   )
-                ) x
+                ) y
               ORDER BY
-                p.n
+                y.n
               LIMIT
                 $50
             ) r
@@ -3033,47 +3151,63 @@ ORDER BY
 --   $9 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
 --   $10 = [40,30]
 --   $11 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $12 = "<generated uuid>"
---   $13 = -89.65
---   $14 = 39.78
---   $15 = "springfield"
---   $16 = "US-IL"
---   $17 = 1000
---   $18 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $19 = ["'springfield'","'herrengasse' & '35'"]
---   $20 = "US-IL"
---   $21 = 200
---   $22 = "US-IL"
---   $23 = 2000
---   $24 = 200
---   $25 = 200
+--   $12 = -89.65
+--   $13 = 39.78
+--   $14 = 500
+--   $15 = [40,30]
+--   $16 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $17 = "<generated uuid>"
+--   $18 = "<generated uuid>"
+--   $19 = -89.65
+--   $20 = 39.78
+--   $21 = 500
+--   $22 = -89.65
+--   $23 = 39.78
+--   $24 = "springfield"
+--   $25 = "US-IL"
 --   $26 = 1000
---   $27 = 10
---   $28 = "Springfield"
---   $29 = "springfield"
---   $30 = "Springfield"
---   $31 = "Springfield"
---   $32 = "'springfield'"
---   $33 = "'springfield':*"
---   $34 = "US-IL"
---   $35 = 10001
---   $36 = 1000
---   $37 = false
---   $38 = 10001
---   $39 = 1000
---   $40 = 1000
---   $41 = 10
---   $42 = 0
+--   $27 = -89.65
+--   $28 = 39.78
+--   $29 = 500
+--   $30 = "US-IL"
+--   $31 = -89.65
+--   $32 = 39.78
+--   $33 = 200
+--   $34 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $35 = ["'springfield'","'herrengasse' & '35'"]
+--   $36 = "US-IL"
+--   $37 = 200
+--   $38 = "US-IL"
+--   $39 = 2000
+--   $40 = 200
+--   $41 = 200
+--   $42 = 1000
 --   $43 = 10
---   $44 = 1000
---   $45 = 0
---   $46 = 10
---   $47 = 0
---   $48 = "Springfield"
---   $49 = "springfield"
---   $50 = "Springfield"
---   $51 = "Springfield"
---   $52 = "'springfield'"
+--   $44 = "Springfield"
+--   $45 = "springfield"
+--   $46 = "Springfield"
+--   $47 = "Springfield"
+--   $48 = "'springfield'"
+--   $49 = "'springfield':*"
+--   $50 = "US-IL"
+--   $51 = 10001
+--   $52 = 1000
+--   $53 = false
+--   $54 = 10001
+--   $55 = 1000
+--   $56 = 1000
+--   $57 = 10
+--   $58 = 0
+--   $59 = 10
+--   $60 = 1000
+--   $61 = 0
+--   $62 = 10
+--   $63 = 0
+--   $64 = "Springfield"
+--   $65 = "springfield"
+--   $66 = "Springfield"
+--   $67 = "Springfield"
+--   $68 = "'springfield'"
 WITH
   pinned AS MATERIALIZED (
     SELECT DISTINCT
@@ -3094,29 +3228,43 @@ WITH
           ELSE 0
         END + coalesce(
           greatest(
-            ($6::float8[]) [array_position($7::uuid[], i.place_id)],
+            greatest(
+              ($6::float8[]) [array_position($7::uuid[], i.place_id)],
+              CASE
+                WHEN (
+                  i.address_origin <> 'own'
+                  OR i.address_tsv @@ (
+                    ARRAY(
+                      SELECT
+                        to_tsquery('simple', n.name)
+                      FROM
+                        unnest($8::text[]) WITH ORDINALITY AS n (name, k)
+                      ORDER BY
+                        n.k
+                    )
+                  ) [array_position($9::uuid[], i.locality_id)]
+                ) THEN ($10::float8[]) [array_position($11::uuid[], i.locality_id)]
+              END
+            ),
             CASE
-              WHEN (
-                i.address_origin <> 'own'
-                OR i.address_tsv @@ (
-                  ARRAY(
-                    SELECT
-                      to_tsquery('simple', n.name)
-                    FROM
-                      unnest($8::text[]) WITH ORDINALITY AS n (name, k)
-                    ORDER BY
-                      n.k
-                  )
-                ) [array_position($9::uuid[], i.locality_id)]
-              ) THEN ($10::float8[]) [array_position($11::uuid[], i.locality_id)]
+              WHEN ST_DWithin (
+                i.location::geography,
+                ST_SetSRID (ST_MakePoint ($12::float8, $13::float8), 4326)::geography,
+                $14::float8
+              ) THEN ($15::float8[]) [array_position($16::uuid[], $17::uuid)]
             END
           ) + CASE
-            WHEN $12::uuid IN (i.place_id, i.locality_id) THEN 6 / (
+            WHEN $18::uuid IN (i.place_id, i.locality_id)
+            OR ST_DWithin (
+              i.location::geography,
+              ST_SetSRID (ST_MakePoint ($19::float8, $20::float8), 4326)::geography,
+              $21::float8
+            ) THEN 20 / (
               1 + ST_Distance (
                 i.location::geography,
-                ST_SetSRID (ST_MakePoint ($13::float8, $14::float8), 4326)::geography,
+                ST_SetSRID (ST_MakePoint ($22::float8, $23::float8), 4326)::geography,
                 false
-              ) / 300
+              ) / 50
             )
             ELSE 0
           END,
@@ -3132,10 +3280,10 @@ WITH
           FROM
             imagery i
           WHERE
-            i.address_code = $15
-            AND coalesce(i.region_code = $16, false)
+            i.address_code = $24
+            AND coalesce(i.region_code = $25, false)
           LIMIT
-            $17
+            $26
         )
         UNION ALL
         (
@@ -3145,55 +3293,82 @@ WITH
           FROM
             (
               SELECT
-                x.id
+                y.id
               FROM
-                unnest($18::uuid[], $19::text[]) WITH ORDINALITY AS p (id, name, n)
-                CROSS JOIN LATERAL (
-                  SELECT
-                    to_tsquery('simple', p.name) AS name
-                ) q
-                CROSS JOIN LATERAL (
+                (
                   (
                     SELECT
-                      i.id
+                      i.id,
+                      0::bigint AS n
                     FROM
                       imagery i
                     WHERE
-                      i.place_id = p.id
-                      AND coalesce(i.region_code = $20, false)
+                      ST_DWithin (
+                        i.location::geography,
+                        ST_SetSRID (ST_MakePoint ($27::float8, $28::float8), 4326)::geography,
+                        $29::float8
+                      )
+                      AND coalesce(i.region_code = $30, false)
+                    ORDER BY
+                      i.location::geography <-> ST_SetSRID (ST_MakePoint ($31::float8, $32::float8), 4326)::geography
                     LIMIT
-                      $21
+                      $33
                   )
                   UNION ALL
                   (
                     SELECT
-                      l.id
+                      x.id,
+                      p.n
                     FROM
-                      (
+                      unnest($34::uuid[], $35::text[]) WITH ORDINALITY AS p (id, name, n)
+                      CROSS JOIN LATERAL (
                         SELECT
-                          i.id,
-                          (
-                            i.address_origin <> 'own'
-                            OR i.address_tsv @@ q.name
-                          )
-                          AND coalesce(i.region_code = $22, false) AS its
-                        FROM
-                          imagery i
-                        WHERE
-                          i.locality_id = p.id
-                        LIMIT
-                          $23
-                      ) l
-                    WHERE
-                      l.its
-                    LIMIT
-                      $24
+                          to_tsquery('simple', p.name) AS name
+                      ) q
+                      CROSS JOIN LATERAL (
+                        (
+                          SELECT
+                            i.id
+                          FROM
+                            imagery i
+                          WHERE
+                            i.place_id = p.id
+                            AND coalesce(i.region_code = $36, false)
+                          LIMIT
+                            $37
+                        )
+                        UNION ALL
+                        (
+                          SELECT
+                            l.id
+                          FROM
+                            (
+                              SELECT
+                                i.id,
+                                (
+                                  i.address_origin <> 'own'
+                                  OR i.address_tsv @@ q.name
+                                )
+                                AND coalesce(i.region_code = $38, false) AS its
+                              FROM
+                                imagery i
+                              WHERE
+                                i.locality_id = p.id
+                              LIMIT
+                                $39
+                            ) l
+                          WHERE
+                            l.its
+                          LIMIT
+                            $40
+                        )
+                      ) x
                   )
-                ) x
+                ) y
               ORDER BY
-                p.n
+                y.n
               LIMIT
-                $25
+                $41
             ) r
         )
       ) x
@@ -3207,24 +3382,24 @@ WITH
       i.id,
       row_number() OVER () AS seq,
       CASE
-        WHEN row_number() OVER () <= $26
+        WHEN row_number() OVER () <= $42
         AND NOT (
           SELECT
             count(*)
           FROM
             pinned
-        ) >= $27 THEN (
-          similarity (i.address_norm, lis_normalize ($28)) + CASE
-            WHEN coalesce(i.address_code = $29, false) THEN 10
+        ) >= $43 THEN (
+          similarity (i.address_norm, lis_normalize ($44)) + CASE
+            WHEN coalesce(i.address_code = $45, false) THEN 10
             ELSE 0
           END + CASE
-            WHEN i.address_norm = lis_normalize ($30) THEN 2
+            WHEN i.address_norm = lis_normalize ($46) THEN 2
             ELSE 0
           END + CASE
-            WHEN starts_with(i.address_norm, lis_normalize ($31)) THEN 0.5
+            WHEN starts_with(i.address_norm, lis_normalize ($47)) THEN 0.5
             ELSE 0
           END + CASE
-            WHEN i.address_tsv @@ to_tsquery('simple', $32) THEN 0.5
+            WHEN i.address_tsv @@ to_tsquery('simple', $48) THEN 0.5
             ELSE 0
           END
         )::float8
@@ -3232,8 +3407,8 @@ WITH
     FROM
       imagery i
     WHERE
-      i.address_tsv @@ to_tsquery('simple', $33)
-      AND i.region_code = $34
+      i.address_tsv @@ to_tsquery('simple', $49)
+      AND i.region_code = $50
       AND i.id NOT IN (
         SELECT
           id
@@ -3241,7 +3416,7 @@ WITH
           pinned
       )
     LIMIT
-      $35
+      $51
   ),
   sizes AS MATERIALIZED (
     SELECT
@@ -3267,11 +3442,11 @@ WITH
   counted AS MATERIALIZED (
     SELECT
       s.pinned + CASE
-        WHEN s.head > $36
-        AND $37 THEN $38
+        WHEN s.head > $52
+        AND $53 THEN $54
         ELSE s.head
       END AS total,
-      least(s.head, $39) + s.pinned AS ranked
+      least(s.head, $55) + s.pinned AS ranked
     FROM
       sizes s
   ),
@@ -3292,13 +3467,13 @@ WITH
         FROM
           head
         WHERE
-          seq <= $40
+          seq <= $56
           AND NOT (
             SELECT
               count(*)
             FROM
               pinned
-          ) >= $41
+          ) >= $57
         UNION ALL
         SELECT
           id,
@@ -3315,8 +3490,8 @@ WITH
     FROM
       ranked r
     WHERE
-      r.pos > $42
-      AND r.pos <= $43
+      r.pos > $58
+      AND r.pos <= $59
     UNION ALL
     SELECT
       t.id,
@@ -3339,14 +3514,14 @@ WITH
             FROM
               head h
             WHERE
-              h.seq > $44
+              h.seq > $60
             ORDER BY
               h.seq
           ) x
         OFFSET
           greatest(
             0,
-            $45 - (
+            $61 - (
               SELECT
                 ranked
               FROM
@@ -3356,8 +3531,8 @@ WITH
         LIMIT
           greatest(
             0,
-            $46 - greatest(
-              $47,
+            $62 - greatest(
+              $63,
               (
                 SELECT
                   ranked
@@ -3396,17 +3571,17 @@ FROM
       coalesce(
         pg.score,
         (
-          similarity (i.address_norm, lis_normalize ($48)) + CASE
-            WHEN coalesce(i.address_code = $49, false) THEN 10
+          similarity (i.address_norm, lis_normalize ($64)) + CASE
+            WHEN coalesce(i.address_code = $65, false) THEN 10
             ELSE 0
           END + CASE
-            WHEN i.address_norm = lis_normalize ($50) THEN 2
+            WHEN i.address_norm = lis_normalize ($66) THEN 2
             ELSE 0
           END + CASE
-            WHEN starts_with(i.address_norm, lis_normalize ($51)) THEN 0.5
+            WHEN starts_with(i.address_norm, lis_normalize ($67)) THEN 0.5
             ELSE 0
           END + CASE
-            WHEN i.address_tsv @@ to_tsquery('simple', $52) THEN 0.5
+            WHEN i.address_tsv @@ to_tsquery('simple', $68) THEN 0.5
             ELSE 0
           END
         )::float8

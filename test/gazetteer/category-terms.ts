@@ -9,7 +9,8 @@ import { CATEGORY_KEYS } from '../../src/places/poi-category';
 // kindergartens, universities and colleges to `education=*` presets that add the amenity tag
 // mappers still use (amenity=school): such a preset's words name the one poi tag it adds.
 // Unsearchable presets (iD hides them from its search: amenity=recycling, whose searchable presets
-// add recycling_type) count after searchable ones, when they have an English name.
+// add recycling_type) count after searchable ones, when they have an English name. Deprecated tags
+// take the words of the preset that replaces them (deprecated.json).
 
 interface Preset {
   tags?: Record<string, string>;
@@ -73,10 +74,28 @@ export function buildCategoryTerms(): { source: string; categories: CategoryTerm
       byTag.set(entry.tag, entry);
     }
   }
+  // Deprecated tags mappers still use (amenity=public_building, now building=public): the words of
+  // the preset that replaces them, so "public building in Vaduz" finds the pois tagged the old way.
+  const deprecated = readJson<Array<{ old: Record<string, string>; replace?: Record<string, string> }>>(
+    dir,
+    'deprecated.json',
+  );
+  const presetOf = new Map(sorted.map(([id, preset]) => [tagsKey(preset.tags ?? {}), id]));
+  for (const { old, replace } of deprecated) {
+    const tag = poiTag({ tags: old });
+    const id = replace && presetOf.get(tagsKey(replace));
+    if (!tag || !id || byTag.has(tag) || !en[id]?.name) continue;
+    byTag.set(tag, { tag, en: words(en[id]), de: words(de[id]) });
+  }
   return {
-    source: `${PACKAGE} ${version} (ISC), presets.json and translations/en.json, de.json`,
+    source: `${PACKAGE} ${version} (ISC), presets.json, deprecated.json and translations/en.json, de.json`,
     categories: [...byTag.values()],
   };
+}
+
+// Tags as one string, in key order: a preset's identity.
+function tagsKey(tags: Record<string, string>): string {
+  return JSON.stringify(Object.entries(tags).sort(([a], [b]) => a.localeCompare(b)));
 }
 
 // One category a line: small diffs when the presets change (prettier leaves the file alone).

@@ -229,6 +229,9 @@ export const TOWN_RECORDS = {
   townCentre: { where: nearTown(45, 60), address: 'Fürstenstrasse 12, 9496 Balzers' },
   townOutskirts: { where: nearTown(200, 3000), address: 'Balzers, Liechtenstein' },
 };
+// A record at the town's point that is no record of the town: its address, and its link, came from a
+// street of the next village. It shows the centre best all the same.
+export const TOWN_CENTRE_VIEW = { where: nearTown(300, 4), address: 'Dorfstrasse 3, 9498 Planken' };
 
 // A locality with no imagery, named like a shop that has some: the shop's records are the answer
 // (the best place is the locality, the shop's view comes second).

@@ -203,7 +203,10 @@ describe('place search query plans: named places', () => {
 
   it('named places whose records fill the page: the other matches are not read, and their number is estimated', async () => {
     const { sql, pins } = await textSearch('London');
+    // A named town's records nearest its centre: a nearest-first probe of the geography index.
+    expect(pins.centre).toBeTruthy();
     const ran = await executedScans(sql);
+    expect(ran).toContain('Index Scan imagery_location_geog_idx');
     expect(ran).toEqual(
       expect.arrayContaining(['Bitmap Index Scan imagery_place_id_idx', 'Bitmap Index Scan imagery_locality_id_idx']),
     );

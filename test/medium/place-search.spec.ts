@@ -13,6 +13,7 @@ import {
   POI_ELSEWHERE,
   POI_VIEWS,
   TOWN,
+  TOWN_CENTRE_VIEW,
   TOWN_RECORDS,
   VIEWS,
 } from '../helpers/place-search-gazetteer';
@@ -50,6 +51,9 @@ describe('search that knows places', () => {
       recordOf.set(name, f.id);
       features.push(f);
     }
+    const centreView = feature(TOWN_CENTRE_VIEW.address, {}, [TOWN_CENTRE_VIEW.where.lon, TOWN_CENTRE_VIEW.where.lat]);
+    recordOf.set('townCentreView', centreView.id);
+    features.push(centreView);
     const shopRecord = feature(NAMESAKE_SHOP_RECORD.address, {}, [
       NAMESAKE_SHOP_RECORD.where.lon,
       NAMESAKE_SHOP_RECORD.where.lat,
@@ -144,7 +148,8 @@ describe('search that knows places', () => {
   });
 
   it('shows a town by the records nearest its centre first, not by the address that is its name alone', async () => {
-    expect(await keys({ query: 'Balzers' })).toEqual(['townCentre', 'townOutskirts']);
+    // The record at its point first, though its address names another village's street.
+    expect(await keys({ query: 'Balzers' })).toEqual(['townCentreView', 'townCentre', 'townOutskirts']);
   });
 
   it('shows a POI by the records nearest it that face it, whatever address they recovered, though another of its name ranks first', async () => {

@@ -4,7 +4,8 @@ import { chooseKind, createThrowawayDatabase } from '../setup/test-database';
 
 // The relevance CLIs' frame: a migrated throwaway database (the server at TEST_DATABASE_URL when one
 // answers, else the built-in database, as for the tests) at DATABASE_URL while `run` runs, dropped
-// after; the process exits 0, or 1 with the error.
+// after (kept, and its URL printed, with `-- --keep`, to try queries on it by hand); the process exits 0,
+// or 1 with the error.
 export function runInThrowawayDatabase(run: () => Promise<void>): void {
   const main = async () => {
     const db = await createThrowawayDatabase(await chooseKind());
@@ -13,7 +14,8 @@ export function runInThrowawayDatabase(run: () => Promise<void>): void {
       await new Migrator(process.env.DATABASE_URL).migrate();
       await run();
     } finally {
-      await db.drop();
+      if (process.argv.includes('--keep')) console.log(`kept the database: DATABASE_URL=${db.url}`);
+      else await db.drop();
     }
   };
   main().then(

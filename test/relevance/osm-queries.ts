@@ -2,7 +2,7 @@ import { v5 as uuidv5 } from 'uuid';
 import { hashString, seededRandom } from '../../src/common/deterministic-random';
 import { distanceM, pick, sample } from './relevance-catalogue';
 import { ScoredQuery } from './relevance-suite';
-import { inMunicipality, OsmObject, OsmTruth } from './osm-truth';
+import { inTown, OsmObject, OsmTruth } from './osm-truth';
 
 // The queries of the OpenStreetMap relevance suite, every expected answer read from the OSM tags
 // (osm-truth.ts): the imagery record standing at the object the query was made from. Deterministic: a
@@ -112,12 +112,10 @@ export function osmQueries(truth: OsmTruth, perCategory: number): OsmQuery[] {
   const { sameName, sameAddress } = peerIndex(truth);
   const pois = truth.pois.filter((o) => o.tags['addr:city']);
   // As right as the poi a query was made from: every poi of its kind in its town (its addr:city, or
-  // inside the boundary of the municipality of that name; most pois carry no addr:city).
+  // inside the town: see inTown; most pois carry no addr:city).
   const sameKindInTown = (o: OsmObject) => {
     const town = o.tags['addr:city'];
-    return truth.pois.filter(
-      (p) => p.poi === o.poi && (p.tags['addr:city'] === town || inMunicipality(truth, p, town)),
-    );
+    return truth.pois.filter((p) => p.poi === o.poi && (p.tags['addr:city'] === town || inTown(truth, p, town)));
   };
   return [
     ...grouped(

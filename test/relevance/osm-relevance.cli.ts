@@ -2,13 +2,13 @@ import { runInThrowawayDatabase } from './cli-database';
 import { formatMisses, formatTable } from './relevance-suite';
 import { measureOsmRelevance, truthCounts } from './osm-suite';
 
-// `npm run relevance:osm [-- --misses] [-- --sample N]`: the OpenStreetMap relevance suite in a
+// `npm run relevance:osm [-- --misses] [-- --sample N] [-- --keep]`: the OpenStreetMap relevance suite in a
 // throwaway database (as `npm run relevance`). Every query by default; --sample N asks a seeded N per
 // category, as the medium test does (150).
 const at = process.argv.indexOf('--sample');
 const perCategory = at > 0 ? Number(process.argv[at + 1]) : Infinity;
 if (!(perCategory > 0)) {
-  console.error('usage: npm run relevance:osm [-- --misses] [-- --sample N], N a positive number');
+  console.error('usage: npm run relevance:osm [-- --misses] [-- --sample N] [-- --keep], N a positive number');
   process.exit(2);
 }
 

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
+import { distanceM } from './relevance-catalogue';
 
 // Ground truth for the OpenStreetMap relevance suite, read straight from the .osm.pbf with osmium and
 // nothing from src/places: what the objects are, and where, comes from their OSM tags alone, so the
@@ -53,7 +54,25 @@ export interface Geometry {
 }
 
 // Whether the object lies in the named municipality's boundary (false when there is none of that name).
-export function inMunicipality(truth: OsmTruth, o: OsmObject, name: string): boolean {
+// Half of the diameter Nominatim gives a place node without an area (reverse_place_diameter in its
+// lib-sql/functions/ranking.sql, by search rank: town 18, village 19, hamlet 20), in degrees of latitude.
+const PLACE_NODE_RADIUS_DEG: Record<string, number> = { city: 0.08, town: 0.04, village: 0.02, hamlet: 0.01 };
+const METRES_PER_DEGREE = 111_320;
+
+/**
+ * The object lies in the town of that name: inside its municipality's boundary, or, for a town that
+ * has none (a village within a municipality: Malbun and Steg in Triesenberg), within the radius
+ * Nominatim gives a place node of its kind.
+ */
+export function inTown(truth: OsmTruth, o: OsmObject, name: string): boolean {
+  if (truth.municipalities.has(name)) return inMunicipality(truth, o, name);
+  return truth.places.some((p) => {
+    const radius = PLACE_NODE_RADIUS_DEG[p.tags.place ?? ''];
+    return p.tags.name === name && radius !== undefined && distanceM(p, o) <= radius * METRES_PER_DEGREE;
+  });
+}
+
+function inMunicipality(truth: OsmTruth, o: OsmObject, name: string): boolean {
   const area = truth.municipalities.get(name);
   if (!area || (area.type !== 'Polygon' && area.type !== 'MultiPolygon')) return false;
   return booleanPointInPolygon([o.lon, o.lat], area as Parameters<typeof booleanPointInPolygon>[1]);

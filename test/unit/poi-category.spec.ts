@@ -23,6 +23,24 @@ describe('poi categories', () => {
     expect(placesFromOsm('n2', { historic: 'castle' }, 9.5, 47.1, false)).toEqual([]); // no name
   });
 
+  it('makes named ditches, drains and woods pois, and a riverbank (the area of a river) none', () => {
+    const kinds = (tags: Record<string, string>) => placesFromOsm('w1', tags, 9.5, 47.1, true).map((p) => p.place.kind);
+    expect(kinds({ waterway: 'ditch', name: 'Rüttelegraben' })).toEqual(['poi']);
+    expect(kinds({ waterway: 'drain', name: 'Egelgraba' })).toEqual(['poi']);
+    expect(kinds({ natural: 'wood', name: 'Schlosswald' })).toEqual(['poi']);
+    expect(kinds({ waterway: 'riverbank', name: 'Rhein' })).toEqual([]);
+    expect(kinds({ waterway: 'ditch' })).toEqual([]);
+  });
+
+  it('names a deprecated tag by the words of the preset that replaced it', () => {
+    const { categories } = buildCategoryTerms();
+    const byTag = new Map(categories.map((c) => [c.tag, c]));
+    // amenity=public_building is building=public in the iD presets now; mappers still write the old tag.
+    expect(byTag.get('amenity=public_building')?.en.name).toBe('Public Building');
+    // A tag with a preset of its own keeps its own words.
+    expect(byTag.get('amenity=restaurant')?.en.name).toBe('Restaurant');
+  });
+
   it('validates a category as a tag', () => {
     const poi = { kind: 'poi', name: 'Löwen', lon: 9.5, lat: 47.1 };
     const ok = validatePlace({ ...poi, category: 'amenity=restaurant' }, { source: 't' });

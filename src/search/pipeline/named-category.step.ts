@@ -26,15 +26,28 @@ export async function namedCategory(s: TextSearchState, deps: SearchSteps): Prom
   let around: Circle | null = null;
   if (read.point) around = { ...read.point, radiusM: RADIUS_DEFAULT_M };
   else if (read.rest) {
-    const rest = buildTextQuery(read.rest);
-    if (!rest) return;
-    s.vocabulary ??= await deps.repository.vocabulary();
-    const [place] = await deps.placeMatcher.named(rest, s.region, s.vocabulary);
-    if (!place || !placeCoversQuery(rest, place) || (!read.connected && !AREA_KINDS.has(place.kind))) return;
+    const place = await placeOfRest(read.rest, read.connected, s, deps);
+    if (!place) return;
     around = surroundingsOf(place);
   }
   s.category = read;
   const country = s.region?.slice(0, 2) ?? null;
   const { page, pois } = await deps.placeMatcher.atCategory(read.tags, { around, country }, s.window, s.plan);
   return { page, match: 'nearby', places: pois, corrections: [] };
+}
+
+// An aside in parentheses at the end of a town's name ("Balzers (FL)", as addresses in Liechtenstein
+// write it with the country's sign): the name is looked up with it, then without it.
+const ASIDE = /\s*\([^()]*\)\s*$/u;
+
+// The place the rest of the query names whole (an area without a connecting word), or null.
+async function placeOfRest(text: string, connected: boolean, s: TextSearchState, deps: SearchSteps) {
+  for (const typed of ASIDE.test(text) ? [text, text.replace(ASIDE, '')] : [text]) {
+    const rest = buildTextQuery(typed);
+    if (!rest) continue;
+    s.vocabulary ??= await deps.repository.vocabulary();
+    const [place] = await deps.placeMatcher.named(rest, s.region, s.vocabulary);
+    if (place && placeCoversQuery(rest, place) && (connected || AREA_KINDS.has(place.kind))) return place;
+  }
+  return null;
 }

@@ -36,12 +36,13 @@ export const PIN_WEIGHTS = {
   viewedBelowOwn: 3,
   /**
    * A named town's records: at most this much for being near its centre, halved at
-   * centreHalfM metres. More than the text terms that differ between its records (an address that is
-   * only the town's name, "Balzers, Liechtenstein", is one far from every street): the imagery of
-   * "Balzers" is first the imagery of its centre.
+   * centreHalfM metres. Near the centre a few metres outweigh every text term (at most 4) that differs
+   * between its records (an address that is only the town's name, "Balzers, Liechtenstein", is one far
+   * from every street; the record at a hamlet's point may hold only its street's name): the imagery of
+   * "Balzers" is first the imagery of its centre, nearest first.
    */
-  centre: 6,
-  centreHalfM: 300,
+  centre: 20,
+  centreHalfM: 50,
 } as const;
 
 // The rank of a place a query names (place-matching/place-ranking.ts): its importance plus how well

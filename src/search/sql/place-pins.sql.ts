@@ -40,6 +40,9 @@ export const AT_POINT_M = 5;
 type View = PlacePins['views'][number];
 // Views a search pins at most: the same name may be several POIs ("McDonald's" in two countries).
 export const MAX_VIEWS = 3;
+// A named town's imagery also holds every record this near its point, whatever place it was linked
+// to: the view of a hamlet's centre is a record of the village or street around it.
+export const CENTRE_RADIUS_M = 500;
 
 // Whether the record shows the point: 360-degree images and those within AT_POINT_M always, others
 // when their heading is within VIEW_HALF_ANGLE_DEG of the bearing to it.
@@ -51,6 +54,11 @@ function showsSql(view: View): Prisma.Sql {
 
 function viewedSql(view: View): Prisma.Sql {
   return Prisma.sql`(ST_DWithin(i.location::geography, ${geography(view)}, ${VIEW_RADIUS_M}::float8) AND ${showsSql(view)})`;
+}
+
+// Within CENTRE_RADIUS_M of a named town's point (the geography index's expression).
+function nearCentreSql(c: { lon: number; lat: number }): Prisma.Sql {
+  return Prisma.sql`ST_DWithin(i.location::geography, ${geography(c)}, ${CENTRE_RADIUS_M}::float8)`;
 }
 
 // Fragments one after another (Prisma.join refuses an empty list).
@@ -86,10 +94,12 @@ function pinScoreSql(pins: PlacePins): Prisma.Sql {
   const linked = Prisma.sql`greatest((${scores})[array_position(${ids}, i.place_id)],
     CASE WHEN ${ofLocalitySql(Prisma.sql`(${nameQueriesSql(pins)})[${locality}]`)} THEN (${scores})[${locality}] END)`;
   const w = (weight: number) => Prisma.raw(String(weight));
-  // A named town's own records score more the nearer its centre.
+  // A named town's records, and every record near its centre, score more the nearer its centre.
   const c = pins.centre;
+  const near = c ? nearCentreSql(c) : null;
   const base = c
-    ? Prisma.sql`${linked} + CASE WHEN ${c.id}::uuid IN (i.place_id, i.locality_id)
+    ? Prisma.sql`greatest(${linked}, CASE WHEN ${near} THEN (${scores})[array_position(${ids}, ${c.id}::uuid)] END)
+        + CASE WHEN ${c.id}::uuid IN (i.place_id, i.locality_id) OR ${near}
         THEN ${w(PIN_WEIGHTS.centre)} / (1 + ${sphereDistanceSql(c)} / ${w(PIN_WEIGHTS.centreHalfM)}) ELSE 0 END`
     : linked;
   if (pins.views.length === 0) return base;
@@ -121,6 +131,7 @@ export function pinsSql(
   // WHEN), where NULL is false, and coalesce() hid the OR from the planner, so a sorted search
   // counted its matches by reading all of imagery (see test/medium/place-search-plans.spec.ts).
   const candidates = Prisma.sql`(i.place_id = ANY(${pins.ids}::uuid[]) OR i.locality_id = ANY(${pins.ids}::uuid[])
+    ${pins.centre ? Prisma.sql`OR ${nearCentreSql(pins.centre)}` : Prisma.empty}
     ${joinOrEmpty(pins.views.map((v) => Prisma.sql`OR ${viewedSql(v)}`))})`;
   return {
     isPinned: Prisma.sql`(${candidates} AND (${score}) IS NOT NULL)`,
@@ -129,14 +140,22 @@ export function pinsSql(
   };
 }
 
-// The records of the named places, best place first, PINNED_RECORDS_CAP at most: per place an index
-// probe that stops at the cap. A locality's records are read from its index and checked one by one
-// (LOCALITY_RECORDS_READ at most): the planner otherwise ANDed them with every address holding the
-// name in the text index, whose size grows with the catalogue (docs/benchmarks.md, figures behind the code).
+// The records of the named places, best place first, PINNED_RECORDS_CAP at most: a named town's
+// records nearest its centre (a nearest-first probe of the geography index, bounded by
+// CENTRE_RADIUS_M), then per place an index probe that stops at the cap. A locality's records are
+// read from its index and checked one by one (LOCALITY_RECORDS_READ at most): the planner otherwise
+// ANDed them with every address holding the name in the text index, whose size grows with the
+// catalogue (docs/benchmarks.md, figures behind the code).
 function pinnedRowsSql(pins: PlacePins, alsoWhere: Prisma.Sql): Prisma.Sql {
+  const c = pins.centre;
+  const nearest = c
+    ? Prisma.sql`(SELECT i.id, 0::bigint AS n FROM imagery i WHERE ${nearCentreSql(c)} ${alsoWhere}
+        ORDER BY i.location::geography <-> ${geography(c)} LIMIT ${PINNED_RECORDS_CAP}) UNION ALL`
+    : Prisma.empty;
   return Prisma.sql`
     SELECT r.id, false AS code_match FROM (
-      SELECT x.id FROM unnest(${pins.ids}::uuid[], ${pins.names}::text[]) WITH ORDINALITY AS p(id, name, n)
+      SELECT y.id FROM (${nearest} (
+      SELECT x.id, p.n FROM unnest(${pins.ids}::uuid[], ${pins.names}::text[]) WITH ORDINALITY AS p(id, name, n)
       CROSS JOIN LATERAL (SELECT to_tsquery('simple', p.name) AS name) q
       CROSS JOIN LATERAL (
         (SELECT i.id FROM imagery i WHERE i.place_id = p.id ${alsoWhere} LIMIT ${PINNED_RECORDS_CAP})
@@ -145,8 +164,8 @@ function pinnedRowsSql(pins: PlacePins, alsoWhere: Prisma.Sql): Prisma.Sql {
           SELECT i.id, ${ofLocalitySql(Prisma.sql`q.name`)} ${alsoWhere} AS its
           FROM imagery i WHERE i.locality_id = p.id LIMIT ${LOCALITY_RECORDS_READ}
         ) l WHERE l.its LIMIT ${PINNED_RECORDS_CAP})
-      ) x
-      ORDER BY p.n
+      ) x)) y
+      ORDER BY y.n
       LIMIT ${PINNED_RECORDS_CAP}
     ) r
     ${joinOrEmpty(
