@@ -4,6 +4,7 @@ import type { Circle, SearchPlan } from '../search-planner';
 import type { PageWindow } from '../search-limits';
 import { filterConditions } from './filter-conditions.sql';
 import { ROW_COLUMNS } from './page-strategies.sql';
+import { inRegionSql } from './region.sql';
 import { geography } from './spatial.sql';
 
 // The imagery at the points of interest of a category (a query such as "restaurant" or "hotel in
@@ -30,7 +31,7 @@ function poisSql(tags: string[], area: CategoryArea): Prisma.Sql {
                ST_X(p.location) AS lon, ST_Y(p.location) AS lat`;
   // category IS NOT NULL spelt out: it is the condition of both partial indexes.
   const where: Prisma.Sql[] = [Prisma.sql`p.category IS NOT NULL`];
-  if (area.country) where.push(Prisma.sql`(p.country_code IS NULL OR p.country_code = ${area.country})`);
+  if (area.country) where.push(inRegionSql('p', area.country, true));
   if (!area.around) {
     return Prisma.sql`
         SELECT p.* FROM unnest(${tags}::text[]) AS t(tag) CROSS JOIN LATERAL (
