@@ -164,7 +164,7 @@ export function tableRows(cells: Cell[]): string[][] {
       c.p50.toFixed(1),
       c.p95.toFixed(1),
       c.p99.toFixed(1),
-      String(c.errors),
+      c.failure ? `${c.errors} (run failed)` : String(c.errors),
       String(c.non2xx),
       c.serverCpuUs === null || c.serverCpuUs === undefined ? '-' : String(c.serverCpuUs),
       isOurs ? fmtRatio(ratio(ours, cell(cells, c.cls, c.connections, 'ceiling')), '%') : '',
@@ -241,11 +241,19 @@ export function markdown(r: BenchReport): string {
         `| ${CLASS_LABELS[cls as QueryClass] ?? cls} | ${r.bodies[cls]} | ${c.checked} | ${c.non2xx} | ${c.empty} | ${c.mismatched} |`,
     ),
     '',
+    ...failedLines(r),
     ...slowestLines(r),
     'Plans: `explain/<class>.txt` (EXPLAIN (ANALYZE, BUFFERS) of the statements our service sends for the first body of each class, and for its slowest body at one connection when that is another; on a connection that has run them once, as the pooled connections of a server have).',
     '',
   ];
   return lines.join('\n');
+}
+
+// Runs that failed (bench-cells.ts): their rows hold zeros or what was measured before the failure.
+function failedLines(r: BenchReport): string[] {
+  const failed = r.cells.filter((c) => c.failure);
+  if (failed.length === 0) return [];
+  return ['## Failed runs', '', ...failed.map((c) => `- ${c.cls} @${c.connections} ${c.server}: ${c.failure}`), ''];
 }
 
 // Where each class's one-connection tail comes from: its slowest bodies on our server.

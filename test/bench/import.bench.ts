@@ -50,6 +50,8 @@ function runImport(args: string[], env: NodeJS.ProcessEnv, url: string): Promise
     const started = process.hrtime.bigint();
     const child = spawn(process.execPath, [...NODE_FLAGS, CLI, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
     const monitor = new Client({ connectionString: url });
+    // Unheard, a dropped monitor connection's 'error' would end the bench mid-import; its queries fail instead.
+    monitor.on('error', () => undefined);
     const connected = monitor.connect();
     let stdout = '';
     let peakKb = 0;
