@@ -225,7 +225,7 @@ export async function main(argv: string[]): Promise<BenchReport | undefined> {
       checks,
       oursRss,
       cells,
-      targets: evaluateTargets(cells, o.connections, oursRss.peakRssMb, o.records, dataset.importRate),
+      targets: evaluateTargets(cells, o.connections, oursRss.peakRssMb, o.records, dataset.importRate, o.dataset),
     };
     writeReport(o.out, report, explains);
     console.log(`\n${consoleTable(cells)}\n`);
