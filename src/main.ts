@@ -13,6 +13,7 @@ import { openDatabase } from './startup/database-connection';
 import { ensureDemoKey, loadDemoDataIfEmpty } from './startup/demo-setup';
 import { createFirstRunKey, emptyCatalogueMessage, firstRunKeyMessage, tryItLines } from './startup/getting-started';
 import { WebPageService } from './web-page/web-page.service';
+import { citusSummary } from './database/citus-layout';
 
 async function main(): Promise<void> {
   const started = Date.now();
@@ -30,10 +31,7 @@ async function main(): Promise<void> {
   const { applied, citus } = await migrator.migrate();
   if (applied.length > 0)
     log.log(`Applied migrations ${applied.join(', ')} in ${((Date.now() - migrationStart) / 1000).toFixed(1)} s`);
-  if (citus)
-    log.log(
-      `Citus ${citus.version} coordinator with ${citus.activeWorkers} active workers: every table stays on the coordinator (not distributed yet, see docs/scaling.md)`,
-    );
+  if (citus) log.log(citusSummary(citus));
 
   const app = await createApp(config, { logger: rootLogger });
   await finishCutOffFirstLoad(app, log);

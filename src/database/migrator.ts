@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
+import { CitusCluster, citusLayout } from './citus-layout';
 
 // Same advisory lock key as `prisma migrate`, so the two never run at once.
 const MIGRATION_LOCK_KEY = 72707369;
@@ -9,13 +10,8 @@ const MIGRATION_LOCK_KEY = 72707369;
 export interface MigrationResult {
   applied: string[];
   alreadyApplied: number;
-  /** Set when the server is a Citus coordinator (the citus profile); absent on plain PostgreSQL. */
+  /** Set when the server is a Citus coordinator (the citus profile): its tables' form there; absent on plain PostgreSQL. */
   citus?: CitusCluster;
-}
-
-export interface CitusCluster {
-  version: string;
-  activeWorkers: number;
 }
 
 interface MigrationFile {
@@ -66,7 +62,7 @@ export class Migrator {
         await this.apply(client, m);
         applied.push(m.name);
       }
-      const citus = await citusCluster(client);
+      const citus = await citusLayout(client);
       return { applied, alreadyApplied: done.size, ...(citus && { citus }) };
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
@@ -125,17 +121,6 @@ export class Migrator {
       throw new Error(`Migration ${m.name} failed: ${(error as Error).message}`, { cause: error });
     }
   }
-}
-
-// Citus on this server: its version and active workers. The migrations create no distributed form (every
-// table stays local to the coordinator): the service's SQL does not push down yet (docs/scaling.md).
-async function citusCluster(client: Client): Promise<CitusCluster | undefined> {
-  const ext = await client.query<{ version: string }>(
-    "SELECT extversion AS version FROM pg_extension WHERE extname = 'citus'",
-  );
-  if (ext.rows.length === 0) return undefined;
-  const workers = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM citus_get_active_worker_nodes()');
-  return { version: ext.rows[0].version, activeWorkers: workers.rows[0].n };
 }
 
 function findMigrationsDir(): string {

@@ -879,15 +879,16 @@ SELECT
           FROM
             (
               SELECT
-                ST_Transform (i.location, 3857) AS geom,
-                i.id::text AS id,
-                i.heading,
-                i.interactive,
-                to_char(i.captured_at, 'YYYY-MM-DD') AS date
+                c.geom,
+                c.image_id::text AS id,
+                c.heading,
+                c.interactive,
+                to_char(c.captured_at, 'YYYY-MM-DD') AS date
               FROM
-                imagery i
+                coverage_cells c
               WHERE
-                i.location && tile.box4326
+                c.zoom = tile.z
+                AND c.geom && tile.box
               LIMIT
                 5000
             ) r
@@ -1302,15 +1303,16 @@ FROM
         FROM
           (
             SELECT
-              ST_Transform (i.location, 3857) AS geom,
-              i.id::text AS id,
-              i.heading,
-              i.interactive,
-              to_char(i.captured_at, 'YYYY-MM-DD') AS date
+              c.geom,
+              c.image_id::text AS id,
+              c.heading,
+              c.interactive,
+              to_char(c.captured_at, 'YYYY-MM-DD') AS date
             FROM
-              imagery i
+              coverage_cells c
             WHERE
-              i.location && tile.box4326
+              c.zoom = tile.z
+              AND c.geom && tile.box
             LIMIT
               5000
           ) r

@@ -7,9 +7,15 @@ export const MAX_ZOOM = 20;
 /** Tile coordinates (4096 units a side) and the buffer drawn beyond each edge (labels and lines cut cleanly). */
 export const TILE_EXTENT = 4096;
 export const TILE_BUFFER = 64;
-/** From this zoom the coverage layer has one point per image; below it, one per grid cell with a count. */
+/** From this zoom the coverage layer's points are images (id, heading, 360 flag, date); below it, grid cells with a count. */
 export const COVERAGE_DETAIL_ZOOM = 15;
-/** Aggregated coverage: cells per tile side (lis_refresh_coverage builds cells of 1/64 of a tile). */
+/**
+ * From this zoom every image under the tile (up to its cap); at zooms COVERAGE_DETAIL_ZOOM to one below,
+ * one image per grid cell (its newest), precomputed by lis_refresh_coverage: a dense city's tile
+ * reads its cells, never every image under it (on a 512 px tile a cell is 8 px, a dot's size).
+ */
+export const COVERAGE_EVERY_IMAGE_ZOOM = 17;
+/** Coverage cells per tile side (lis_refresh_coverage builds cells of 1/64 of a tile, zooms 0 to 16). */
 export const COVERAGE_CELLS_PER_SIDE = 64;
 /** Below this zoom the map layers read their simplified copy (map_features.geom_low). */
 export const LOW_ZOOM_BELOW = 12;
@@ -22,7 +28,8 @@ export const LAYER_ROW_CAPS = {
   landuse: 5_000,
   buildings: 10_000,
   places: 2_000,
-  // 64 x 64 cells, plus the buffer's: a cap no real tile reaches.
+  // 64 x 64 cells, plus the buffer's (66 x 66 = 4,356): a cap no real tile reaches (zooms 0 to 16).
   coverageCells: 5_000,
+  // From zoom 17: the images themselves.
   coverageImages: 5_000,
 } as const;

@@ -1,5 +1,12 @@
 import { Prisma } from '@prisma/client';
-import { COVERAGE_DETAIL_ZOOM, LAYER_ROW_CAPS, LOW_ZOOM_BELOW, TILE_BUFFER, TILE_EXTENT } from './tile-limits';
+import {
+  COVERAGE_DETAIL_ZOOM,
+  COVERAGE_EVERY_IMAGE_ZOOM,
+  LAYER_ROW_CAPS,
+  LOW_ZOOM_BELOW,
+  TILE_BUFFER,
+  TILE_EXTENT,
+} from './tile-limits';
 
 // One statement per tile (docs/map-tiles.md): each layer is an ST_AsMVT of at most its cap of rows read
 // through a GiST index on the tile's box (with its buffer), and the layers are concatenated; a layer
@@ -87,10 +94,12 @@ function placesLayer(encoding: TileEncoding): string {
   return layer('places', rows, 'name, kind, rank, min_zoom', encoding);
 }
 
-// Coverage: below COVERAGE_DETAIL_ZOOM the cells of the tile's zoom with their counts; from it, the
-// images themselves.
-function coverageLayer(detail: boolean, encoding: TileEncoding): string {
-  if (!detail)
+// Coverage: below COVERAGE_DETAIL_ZOOM the cells of the tile's zoom with their counts; up to
+// COVERAGE_EVERY_IMAGE_ZOOM the newest image of each cell (kept in the cells by lis_refresh_coverage, in
+// EPSG:3857); from it, the images themselves.
+const IMAGE_ATTRIBUTES = 'id, heading, interactive, date';
+function coverageLayer(z: number, encoding: TileEncoding): string {
+  if (z < COVERAGE_DETAIL_ZOOM)
     return layer(
       'coverage',
       `SELECT c.geom, c.count FROM coverage_cells c
@@ -98,12 +107,20 @@ function coverageLayer(detail: boolean, encoding: TileEncoding): string {
       'count',
       encoding,
     );
+  if (z < COVERAGE_EVERY_IMAGE_ZOOM)
+    return layer(
+      'coverage',
+      `SELECT c.geom, c.image_id::text AS id, c.heading, c.interactive, to_char(c.captured_at, 'YYYY-MM-DD') AS date
+       FROM coverage_cells c WHERE c.zoom = tile.z AND c.geom && tile.box LIMIT ${LAYER_ROW_CAPS.coverageCells}`,
+      IMAGE_ATTRIBUTES,
+      encoding,
+    );
   return layer(
     'coverage',
     `SELECT ST_Transform(i.location, 3857) AS geom, i.id::text AS id, i.heading, i.interactive,
             to_char(i.captured_at, 'YYYY-MM-DD') AS date
      FROM imagery i WHERE i.location && tile.box4326 LIMIT ${LAYER_ROW_CAPS.coverageImages}`,
-    'id, heading, interactive, date',
+    IMAGE_ATTRIBUTES,
     encoding,
   );
 }
@@ -117,7 +134,7 @@ export function tileSql({ z, x, y }: TileAddress, encoding: TileEncoding = 'mvt'
   const layers = [
     ...MAP_LAYERS.map(([name, attributes]) => mapLayer(name, attributes, low, encoding)),
     placesLayer(encoding),
-    coverageLayer(z >= COVERAGE_DETAIL_ZOOM, encoding),
+    coverageLayer(z, encoding),
   ];
   // The tile's numbers are the statement's parameters, in a subquery PostgreSQL pulls up: each plan
   // (a custom plan per request) sees them as constants, so a layer's partial index can be chosen.

@@ -182,7 +182,8 @@ export function* streetRecords(seed: number, street: BenchStreet): Generator<Gen
 // its record count is known before its records are made.
 const denseStep = (street: BenchStreet) => 3 + (street.index % 3);
 const densePasses = (street: BenchStreet) => 2 + (street.index % 2);
-const denseCount = (street: BenchStreet) => densePasses(street) * (Math.floor(street.length / denseStep(street)) + 1);
+export const denseCount = (street: BenchStreet) =>
+  densePasses(street) * (Math.floor(street.length / denseStep(street)) + 1);
 
 // A point `along` metres down the street's axis and `side` metres to its right.
 export function alongStreet(street: BenchStreet, along: number, side: number): [number, number] {

@@ -69,16 +69,35 @@ export async function explain(url: string, statements: { text: string; values: u
 // Waits until no statement runs on the database but ours: a server may still be working through a
 // queue after the load stopped. What still runs after `graceMs` is cancelled (the run it belonged
 // to is over), again and again until it is quiet, so the next run starts on an idle database.
-export async function waitIdle(url: string, graceMs = 1000, maxMs = 15_000): Promise<void> {
-  await withClient(url, async (c) => {
-    const active = `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'active'`;
-    const started = Date.now();
-    let quiet = 0;
-    while (quiet < 2 && Date.now() - started < maxMs) {
-      const { rowCount } = await c.query(active);
-      quiet = rowCount === 0 ? quiet + 1 : 0;
-      if (rowCount && Date.now() - started > graceMs) await c.query(`SELECT pg_cancel_backend(pid) FROM (${active}) a`);
-      await new Promise((r) => setTimeout(r, 100));
+// Never throws: it runs between every two runs, its connection idle between polls, so a backend
+// ended under it (a crash elsewhere in the cluster restarts every backend; someone's DROP DATABASE
+// ... WITH (FORCE)) surfaced as pg's "Client has encountered a connection error and is not
+// queryable" and ended the whole bench. It connects again until `maxMs`; what it could not do is
+// returned, for the run's log.
+export async function waitIdle(url: string, graceMs = 1000, maxMs = 15_000): Promise<string | undefined> {
+  const active = `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'active'`;
+  const started = Date.now();
+  let quiet = 0;
+  let failure: string | undefined;
+  while (quiet < 2 && Date.now() - started < maxMs) {
+    try {
+      await withClient(url, async (c) => {
+        while (quiet < 2 && Date.now() - started < maxMs) {
+          const { rowCount } = await c.query(active);
+          quiet = rowCount === 0 ? quiet + 1 : 0;
+          if (rowCount && Date.now() - started > graceMs)
+            await c.query(`SELECT pg_cancel_backend(pid) FROM (${active}) a`);
+          await sleep(100);
+        }
+      });
+      failure = undefined;
+    } catch (error) {
+      quiet = 0;
+      failure = `waiting for an idle database: ${(error as Error).message}`;
+      await sleep(500);
     }
-  });
+  }
+  return failure;
 }
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

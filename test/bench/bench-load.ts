@@ -136,7 +136,11 @@ export function processCpuMs(pid: number | undefined): number | null {
 export class RssSampler {
   peakRssKb = 0;
   private timer?: NodeJS.Timeout;
-  constructor(private readonly pid: number) {}
+  constructor(private pid: number) {}
+  /** The server was started again: its peak counts too. */
+  follow(pid: number): void {
+    this.pid = pid;
+  }
   private read(field: 'VmRSS' | 'VmHWM'): number {
     try {
       const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${this.pid}/status`, 'utf8'));
@@ -161,6 +165,8 @@ export class RssSampler {
 const SLOWEST_KEPT = 5;
 
 export interface LoadResult {
+  /** Set when the run failed (see bench-cells.ts): the figures are then zero or partial. */
+  failure?: string;
   /**
    * At one connection only (requests then go one at a time, so each response is known to answer the
    * body sent last): the slowest bodies; empty when a request failed (the pairing is then unsure).

@@ -3,7 +3,16 @@
 import { hashString, seededRandom } from '../../src/common/deterministic-random';
 import { MIN_LOCALITY_POPULATION } from '../../src/places/gazetteer/world-gazetteer';
 import { geoNamesCities } from '../../src/places/gazetteer/gazetteer-sources';
-import { addressOf, alongStreet, BenchDataset, benchStreets, BenchStreet } from './bench-dataset';
+import {
+  addressOf,
+  alongStreet,
+  BenchDataset,
+  BenchPlace,
+  benchStreets,
+  BenchStreet,
+  denseCount,
+} from './bench-dataset';
+import { COMMON_BASES } from './bench-sources';
 
 export const QUERY_CLASSES = [
   'exact',
@@ -19,6 +28,9 @@ export const QUERY_CLASSES = [
   'place_typo',
   'place_region',
   'address_view',
+  'dense_bbox',
+  'deep_text',
+  'deep_coordinates',
 ] as const;
 export type QueryClass = (typeof QUERY_CLASSES)[number];
 
@@ -36,14 +48,20 @@ export const CLASS_LABELS: Record<QueryClass, string> = {
   place_typo: 'place name, one typo',
   place_region: 'place name + region',
   address_view: 'address place (best view)',
+  dense_bbox: 'box around a street, newest first',
+  deep_text: 'common word, page 50',
+  deep_coordinates: 'coordinates, page 50',
 };
 
 export interface SearchBody {
-  query: string;
+  /** Absent only with bbox (dense_bbox). */
+  query?: string;
   limit: number;
   page: number;
-  near?: { lat: number; lon: number; radius_m: number };
+  /** Without lat and lon: the radius around the coordinates in query. */
+  near?: { lat?: number; lon?: number; radius_m: number };
   region?: string;
+  bbox?: [number, number, number, number];
 }
 
 // Words that match a large share of the catalogue (street types, and the US country name).
@@ -81,8 +99,8 @@ export function queryBodies(
   const rand = seededRandom(hashString(`queries:${seed}:${records}`));
   const chosen = Array.from({ length: perClass }, (_, i) => streets[Math.floor((i * streets.length) / perClass)]);
   const house = (s: BenchStreet) => s.houses[Math.floor(rand() * s.houses.length)];
-  const body = (query: string, extra: Partial<SearchBody> = {}): SearchBody => ({
-    query,
+  const body = (query: string | undefined, extra: Partial<SearchBody> = {}): SearchBody => ({
+    ...(query === undefined ? {} : { query }),
     limit: 10,
     page: 1,
     ...extra,
@@ -116,7 +134,66 @@ export function queryBodies(
     const [lon, lat] = alongStreet(s, house(s).along, 0);
     return body(`${lat.toFixed(6)}, ${lon.toFixed(6)}`);
   });
+  deepClasses(out, streets, chosen, dataset, seed, records, body);
   return out;
+}
+
+// Metres of a box's half side (dense_bbox), a page deep in the results (deep_*), and the circles of
+// deep_coordinates: along a street (dense: the whole street is within 1 km of its middle, as streets
+// run at most 2 km), or around a place (sparse: a place's streets start within about 7.5 km of it).
+const BOX_HALF_M = 100;
+export const DEEP_PAGE = 50;
+const DEEP_STREET_RADIUS_M = 1000;
+const DEEP_PLACE_RADIUS_M = 10_000;
+// Records a deep page's search should hold at least: the page's 500 and a margin.
+const DEEP_RECORDS = DEEP_PAGE * 10 + 100;
+
+// Generated after the others with their own random sequence, so the earlier classes' bodies stay.
+function deepClasses(
+  out: Record<QueryClass, SearchBody[]>,
+  streets: BenchStreet[],
+  chosen: BenchStreet[],
+  dataset: BenchDataset,
+  seed: number,
+  records: number,
+  body: (query: string | undefined, extra?: Partial<SearchBody>) => SearchBody,
+): void {
+  const rand = seededRandom(hashString(`deep-queries:${seed}:${records}`));
+  const at = (n: number) => Number(n.toFixed(6));
+  // A 200 m box centred on the street beside one of its houses: on the dense set every pass's
+  // images along 200 m of it (and of any street crossing it), newest first.
+  out.dense_bbox = chosen.map((s) => {
+    const h = s.houses[Math.floor(rand() * s.houses.length)];
+    const [lon, lat] = alongStreet(s, h.along, 0);
+    const dLat = BOX_HALF_M / 111_320;
+    const dLon = BOX_HALF_M / (111_320 * Math.cos((lat * Math.PI) / 180));
+    return body(undefined, { bbox: [at(lon - dLon), at(lat - dLat), at(lon + dLon), at(lat + dLat)] });
+  });
+  // A word hundreds of streets share ("Maple"), page 50: the text search's cost of a deep page.
+  const common = chosen.filter((s) => COMMON_BASES.includes(s.base));
+  out.deep_text = chosen.map((_, i) =>
+    body((common.length > 0 ? common[i % common.length] : chosen[i]).base, { page: DEEP_PAGE }),
+  );
+  const cycle = <T>(items: T[]) => chosen.map((_, i) => items[i % items.length]);
+  if (dataset === 'dense') {
+    const long = chosen.filter((s) => denseCount(s) >= DEEP_RECORDS);
+    out.deep_coordinates = cycle(long.length > 0 ? long : chosen).map((s) => {
+      const [lon, lat] = alongStreet(s, s.length / 2, 0);
+      return body(`${lat.toFixed(6)}, ${lon.toFixed(6)}`, {
+        page: DEEP_PAGE,
+        near: { radius_m: DEEP_STREET_RADIUS_M },
+      });
+    });
+    return;
+  }
+  // Sparse: the places whose streets hold enough records between them.
+  const byPlace = new Map<BenchPlace, number>();
+  for (const s of streets) byPlace.set(s.place, (byPlace.get(s.place) ?? 0) + s.records);
+  const places = [...new Set(chosen.map((s) => s.place))].filter((p) => (byPlace.get(p) ?? 0) >= DEEP_RECORDS);
+  const busiest = [...byPlace].sort((a, b) => b[1] - a[1]).map(([p]) => p);
+  out.deep_coordinates = cycle(places.length > 0 ? places : busiest.slice(0, chosen.length)).map((p) =>
+    body(`${p.lat.toFixed(6)}, ${p.lon.toFixed(6)}`, { page: DEEP_PAGE, near: { radius_m: DEEP_PLACE_RADIUS_M } }),
+  );
 }
 
 // Names several localities of the world gazetteer share ("London", "Springfield"), lower case.

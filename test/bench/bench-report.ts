@@ -55,6 +55,9 @@ export interface BenchReport {
 
 // The classes people use while typing.
 const TYPING: QueryClass[] = ['prefix', 'typo', 'broad'];
+// Issue 36's classes where imagery is dense (on the dense set): within 2x exact's p99 at one
+// connection, and at least half its throughput above.
+const DENSE: QueryClass[] = ['dense_coordinates', 'text_near', 'dense_bbox', 'deep_coordinates'];
 
 // `measured` false: the run had no 2xx response, so there is nothing to compare (a MISS).
 function target(
@@ -97,9 +100,11 @@ export function evaluateTargets(
   rssMb: number,
   records: number,
   importRate: number,
+  dataset = 'sparse',
 ): Target[] {
   const out: Target[] = [];
   const classes = [...new Set(cells.map((c) => c.cls))];
+  const dense = dataset === 'dense' ? DENSE.filter((c) => classes.includes(c)) : [];
   const p99Goal = records >= 10_000_000 ? 30 : 20;
   for (const n of connections) {
     if (n === 1) {
@@ -108,10 +113,18 @@ export function evaluateTargets(
         const ours = cell(cells, cls, n, 'ours');
         if (ours) out.push(target(`${cls} p99 @1`, ours.p99, p99Goal, 'ms', 'max', ours.ok > 0));
       }
+      const exact1 = cell(cells, 'exact', n, 'ours');
+      for (const cls of dense) {
+        const ours = cell(cells, cls, n, 'ours');
+        if (!ours || !exact1 || exact1.ok === 0) continue;
+        out.push(
+          target(`${cls} p99 of exact's @1`, round((ours.p99 / exact1.p99) * 100, 1), 200, '%', 'max', ours.ok > 0),
+        );
+      }
       continue;
     }
     const exact = cell(cells, 'exact', n, 'ours');
-    for (const cls of TYPING.filter((c) => classes.includes(c))) {
+    for (const cls of [...TYPING.filter((c) => classes.includes(c)), ...dense]) {
       const ours = cell(cells, cls, n, 'ours');
       if (!ours || !exact) continue;
       const r = ratio(ours, exact);
@@ -164,7 +177,7 @@ export function tableRows(cells: Cell[]): string[][] {
       c.p50.toFixed(1),
       c.p95.toFixed(1),
       c.p99.toFixed(1),
-      String(c.errors),
+      c.failure ? `${c.errors} (run failed)` : String(c.errors),
       String(c.non2xx),
       c.serverCpuUs === null || c.serverCpuUs === undefined ? '-' : String(c.serverCpuUs),
       isOurs ? fmtRatio(ratio(ours, cell(cells, c.cls, c.connections, 'ceiling')), '%') : '',
@@ -206,7 +219,7 @@ export function markdown(r: BenchReport): string {
   const lines = [
     '# Search benchmark results',
     '',
-    `Run ${r.startedAt} to ${r.finishedAt} (\`npm run bench -- --records ${r.options.records} --duration ${r.options.duration} --connections ${r.options.connections.join(',')}\`).`,
+    `Run ${r.startedAt} to ${r.finishedAt} (\`npm run bench -- ${r.options.dataset === 'dense' ? '--dataset dense ' : ''}--records ${r.options.records} --duration ${r.options.duration} --connections ${r.options.connections.join(',')}\`).`,
     '',
     '## Setup',
     '',
@@ -241,11 +254,19 @@ export function markdown(r: BenchReport): string {
         `| ${CLASS_LABELS[cls as QueryClass] ?? cls} | ${r.bodies[cls]} | ${c.checked} | ${c.non2xx} | ${c.empty} | ${c.mismatched} |`,
     ),
     '',
+    ...failedLines(r),
     ...slowestLines(r),
     'Plans: `explain/<class>.txt` (EXPLAIN (ANALYZE, BUFFERS) of the statements our service sends for the first body of each class, and for its slowest body at one connection when that is another; on a connection that has run them once, as the pooled connections of a server have).',
     '',
   ];
   return lines.join('\n');
+}
+
+// Runs that failed (bench-cells.ts): their rows hold zeros or what was measured before the failure.
+function failedLines(r: BenchReport): string[] {
+  const failed = r.cells.filter((c) => c.failure);
+  if (failed.length === 0) return [];
+  return ['## Failed runs', '', ...failed.map((c) => `- ${c.cls} @${c.connections} ${c.server}: ${c.failure}`), ''];
 }
 
 // Where each class's one-connection tail comes from: its slowest bodies on our server.

@@ -77,11 +77,15 @@ export function startNaive(port: number): void {
   const app = express();
   app.use(express.json());
   app.post('/search', async (req, res) => {
-    const { query, near } = req.body as { query: string; near?: { lat: number; lon: number; radius_m?: number } };
+    const { query, near, bbox } = req.body as {
+      query?: string;
+      near?: { lat?: number; lon?: number; radius_m?: number };
+      bbox?: [number, number, number, number];
+    };
     const limit = Number(req.body.limit ?? 10);
     const offset = (Number(req.body.page ?? 1) - 1) * limit;
     try {
-      const point = COORDINATES.exec(query);
+      const point = COORDINATES.exec(query ?? '');
       if (point) {
         const { rows } = await pool.query(
           `SELECT ${COLUMNS}, ST_Distance(location::geography, ST_SetSRID(ST_MakePoint($2, $1), 4326)::geography) AS distance
@@ -91,12 +95,18 @@ export function startNaive(port: number): void {
         res.json({ data: rows, page: req.body.page ?? 1 });
         return;
       }
-      let where = `address ILIKE '%' || $1 || '%'`;
-      const params: unknown[] = [query];
-      if (near) {
-        where += ` AND ST_DWithin(location::geography, ST_SetSRID(ST_MakePoint($3, $2), 4326)::geography, $4)`;
-        params.push(near.lat, near.lon, near.radius_m ?? 250);
+      const conditions: string[] = [];
+      const params: unknown[] = [];
+      const param = (v: unknown) => `$${params.push(v)}`;
+      if (query !== undefined) conditions.push(`address ILIKE '%' || ${param(query)} || '%'`);
+      if (near?.lat !== undefined && near.lon !== undefined) {
+        const [lon, lat, radius] = [param(near.lon), param(near.lat), param(near.radius_m ?? 250)];
+        conditions.push(
+          `ST_DWithin(location::geography, ST_SetSRID(ST_MakePoint(${lon}, ${lat}), 4326)::geography, ${radius})`,
+        );
       }
+      if (bbox) conditions.push(`location && ST_MakeEnvelope(${bbox.map(param).join(', ')}, 4326)`);
+      const where = conditions.length > 0 ? conditions.join(' AND ') : 'true';
       const n = params.length;
       const [page, count] = await Promise.all([
         pool.query(

@@ -56,6 +56,9 @@ export async function recordStatements(
 ): Promise<RecordedRequest[]> {
   const config = loadConfig({ DATABASE_URL: url, DB_POOL_SIZE: String(poolSize) });
   const pool = new Pool({ connectionString: url, max: lanes, application_name: 'lis-bench-recorder' });
+  // An idle connection's backend ended (a crash elsewhere in the cluster) emits 'error' on the pool:
+  // unheard, it would end the bench; the query in flight fails on its own.
+  pool.on('error', () => undefined);
   const out: RecordedRequest[] = new Array(bodies.length);
   let next = 0;
   const lane = async () => {

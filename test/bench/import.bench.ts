@@ -1,7 +1,10 @@
 // `npm run bench:import -- --records 1000000 [--format ndjson|geojsonseq|geojson|csv] [--gzip] [--batch-size N] [--connections N]
-//   [--places] [--without-address PERCENT]`
+//   [--places] [--without-address PERCENT] [--another-source]`
 // Generates a file, imports it with the built CLI into a throwaway database, then imports it again
-// (all unchanged), and prints the rate and the importer's peak RSS for both runs. --places loads a
+// (all unchanged), and prints the rate and the importer's peak RSS for both runs. --another-source
+// then loads as many other records under another source into that full database, and loads that
+// source again with a tenth of its records gone (--delete-missing): a load into a database that
+// already holds records, which issue 36 found far slower than a first load. --places loads a
 // synthetic gazetteer first (see loadPlaces), so every record is linked to a locality and records
 // written without an address (--without-address, a percentage) get one recovered.
 import { spawn } from 'node:child_process';
@@ -50,6 +53,8 @@ function runImport(args: string[], env: NodeJS.ProcessEnv, url: string): Promise
     const started = process.hrtime.bigint();
     const child = spawn(process.execPath, [...NODE_FLAGS, CLI, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
     const monitor = new Client({ connectionString: url });
+    // Unheard, a dropped monitor connection's 'error' would end the bench mid-import; its queries fail instead.
+    monitor.on('error', () => undefined);
     const connected = monitor.connect();
     let stdout = '';
     let peakKb = 0;
@@ -100,6 +105,7 @@ async function main(): Promise<void> {
       connections: { type: 'string' },
       places: { type: 'boolean', default: false },
       'without-address': { type: 'string', default: '0' },
+      'another-source': { type: 'boolean', default: false },
     },
   });
   const withoutAddress = Number(values['without-address']);
@@ -140,12 +146,40 @@ async function main(): Promise<void> {
       ...(values.connections ? ['--connections', values.connections] : []),
     ];
     const env = { ...process.env, DATABASE_URL: url };
-    for (const label of ['first import (all inserted)', 're-import (all unchanged)']) {
+    // Each run: its label, the importer's arguments, and the records its file holds.
+    const runs: [string, string[], number][] = [
+      ['first import (all inserted)', args, records],
+      ['re-import (all unchanged)', args, records],
+    ];
+    if (values['another-source']) {
+      // Records `records` to 2 * records - 1 (other ids), then the same source without its first tenth.
+      const other = join(dir, `other.${format === 'geojsonseq' ? 'geojsons' : format}${values.gzip ? '.gz' : ''}`);
+      const fewer = join(dir, `fewer.${format === 'geojsonseq' ? 'geojsons' : format}${values.gzip ? '.gz' : ''}`);
+      const tenth = Math.floor(records / 10);
+      await writeImageryFile(other, { records, format, gzip: values.gzip, withoutAddress, offset: records });
+      await writeImageryFile(fewer, {
+        records: records - tenth,
+        format,
+        gzip: values.gzip,
+        withoutAddress,
+        offset: records + tenth,
+      });
+      const otherArgs = (f: string) => [f, ...args.slice(1).map((a) => (a === 'bench' ? 'bench-other' : a))];
+      runs.push(
+        [`another source into the database holding ${records} (all inserted)`, otherArgs(other), records],
+        [
+          `that source again, a tenth gone (${tenth} deleted)`,
+          [...otherArgs(fewer), '--delete-missing'],
+          records - tenth,
+        ],
+      );
+    }
+    for (const [label, runArgs, read] of runs) {
       t = Date.now();
-      const r = await runImport(args, env, url);
+      const r = await runImport(runArgs, env, url);
       if (r.code !== 0) throw new Error(`import exited with ${r.code}`);
       console.log(
-        `${label}: ${r.seconds.toFixed(1)} s, ${Math.round(records / r.seconds).toLocaleString('en-US')} records/s, peak RSS ${r.peakRssMb} MB`,
+        `${label}: ${r.seconds.toFixed(1)} s, ${Math.round(read / r.seconds).toLocaleString('en-US')} records/s, peak RSS ${r.peakRssMb} MB`,
       );
       console.log(
         `  CPU: importer ${r.importerCpu.toFixed(1)} s, PostgreSQL backends ${r.databaseCpu.toFixed(1)} s (up to the last sample); load average ${loadavg()[0].toFixed(1)}`,

@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { benchApiKeys, keysNeeded, prepareDataset } from './bench-database';
 import { environment, explain, loadAverage, waitIdle } from './bench-environment';
 import { BENCH_DATASETS, BenchDataset, DEFAULT_SEED } from './bench-dataset';
+import { measureCell } from './bench-cells';
 import { checkBodies, CheckResult, RssSampler, runLoad, RunningServer, startServer } from './bench-load';
 import { QUERY_CLASSES, QueryClass, queryBodies } from './bench-queries';
 import { BenchReport, Cell, consoleTable, evaluateTargets, targetLines, writeReport } from './bench-report';
@@ -164,20 +165,26 @@ export async function main(argv: string[]): Promise<BenchReport | undefined> {
     await runLoad(byKind('ours').url, o.classes.flatMap(bodiesOf), keys, o.connections[0], WARMUP_S);
     await waitIdle(o.databaseUrl);
 
-    // Class by class, the servers in turn: drifting background load hits all three alike.
+    // Class by class, the servers in turn: drifting background load hits all three alike. A run that
+    // fails is a row marked failed (bench-cells.ts), and the bench goes on.
     const cells: Cell[] = [];
     for (const cls of o.classes) {
       for (const n of o.connections) {
-        for (const s of servers) {
-          s.assertRunning();
-          const r = await runLoad(s.url, bodiesOf(cls), s.kind === 'ours' ? keys : [], n, o.duration, s.child.pid);
+        for (const [i, server] of servers.entries()) {
+          const restart = () => startServer(server.kind, serverOptions);
+          const run = (s: RunningServer) =>
+            runLoad(s.url, bodiesOf(cls), s.kind === 'ours' ? keys : [], n, o.duration, s.child.pid);
+          const { server: s, result: r, notes } = await measureCell(server, restart, run);
+          servers[i] = s;
+          if (s.kind === 'ours') sampler.follow(s.child.pid!);
+          for (const note of notes) step(`  ${note}`);
           cells.push({ cls, connections: n, server: s.kind, ...r });
           step(
-            `${cls.padEnd(11)} @${String(n).padEnd(3)} ${s.kind.padEnd(7)} ${r.rps.toFixed(1).padStart(8)} req/s  p50 ${r.p50} p95 ${r.p95} p99 ${r.p99} ms  errors ${r.errors} (timeouts ${r.timeouts}) non-2xx ${r.non2xx}`,
+            `${cls.padEnd(11)} @${String(n).padEnd(3)} ${s.kind.padEnd(7)} ${r.rps.toFixed(1).padStart(8)} req/s  p50 ${r.p50} p95 ${r.p95} p99 ${r.p99} ms  errors ${r.errors} (timeouts ${r.timeouts}) non-2xx ${r.non2xx}${r.failure ? `  FAILED: ${r.failure}` : ''}`,
           );
           // A slow server may still work through a queue: the next run starts on a quiet database.
-          await waitIdle(o.databaseUrl);
-          s.assertRunning();
+          const notIdle = await waitIdle(o.databaseUrl);
+          if (notIdle) step(`  ${notIdle}`);
         }
       }
     }
@@ -190,9 +197,10 @@ export async function main(argv: string[]): Promise<BenchReport | undefined> {
       const slowest = cells.find((c) => c.cls === cls && c.connections === 1 && c.server === 'ours')?.slowest?.[0];
       if (!slowest || slowest.body === 0) continue;
       const r = recorded[cls][slowest.body];
+      const plan = await explain(o.databaseUrl, r.statements).catch((e: Error) => `-- EXPLAIN failed: ${e.message}\n`);
       explains[cls] +=
         `\n-- the slowest body at one connection (${slowest.requests} requests, p50 ${slowest.p50} ms, max ${slowest.max} ms): ${r.body}\n\n` +
-        (await explain(o.databaseUrl, r.statements));
+        plan;
     }
 
     const report: BenchReport = {
@@ -217,7 +225,7 @@ export async function main(argv: string[]): Promise<BenchReport | undefined> {
       checks,
       oursRss,
       cells,
-      targets: evaluateTargets(cells, o.connections, oursRss.peakRssMb, o.records, dataset.importRate),
+      targets: evaluateTargets(cells, o.connections, oursRss.peakRssMb, o.records, dataset.importRate, o.dataset),
     };
     writeReport(o.out, report, explains);
     console.log(`\n${consoleTable(cells)}\n`);

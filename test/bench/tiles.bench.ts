@@ -14,11 +14,11 @@ import { startServer } from './bench-load';
 
 const ROOT = resolve(__dirname, '..', '..');
 const DEFAULT_URL = 'postgresql://postgres@127.0.0.1:5432/lis_bench';
-const ZOOMS = [8, 12, 16];
 const HELP = `usage: npm run bench:tiles -- [options]
   --records N          records in the generated dataset (default 1000000)
   --dataset NAME       sparse or dense (default dense); databases as npm run bench names them
   --rounds N           requests per tile (default 20); 9 tiles (3 x 3 around the densest point) per zoom
+  --zooms LIST         zooms measured, comma-separated (default 8,12,16)
   --database-url URL   bench database (default $BENCH_DATABASE_URL or ${DEFAULT_URL}, + _dense for dense)
   --reload             generate and import again even if the dataset is already loaded
   --city N             also N images in one 6 x 6 km city (inserted by SQL, not the importer;
@@ -73,6 +73,7 @@ async function main(argv: string[]): Promise<void> {
       records: { type: 'string', default: '1000000' },
       dataset: { type: 'string', default: 'dense' },
       rounds: { type: 'string', default: '20' },
+      zooms: { type: 'string', default: '8,12,16' },
       'database-url': { type: 'string', default: process.env.BENCH_DATABASE_URL || DEFAULT_URL },
       reload: { type: 'boolean', default: false },
       city: { type: 'string', default: '0' },
@@ -85,6 +86,8 @@ async function main(argv: string[]): Promise<void> {
   if (!BENCH_DATASETS.includes(dataset)) throw new Error(`--dataset must be one of ${BENCH_DATASETS.join(', ')}`);
   const records = Number(values.records);
   const rounds = Number(values.rounds);
+  const zooms = values.zooms.split(',').map(Number);
+  if (zooms.some((z) => !Number.isInteger(z) || z < 0 || z > 20)) throw new Error('--zooms: whole numbers 0 to 20');
   const url =
     dataset === 'dense' && !argv.includes('--database-url')
       ? `${values['database-url']}_dense`
@@ -111,7 +114,7 @@ async function main(argv: string[]): Promise<void> {
       log(`load average before: ${loadAverage().join(', ')}`);
       for (const area of await areas(url)) {
         log(`${area.name}: ${area.lon.toFixed(5)}, ${area.lat.toFixed(5)}`);
-        for (const z of ZOOMS) console.log(await measure(server.url, area, z, rounds));
+        for (const z of zooms) console.log(await measure(server.url, area, z, rounds));
       }
       log(`load average after: ${loadAverage().join(', ')}`);
     } finally {

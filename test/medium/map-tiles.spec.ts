@@ -103,7 +103,7 @@ describe('map tiles: what each layer of a tile holds', () => {
   // statement's features itself (tile-encoding.ts), and every spec below runs on that path. Where PostGIS
   // can, both encodings of a tile must decode alike.
   if (currentKind() === 'server') {
-    it.each([8, 12, 14, 16])('encodes a tile at zoom %i as ST_AsMVT does', async (z) => {
+    it.each([8, 12, 14, 16, 17])('encodes a tile at zoom %i as ST_AsMVT does', async (z) => {
       const address = tileOf(LON, LAT, z);
       const byPostgis = decodeTile(await tiles.tile(address));
       const byService = decodeTile(encodeTile(await tiles.tileFeatures(address)));
@@ -161,8 +161,8 @@ describe('map tiles: what each layer of a tile holds', () => {
     expect(vaduz?.properties).toEqual({ name: 'Vaduz', kind: 'town', rank: 55, min_zoom: 8 });
   });
 
-  it('has one coverage point per image from zoom 15, with its id, heading, 360 flag and date', async () => {
-    const coverage = decodeTile(await tile(16)).coverage.features;
+  it('has one coverage point per image from zoom 17, with its id, heading, 360 flag and date', async () => {
+    const coverage = decodeTile(await tile(17)).coverage.features;
     expect(coverage).toHaveLength(IMAGES);
     const first = coverage.find((f) => f.properties.id === '7d4bd3c2-1f1e-4a55-9b0c-000000000001');
     expect(first).toMatchObject({ type: 1, properties: { heading: 10, interactive: false, date: '2024-05-02' } });
@@ -184,7 +184,7 @@ describe('map tiles: what each layer of a tile holds', () => {
     expect((await tile(16, -40, -40)).length).toBe(0);
   });
 
-  it('reads at most the cap of images per tile, while the cells below zoom 15 count them all', async () => {
+  it('reads at most the cap of images per tile from zoom 17, while the cells below zoom 15 count them all', async () => {
     const dense = LAYER_ROW_CAPS.coverageImages + 500;
     await importer.db.query(
       `INSERT INTO imagery (id, address, captured_at, heading, interactive, image_url, location)
@@ -193,7 +193,7 @@ describe('map tiles: what each layer of a tile holds', () => {
        FROM generate_series(1, ${dense}) g`,
     );
     await importer.moduleRef.get(MapDataRepository).refreshCoverage();
-    expect(decodeTile(await tile(16)).coverage.features).toHaveLength(LAYER_ROW_CAPS.coverageImages);
+    expect(decodeTile(await tile(17)).coverage.features).toHaveLength(LAYER_ROW_CAPS.coverageImages);
     const cells = decodeTile(await tile(14)).coverage.features;
     expect(cells.reduce((sum, f) => sum + (f.properties.count as number), 0)).toBe(IMAGES + dense);
   });

@@ -5,7 +5,7 @@ import { prismaClient, resetImagery } from '../helpers/test-app';
 import { tileOf } from '../helpers/vector-tiles';
 
 // A tile's statement reads every layer through a GiST index on the tile's box: the simplified copy's
-// partial index below zoom 12, the zoom's own coverage cells below 15, the images from 15, and the
+// partial index below zoom 12, the zoom's own coverage cells up to 16 (at 15 and 16 one image per cell), the images from 17, and the
 // labels without the addresses around them. Checked on a catalogue large enough that the planner
 // prefers an index whenever one fits.
 const LON = 9.52;
@@ -69,8 +69,15 @@ describe('tile query plans', () => {
     expect(seqScans(text)).toEqual([]);
   });
 
-  it('zoom 16: one point per image through the imagery location index', async () => {
+  it('zoom 16: one image per cell through the zoom 16 cells, not the images', async () => {
     const text = await plan(16);
+    expect(text).toContain('coverage_cells_z16_idx');
+    expect(text).not.toMatch(/imagery_location_idx|coverage_cells_z(?!16_)\d+_idx/);
+    expect(seqScans(text)).toEqual([]);
+  });
+
+  it('zoom 17: one point per image through the imagery location index', async () => {
+    const text = await plan(17);
     expect(text).toContain('imagery_location_idx');
     expect(text).not.toMatch(/coverage_cells_z\d+_idx/);
     expect(seqScans(text)).toEqual([]);

@@ -1,7 +1,7 @@
 import { parseFeature } from '../../src/imagery/imagery-feature';
 import { toFeature } from '../helpers/imagery-files';
 import { benchRecords, benchStreet, benchStreets, streetRecords } from '../bench/bench-dataset';
-import { QUERY_CLASSES, queryBodies, typedSoFar, typoOf } from '../bench/bench-queries';
+import { DEEP_PAGE, QUERY_CLASSES, queryBodies, typedSoFar, typoOf } from '../bench/bench-queries';
 import { streetPlaces } from '../bench/bench-search-places';
 import { toRequestDto } from '../bench/bench-statements';
 import { seededRandom } from '../../src/common/deterministic-random';
@@ -87,12 +87,12 @@ describe('bench query classes', () => {
   it('asks for places of the dataset: shared city names, as typed, in their region, and its address places', () => {
     const streets = [...benchStreets(8, SAMPLE)];
     const cities = new Set(streets.map((s) => s.place.city));
-    for (const b of [...bodies.place, ...bodies.place_region]) expect(cities.has(b.query)).toBe(true);
+    for (const b of [...bodies.place, ...bodies.place_region]) expect(cities.has(b.query!)).toBe(true);
     for (const b of bodies.place_region) expect(b.region).toMatch(/^[A-Z]{2}(-[A-Z0-9]{1,3})?$/);
     expect(typedSoFar('San Francisco')).toBe('San Fr');
     expect(typedSoFar('Springfield')).toBe('Springf');
     const houses = new Set(streets.flatMap((s) => s.houses.map((h) => `${h.number} ${s.name}, ${s.place.city}`)));
-    for (const b of bodies.address_view) expect(houses.has(b.query)).toBe(true);
+    for (const b of bodies.address_view) expect(houses.has(b.query!)).toBe(true);
     // One street place and an address place per house, every one the place importer's format.
     const places = [...streetPlaces(8, streets[0])] as Array<{ properties: Record<string, string> }>;
     expect(places.map((p) => p.properties.kind)).toEqual(['street', ...streets[0].houses.map(() => 'address')]);
@@ -105,7 +105,7 @@ describe('bench query classes', () => {
 
   it('asks for addresses and streets that are in the dataset', () => {
     const addresses = new Set(records.map((r) => r.address));
-    for (const b of bodies.exact) expect(addresses.has(b.query)).toBe(true);
+    for (const b of bodies.exact) expect(addresses.has(b.query!)).toBe(true);
     expect(new Set(bodies.exact.map((b) => b.query)).size).toBe(bodies.exact.length);
     expect(queryBodies(8, SAMPLE, 30)).toEqual(bodies);
   });
@@ -113,10 +113,27 @@ describe('bench query classes', () => {
   it('changes exactly one letter for a typo', () => {
     const rand = seededRandom(1);
     for (const b of bodies.street_city) {
-      const typo = typoOf(b.query, rand);
-      expect(typo).toHaveLength(b.query.length);
-      expect([...typo].filter((c, i) => c.toLowerCase() !== b.query[i].toLowerCase())).toHaveLength(1);
+      const query = b.query!;
+      const typo = typoOf(query, rand);
+      expect(typo).toHaveLength(query.length);
+      expect([...typo].filter((c, i) => c.toLowerCase() !== query[i].toLowerCase())).toHaveLength(1);
     }
+  });
+
+  it('asks deep pages of searches that hold them: page 50 of a word many streets share, and of a circle around a busy place', () => {
+    // A share that holds the page's 500 records from half a million records up (the bench runs 1M).
+    for (const b of bodies.deep_text) {
+      expect(b.page).toBe(DEEP_PAGE);
+      expect(share(records.filter((r) => r.address.includes(` ${b.query} `)).length)).toBeGreaterThan(
+        (DEEP_PAGE * 10) / 500_000,
+      );
+    }
+    // At the bench's million records the page's 500 (the sample's places are the busiest it has).
+    const [lat, lon] = bodies.deep_coordinates[0].query!.split(',').map(Number);
+    expect(bodies.deep_coordinates[0]).toMatchObject({ page: DEEP_PAGE, near: { radius_m: 10_000 } });
+    const metres = (r: { lon: number; lat: number }) =>
+      Math.hypot((r.lon - lon) * Math.cos((lat * Math.PI) / 180), r.lat - lat) * 111_320;
+    expect(share(records.filter((r) => metres(r) <= 10_000).length)).toBeGreaterThan((DEEP_PAGE * 10) / 1_000_000);
   });
 
   it('covers the dataset with streets', () => {

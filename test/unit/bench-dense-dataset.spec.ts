@@ -49,8 +49,20 @@ describe('bench dataset: dense', () => {
 
   it('puts hundreds of images within 250 m of a dense_coordinates point', () => {
     const [body] = queryBodies(8, SAMPLE, 5, 'dense').dense_coordinates;
-    const [lat, lon] = body.query.split(',').map(Number);
+    const [lat, lon] = body.query!.split(',').map(Number);
     const within = records.filter((r) => metres(r, { lon, lat }) <= 250).length;
     expect(within).toBeGreaterThan(100);
+  });
+
+  it("puts a street's images in a dense_bbox box and more than 50 pages in a deep_coordinates circle", () => {
+    const bodies = queryBodies(8, SAMPLE, 5, 'dense');
+    const [minLon, minLat, maxLon, maxLat] = bodies.dense_bbox[0].bbox!;
+    expect(bodies.dense_bbox[0].query).toBeUndefined();
+    const inBox = records.filter((r) => r.lon >= minLon && r.lon <= maxLon && r.lat >= minLat && r.lat <= maxLat);
+    expect(inBox.length).toBeGreaterThan(60);
+    const deep = bodies.deep_coordinates[0];
+    expect(deep).toMatchObject({ page: 50, near: { radius_m: 1000 } });
+    const [lat, lon] = deep.query!.split(',').map(Number);
+    expect(records.filter((r) => metres(r, { lon, lat }) <= 1000).length).toBeGreaterThan(500);
   });
 });

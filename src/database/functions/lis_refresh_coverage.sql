@@ -11,11 +11,21 @@ DECLARE
 BEGIN
   -- DELETE, not TRUNCATE: tiles being drawn meanwhile read the old cells instead of waiting.
   DELETE FROM coverage_cells;
-  INSERT INTO coverage_cells (zoom, geom, count)
-  SELECT 14, ST_SnapToGrid(ST_Transform(location, 3857), origin + world / (2 ^ 14 * 64) / 2, origin + world / (2 ^ 14 * 64) / 2,
-                           world / (2 ^ 14 * 64), world / (2 ^ 14 * 64)), count(*)
-  FROM imagery GROUP BY 2;
-  FOR z IN REVERSE 13..0 LOOP
+  -- Cells by their whole-number column and row (a sort on numbers, not geometries), in the grid's order
+  -- row by row: a tile's cells lie together on disk.
+  INSERT INTO coverage_cells (zoom, geom, count, image_id, heading, interactive, captured_at)
+  SELECT DISTINCT ON (cy, cx) 16, p, count(*) OVER (PARTITION BY cy, cx), id, heading, interactive, captured_at
+  FROM (SELECT floor((ST_X(q.p) - origin) / (world / (2 ^ 16 * 64)))::int AS cx,
+               floor((-origin - ST_Y(q.p)) / (world / (2 ^ 16 * 64)))::int AS cy, q.*
+        FROM (SELECT ST_Transform(location, 3857) AS p, id, heading, interactive, captured_at FROM imagery) q) i
+  ORDER BY cy, cx, captured_at DESC, id;
+  INSERT INTO coverage_cells (zoom, geom, count, image_id, heading, interactive, captured_at)
+  SELECT DISTINCT ON (cy, cx) 15, geom, sum(count) OVER (PARTITION BY cy, cx), image_id, heading, interactive, captured_at
+  FROM (SELECT floor((ST_X(geom) - origin) / (world / (2 ^ 15 * 64)))::int AS cx,
+               floor((-origin - ST_Y(geom)) / (world / (2 ^ 15 * 64)))::int AS cy, c.*
+        FROM coverage_cells c WHERE zoom = 16) i
+  ORDER BY cy, cx, captured_at DESC, image_id;
+  FOR z IN REVERSE 14..0 LOOP
     INSERT INTO coverage_cells (zoom, geom, count)
     SELECT z, ST_SnapToGrid(geom, origin + world / (2 ^ z * 64) / 2, origin + world / (2 ^ z * 64) / 2,
                             world / (2 ^ z * 64), world / (2 ^ z * 64)), sum(count)

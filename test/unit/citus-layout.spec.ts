@@ -1,0 +1,30 @@
+import { CITUS_REFERENCE_TABLES, citusSummary } from '../../src/database/citus-layout';
+
+describe('the start-up line on a Citus coordinator', () => {
+  it('names the reference and distributed tables, and where imagery is', () => {
+    expect(
+      citusSummary({
+        version: '13.2-1',
+        activeWorkers: 2,
+        madeReference: ['api_keys'],
+        layout: { api_keys: 'reference' },
+      }),
+    ).toBe(
+      'Citus 13.2-1 coordinator with 2 active workers: reference tables api_keys; distributed none; imagery and the ' +
+        'rest on the coordinator (docs/scaling.md#citus) (made reference now: api_keys)',
+    );
+    expect(
+      citusSummary({ version: '13.2-1', activeWorkers: 2, madeReference: [], layout: { imagery: 'distributed' } }),
+    ).toBe('Citus 13.2-1 coordinator with 2 active workers: reference tables none; distributed imagery');
+  });
+
+  it('says nothing is spread without an active worker', () => {
+    expect(citusSummary({ version: '13.2-1', activeWorkers: 0, madeReference: [], layout: {} })).toBe(
+      'Citus 13.2-1 coordinator with 0 active workers: no active worker: every table stays on the coordinator',
+    );
+  });
+
+  it('keeps imagery out of the reference tables (it is the table to distribute)', () => {
+    expect(CITUS_REFERENCE_TABLES).not.toContain('imagery');
+  });
+});
