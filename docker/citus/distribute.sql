@@ -14,8 +14,9 @@ DROP TRIGGER imagery_words_on_truncate ON imagery;
 DROP TRIGGER imagery_word_ranks_on_update ON imagery;
 DROP TRIGGER imagery_word_ranks_on_delete ON imagery;
 DROP TRIGGER imagery_word_ranks_on_truncate ON imagery;
+-- api_keys is a reference table already (the migrator makes it one, src/database/citus-layout.ts).
 SELECT create_reference_table(t) FROM unnest(ARRAY[
-  'api_keys', 'places', 'imagery_words', 'imagery_word_ranks', 'imagery_word_lists', 'imagery_word_ranks_state',
+  'places', 'imagery_words', 'imagery_word_ranks', 'imagery_word_lists', 'imagery_word_ranks_state',
   'place_term_ranks', 'place_term_lists', 'place_term_state', 'imagery_first_load'
 ]) AS t;
 SELECT create_distributed_table('imagery', 'id');

@@ -67,7 +67,7 @@ describe('GET /tiles/:z/:x/:y.mvt', () => {
     afterAll(() => contract.close());
 
     it('serves a tile without a key: its type, caching headers and layers', async () => {
-      const res = await tile(path(16));
+      const res = await tile(path(17));
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toBe('application/vnd.mapbox-vector-tile');
       expect(res.headers['cache-control']).toBe('public, max-age=86400');
@@ -77,21 +77,21 @@ describe('GET /tiles/:z/:x/:y.mvt', () => {
     });
 
     it('answers 304 to the current ETag, and changes the ETag after an import', async () => {
-      const etag = (await tile(path(16))).headers.etag;
-      const same = await tile(path(16), { 'If-None-Match': etag });
+      const etag = (await tile(path(17))).headers.etag;
+      const same = await tile(path(17), { 'If-None-Match': etag });
       expect([same.status, same.headers.etag, same.body.length]).toEqual([304, etag, 0]);
-      expect((await tile(path(16), { 'If-None-Match': `"lis1-0", W/${etag}` })).status).toBe(304);
-      expect((await tile(path(16), { 'If-None-Match': '"lis1-0"' })).status).toBe(200);
+      expect((await tile(path(17), { 'If-None-Match': `"lis1-0", W/${etag}` })).status).toBe(304);
+      expect((await tile(path(17), { 'If-None-Match': '"lis1-0"' })).status).toBe(200);
       await importFixture([feature('Tile Lane new', {}, [LON, LAT])]);
-      const after = await tile(path(16), { 'If-None-Match': etag });
+      const after = await tile(path(17), { 'If-None-Match': etag });
       expect(after.status).toBe(200);
       expect(after.headers.etag).not.toBe(etag);
       expect(decodeTile(after.body).coverage.features).toHaveLength(IMAGES + 1);
     });
 
     it('gzips a tile for a client that accepts it', async () => {
-      const gzipped = await wireBytes(app.getHttpServer(), path(16), { 'Accept-Encoding': 'gzip' });
-      const plain = await wireBytes(app.getHttpServer(), path(16), {});
+      const gzipped = await wireBytes(app.getHttpServer(), path(17), { 'Accept-Encoding': 'gzip' });
+      const plain = await wireBytes(app.getHttpServer(), path(17), {});
       expect([gzipped.encoding, plain.encoding]).toEqual(['gzip', undefined]);
       // About half (49% encoded by PostGIS, 51% by the service on the built-in database).
       expect(gzipped.body.length).toBeLessThan(plain.body.length * 0.6);
@@ -99,7 +99,7 @@ describe('GET /tiles/:z/:x/:y.mvt', () => {
     });
 
     it('answers 204 for a tile where nothing lies', async () => {
-      const res = await tile(path(16, -40, -40));
+      const res = await tile(path(17, -40, -40));
       expect(res.status).toBe(204);
       expect(res.headers.etag).toMatch(/^"lis1-\d+"$/);
     });
@@ -141,9 +141,9 @@ describe('GET /tiles/:z/:x/:y.mvt', () => {
     afterAll(() => app.close());
 
     it('refuses a tile without a key and serves it with one, counted against the key', async () => {
-      const refused = await request(app.getHttpServer()).get(path(16)).expect(401);
+      const refused = await request(app.getHttpServer()).get(path(17)).expect(401);
       expect(refused.body.error.code).toBe('MISSING_API_KEY');
-      const res = await request(app.getHttpServer()).get(path(16)).set('x-api-key', key).expect(200);
+      const res = await request(app.getHttpServer()).get(path(17)).set('x-api-key', key).expect(200);
       expect(res.headers['ratelimit-policy']).toMatch(/^"per-key"/);
     });
   });
