@@ -1690,32 +1690,33 @@ ORDER BY
 --   $35 = 2000
 --   $36 = 200
 --   $37 = 200
---   $38 = 1000
---   $39 = 10
---   $40 = "Springfield IL"
---   $41 = "springfieldil"
---   $42 = "Springfield IL"
+--   $38 = 200
+--   $39 = 1000
+--   $40 = 10
+--   $41 = "Springfield IL"
+--   $42 = "springfieldil"
 --   $43 = "Springfield IL"
---   $44 = "'springfield' & 'il'"
---   $45 = "'springfield' & 'il':*"
---   $46 = 10001
---   $47 = 1000
---   $48 = false
---   $49 = 10001
---   $50 = 1000
+--   $44 = "Springfield IL"
+--   $45 = "'springfield' & 'il'"
+--   $46 = "'springfield' & 'il':*"
+--   $47 = 10001
+--   $48 = 1000
+--   $49 = false
+--   $50 = 10001
 --   $51 = 1000
---   $52 = 10
---   $53 = 0
---   $54 = 10
---   $55 = 1000
---   $56 = 0
---   $57 = 10
---   $58 = 0
---   $59 = "Springfield IL"
---   $60 = "springfieldil"
---   $61 = "Springfield IL"
+--   $52 = 1000
+--   $53 = 10
+--   $54 = 0
+--   $55 = 10
+--   $56 = 1000
+--   $57 = 0
+--   $58 = 10
+--   $59 = 0
+--   $60 = "Springfield IL"
+--   $61 = "springfieldil"
 --   $62 = "Springfield IL"
---   $63 = "'springfield' & 'il'"
+--   $63 = "Springfield IL"
+--   $64 = "'springfield' & 'il'"
 WITH
   pinned AS MATERIALIZED (
     SELECT DISTINCT
@@ -1735,7 +1736,7 @@ WITH
           WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5
           ELSE 0
         END + coalesce(
-          greatest(
+          coalesce(
             greatest(
               ($6::float8[]) [array_position($7::uuid[], i.place_id)],
               CASE
@@ -1758,7 +1759,8 @@ WITH
               WHEN ST_DWithin (
                 i.location::geography,
                 ST_SetSRID (ST_MakePoint ($12::float8, $13::float8), 4326)::geography,
-                $14::float8
+                $14::float8,
+                false
               ) THEN ($15::float8[]) [array_position($16::uuid[], $17::uuid)]
             END
           ) + CASE
@@ -1766,7 +1768,8 @@ WITH
             OR ST_DWithin (
               i.location::geography,
               ST_SetSRID (ST_MakePoint ($19::float8, $20::float8), 4326)::geography,
-              $21::float8
+              $21::float8,
+              false
             ) THEN 20 / (
               1 + ST_Distance (
                 i.location::geography,
@@ -1800,20 +1803,20 @@ WITH
           FROM
             (
               SELECT
-                y.id
+                u.id
               FROM
                 (
                   (
                     SELECT
-                      i.id,
-                      0::bigint AS n
+                      i.id
                     FROM
                       imagery i
                     WHERE
                       ST_DWithin (
                         i.location::geography,
                         ST_SetSRID (ST_MakePoint ($26::float8, $27::float8), 4326)::geography,
-                        $28::float8
+                        $28::float8,
+                        false
                       )
                     ORDER BY
                       i.location::geography <-> ST_SetSRID (ST_MakePoint ($29::float8, $30::float8), 4326)::geography
@@ -1823,8 +1826,7 @@ WITH
                   UNION ALL
                   (
                     SELECT
-                      x.id,
-                      p.n
+                      x.id
                     FROM
                       unnest($32::uuid[], $33::text[]) WITH ORDINALITY AS p (id, name, n)
                       CROSS JOIN LATERAL (
@@ -1867,12 +1869,14 @@ WITH
                             $36
                         )
                       ) x
+                    ORDER BY
+                      p.n
+                    LIMIT
+                      $37
                   )
-                ) y
-              ORDER BY
-                y.n
+                ) u
               LIMIT
-                $37
+                $38
             ) r
         )
       ) x
@@ -1886,24 +1890,24 @@ WITH
       i.id,
       row_number() OVER () AS seq,
       CASE
-        WHEN row_number() OVER () <= $38
+        WHEN row_number() OVER () <= $39
         AND NOT (
           SELECT
             count(*)
           FROM
             pinned
-        ) >= $39 THEN (
-          similarity (i.address_norm, lis_normalize ($40)) + CASE
-            WHEN coalesce(i.address_code = $41, false) THEN 10
+        ) >= $40 THEN (
+          similarity (i.address_norm, lis_normalize ($41)) + CASE
+            WHEN coalesce(i.address_code = $42, false) THEN 10
             ELSE 0
           END + CASE
-            WHEN i.address_norm = lis_normalize ($42) THEN 2
+            WHEN i.address_norm = lis_normalize ($43) THEN 2
             ELSE 0
           END + CASE
-            WHEN starts_with(i.address_norm, lis_normalize ($43)) THEN 0.5
+            WHEN starts_with(i.address_norm, lis_normalize ($44)) THEN 0.5
             ELSE 0
           END + CASE
-            WHEN i.address_tsv @@ to_tsquery('simple', $44) THEN 0.5
+            WHEN i.address_tsv @@ to_tsquery('simple', $45) THEN 0.5
             ELSE 0
           END
         )::float8
@@ -1911,7 +1915,7 @@ WITH
     FROM
       imagery i
     WHERE
-      i.address_tsv @@ to_tsquery('simple', $45)
+      i.address_tsv @@ to_tsquery('simple', $46)
       AND i.id NOT IN (
         SELECT
           id
@@ -1919,7 +1923,7 @@ WITH
           pinned
       )
     LIMIT
-      $46
+      $47
   ),
   sizes AS MATERIALIZED (
     SELECT
@@ -1945,11 +1949,11 @@ WITH
   counted AS MATERIALIZED (
     SELECT
       s.pinned + CASE
-        WHEN s.head > $47
-        AND $48 THEN $49
+        WHEN s.head > $48
+        AND $49 THEN $50
         ELSE s.head
       END AS total,
-      least(s.head, $50) + s.pinned AS ranked
+      least(s.head, $51) + s.pinned AS ranked
     FROM
       sizes s
   ),
@@ -1970,464 +1974,13 @@ WITH
         FROM
           head
         WHERE
-          seq <= $51
+          seq <= $52
           AND NOT (
             SELECT
               count(*)
             FROM
               pinned
-          ) >= $52
-        UNION ALL
-        SELECT
-          id,
-          score
-        FROM
-          pinned
-      ) r
-  ),
-  page AS MATERIALIZED (
-    SELECT
-      r.id,
-      r.score,
-      r.pos
-    FROM
-      ranked r
-    WHERE
-      r.pos > $53
-      AND r.pos <= $54
-    UNION ALL
-    SELECT
-      t.id,
-      NULL,
-      (
-        SELECT
-          ranked
-        FROM
-          counted
-      ) + t.n
-    FROM
-      (
-        SELECT
-          x.id,
-          row_number() OVER () AS n
-        FROM
-          (
-            SELECT
-              h.id
-            FROM
-              head h
-            WHERE
-              h.seq > $55
-            ORDER BY
-              h.seq
-          ) x
-        OFFSET
-          greatest(
-            0,
-            $56 - (
-              SELECT
-                ranked
-              FROM
-                counted
-            )
-          )
-        LIMIT
-          greatest(
-            0,
-            $57 - greatest(
-              $58,
-              (
-                SELECT
-                  ranked
-                FROM
-                  counted
-              )
-            )
-          )
-      ) t
-  )
-SELECT
-  t.total,
-  (
-    SELECT
-      code_matched
-    FROM
-      sizes
-  ) AS "codeMatched",
-  false AS estimated,
-  t.ranked AS known,
-  p.*
-FROM
-  counted t
-  LEFT JOIN LATERAL (
-    SELECT
-      i.id,
-      i.address,
-      to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt",
-      i.heading,
-      i.interactive,
-      i.image_url AS "imageUrl",
-      ST_X (i.location) AS lon,
-      ST_Y (i.location) AS lat,
-      i.place_id AS "placeId",
-      i.locality_id AS "localityId",
-      coalesce(
-        pg.score,
-        (
-          similarity (i.address_norm, lis_normalize ($59)) + CASE
-            WHEN coalesce(i.address_code = $60, false) THEN 10
-            ELSE 0
-          END + CASE
-            WHEN i.address_norm = lis_normalize ($61) THEN 2
-            ELSE 0
-          END + CASE
-            WHEN starts_with(i.address_norm, lis_normalize ($62)) THEN 0.5
-            ELSE 0
-          END + CASE
-            WHEN i.address_tsv @@ to_tsquery('simple', $63) THEN 0.5
-            ELSE 0
-          END
-        )::float8
-      ) AS score,
-      NULL::float8 AS distance,
-      pg.pos
-    FROM
-      page pg
-      JOIN imagery i ON i.id = pg.id
-  ) p ON true
-ORDER BY
-  p.pos
-;
-
--- SearchRepository.searchFullText: the query names places, its matches estimated (the head is read only past the pinned rows)
---   $1 = "New Mi"
---   $2 = "newmi"
---   $3 = "New Mi"
---   $4 = "New Mi"
---   $5 = "'new' & 'mi'"
---   $6 = [40,30]
---   $7 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $8 = ["'springfield'","'herrengasse' & '35'"]
---   $9 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $10 = [40,30]
---   $11 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $12 = -89.65
---   $13 = 39.78
---   $14 = 500
---   $15 = [40,30]
---   $16 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $17 = "<generated uuid>"
---   $18 = "<generated uuid>"
---   $19 = -89.65
---   $20 = 39.78
---   $21 = 500
---   $22 = -89.65
---   $23 = 39.78
---   $24 = "newmi"
---   $25 = 1000
---   $26 = -89.65
---   $27 = 39.78
---   $28 = 500
---   $29 = -89.65
---   $30 = 39.78
---   $31 = 200
---   $32 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $33 = ["'springfield'","'herrengasse' & '35'"]
---   $34 = 200
---   $35 = 2000
---   $36 = 200
---   $37 = 200
---   $38 = 1000
---   $39 = "New Mi"
---   $40 = "newmi"
---   $41 = "New Mi"
---   $42 = "New Mi"
---   $43 = "'new' & 'mi'"
---   $44 = "'new' & 'mi':*"
---   $45 = 11
---   $46 = 10001
---   $47 = 11
---   $48 = 320
---   $49 = 1000
---   $50 = false
---   $51 = 10001
---   $52 = 1000
---   $53 = 1000
---   $54 = 0
---   $55 = 11
---   $56 = 1000
---   $57 = 0
---   $58 = 11
---   $59 = 0
---   $60 = 11
---   $61 = "New Mi"
---   $62 = "newmi"
---   $63 = "New Mi"
---   $64 = "New Mi"
---   $65 = "'new' & 'mi'"
-WITH
-  pinned AS MATERIALIZED (
-    SELECT DISTINCT
-      ON (x.id) x.id,
-      x.code_match,
-      (
-        similarity (i.address_norm, lis_normalize ($1)) + CASE
-          WHEN coalesce(i.address_code = $2, false) THEN 10
-          ELSE 0
-        END + CASE
-          WHEN i.address_norm = lis_normalize ($3) THEN 2
-          ELSE 0
-        END + CASE
-          WHEN starts_with(i.address_norm, lis_normalize ($4)) THEN 0.5
-          ELSE 0
-        END + CASE
-          WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5
-          ELSE 0
-        END + coalesce(
-          greatest(
-            greatest(
-              ($6::float8[]) [array_position($7::uuid[], i.place_id)],
-              CASE
-                WHEN (
-                  i.address_origin <> 'own'
-                  OR i.address_tsv @@ (
-                    ARRAY(
-                      SELECT
-                        to_tsquery('simple', n.name)
-                      FROM
-                        unnest($8::text[]) WITH ORDINALITY AS n (name, k)
-                      ORDER BY
-                        n.k
-                    )
-                  ) [array_position($9::uuid[], i.locality_id)]
-                ) THEN ($10::float8[]) [array_position($11::uuid[], i.locality_id)]
-              END
-            ),
-            CASE
-              WHEN ST_DWithin (
-                i.location::geography,
-                ST_SetSRID (ST_MakePoint ($12::float8, $13::float8), 4326)::geography,
-                $14::float8
-              ) THEN ($15::float8[]) [array_position($16::uuid[], $17::uuid)]
-            END
-          ) + CASE
-            WHEN $18::uuid IN (i.place_id, i.locality_id)
-            OR ST_DWithin (
-              i.location::geography,
-              ST_SetSRID (ST_MakePoint ($19::float8, $20::float8), 4326)::geography,
-              $21::float8
-            ) THEN 20 / (
-              1 + ST_Distance (
-                i.location::geography,
-                ST_SetSRID (ST_MakePoint ($22::float8, $23::float8), 4326)::geography,
-                false
-              ) / 50
-            )
-            ELSE 0
-          END,
-          0
-        )
-      )::float8 AS score
-    FROM
-      (
-        (
-          SELECT
-            i.id,
-            true AS code_match
-          FROM
-            imagery i
-          WHERE
-            i.address_code = $24
-          LIMIT
-            $25
-        )
-        UNION ALL
-        (
-          SELECT
-            r.id,
-            false AS code_match
-          FROM
-            (
-              SELECT
-                y.id
-              FROM
-                (
-                  (
-                    SELECT
-                      i.id,
-                      0::bigint AS n
-                    FROM
-                      imagery i
-                    WHERE
-                      ST_DWithin (
-                        i.location::geography,
-                        ST_SetSRID (ST_MakePoint ($26::float8, $27::float8), 4326)::geography,
-                        $28::float8
-                      )
-                    ORDER BY
-                      i.location::geography <-> ST_SetSRID (ST_MakePoint ($29::float8, $30::float8), 4326)::geography
-                    LIMIT
-                      $31
-                  )
-                  UNION ALL
-                  (
-                    SELECT
-                      x.id,
-                      p.n
-                    FROM
-                      unnest($32::uuid[], $33::text[]) WITH ORDINALITY AS p (id, name, n)
-                      CROSS JOIN LATERAL (
-                        SELECT
-                          to_tsquery('simple', p.name) AS name
-                      ) q
-                      CROSS JOIN LATERAL (
-                        (
-                          SELECT
-                            i.id
-                          FROM
-                            imagery i
-                          WHERE
-                            i.place_id = p.id
-                          LIMIT
-                            $34
-                        )
-                        UNION ALL
-                        (
-                          SELECT
-                            l.id
-                          FROM
-                            (
-                              SELECT
-                                i.id,
-                                (
-                                  i.address_origin <> 'own'
-                                  OR i.address_tsv @@ q.name
-                                ) AS its
-                              FROM
-                                imagery i
-                              WHERE
-                                i.locality_id = p.id
-                              LIMIT
-                                $35
-                            ) l
-                          WHERE
-                            l.its
-                          LIMIT
-                            $36
-                        )
-                      ) x
-                  )
-                ) y
-              ORDER BY
-                y.n
-              LIMIT
-                $37
-            ) r
-        )
-      ) x
-      JOIN imagery i ON i.id = x.id
-    ORDER BY
-      x.id,
-      x.code_match DESC
-  ),
-  head AS MATERIALIZED (
-    SELECT
-      i.id,
-      row_number() OVER () AS seq,
-      CASE
-        WHEN row_number() OVER () <= $38 THEN (
-          similarity (i.address_norm, lis_normalize ($39)) + CASE
-            WHEN coalesce(i.address_code = $40, false) THEN 10
-            ELSE 0
-          END + CASE
-            WHEN i.address_norm = lis_normalize ($41) THEN 2
-            ELSE 0
-          END + CASE
-            WHEN starts_with(i.address_norm, lis_normalize ($42)) THEN 0.5
-            ELSE 0
-          END + CASE
-            WHEN i.address_tsv @@ to_tsquery('simple', $43) THEN 0.5
-            ELSE 0
-          END
-        )::float8
-      END AS score
-    FROM
-      imagery i
-    WHERE
-      i.address_tsv @@ to_tsquery('simple', $44)
-      AND i.id NOT IN (
-        SELECT
-          id
-        FROM
-          pinned
-      )
-      AND NOT (
-        SELECT
-          count(*)
-        FROM
-          pinned
-      ) >= $45
-    LIMIT
-      $46
-  ),
-  sizes AS MATERIALIZED (
-    SELECT
-      (
-        SELECT
-          count(*)
-        FROM
-          head
-      )::int AS head,
-      (
-        SELECT
-          count(*)
-        FROM
-          pinned
-      )::int AS pinned,
-      (
-        SELECT
-          coalesce(bool_or(code_match), false)
-        FROM
-          pinned
-      ) AS code_matched
-  ),
-  counted AS MATERIALIZED (
-    SELECT
-      CASE
-        WHEN (
-          SELECT
-            count(*)
-          FROM
-            pinned
-        ) >= $47 THEN greatest(s.pinned, $48)
-        ELSE s.pinned + CASE
-          WHEN s.head > $49
-          AND $50 THEN $51
-          ELSE s.head
-        END
-      END AS total,
-      least(s.head, $52) + s.pinned AS ranked
-    FROM
-      sizes s
-  ),
-  ranked AS MATERIALIZED (
-    SELECT
-      r.id,
-      r.score,
-      row_number() OVER (
-        ORDER BY
-          r.score DESC,
-          r.id
-      ) AS pos
-    FROM
-      (
-        SELECT
-          id,
-          score
-        FROM
-          head
-        WHERE
-          seq <= $53
+          ) >= $53
         UNION ALL
         SELECT
           id,
@@ -2505,12 +2058,7 @@ SELECT
     FROM
       sizes
   ) AS "codeMatched",
-  (
-    SELECT
-      count(*)
-    FROM
-      pinned
-  ) >= $60 AS estimated,
+  false AS estimated,
   t.ranked AS known,
   p.*
 FROM
@@ -2530,17 +2078,477 @@ FROM
       coalesce(
         pg.score,
         (
-          similarity (i.address_norm, lis_normalize ($61)) + CASE
-            WHEN coalesce(i.address_code = $62, false) THEN 10
+          similarity (i.address_norm, lis_normalize ($60)) + CASE
+            WHEN coalesce(i.address_code = $61, false) THEN 10
             ELSE 0
           END + CASE
-            WHEN i.address_norm = lis_normalize ($63) THEN 2
+            WHEN i.address_norm = lis_normalize ($62) THEN 2
             ELSE 0
           END + CASE
-            WHEN starts_with(i.address_norm, lis_normalize ($64)) THEN 0.5
+            WHEN starts_with(i.address_norm, lis_normalize ($63)) THEN 0.5
             ELSE 0
           END + CASE
-            WHEN i.address_tsv @@ to_tsquery('simple', $65) THEN 0.5
+            WHEN i.address_tsv @@ to_tsquery('simple', $64) THEN 0.5
+            ELSE 0
+          END
+        )::float8
+      ) AS score,
+      NULL::float8 AS distance,
+      pg.pos
+    FROM
+      page pg
+      JOIN imagery i ON i.id = pg.id
+  ) p ON true
+ORDER BY
+  p.pos
+;
+
+-- SearchRepository.searchFullText: the query names places, its matches estimated (the head is read only past the pinned rows)
+--   $1 = "New Mi"
+--   $2 = "newmi"
+--   $3 = "New Mi"
+--   $4 = "New Mi"
+--   $5 = "'new' & 'mi'"
+--   $6 = [40,30]
+--   $7 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $8 = ["'springfield'","'herrengasse' & '35'"]
+--   $9 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $10 = [40,30]
+--   $11 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $12 = -89.65
+--   $13 = 39.78
+--   $14 = 500
+--   $15 = [40,30]
+--   $16 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $17 = "<generated uuid>"
+--   $18 = "<generated uuid>"
+--   $19 = -89.65
+--   $20 = 39.78
+--   $21 = 500
+--   $22 = -89.65
+--   $23 = 39.78
+--   $24 = "newmi"
+--   $25 = 1000
+--   $26 = -89.65
+--   $27 = 39.78
+--   $28 = 500
+--   $29 = -89.65
+--   $30 = 39.78
+--   $31 = 200
+--   $32 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $33 = ["'springfield'","'herrengasse' & '35'"]
+--   $34 = 200
+--   $35 = 2000
+--   $36 = 200
+--   $37 = 200
+--   $38 = 200
+--   $39 = 1000
+--   $40 = "New Mi"
+--   $41 = "newmi"
+--   $42 = "New Mi"
+--   $43 = "New Mi"
+--   $44 = "'new' & 'mi'"
+--   $45 = "'new' & 'mi':*"
+--   $46 = 11
+--   $47 = 10001
+--   $48 = 11
+--   $49 = 320
+--   $50 = 1000
+--   $51 = false
+--   $52 = 10001
+--   $53 = 1000
+--   $54 = 1000
+--   $55 = 0
+--   $56 = 11
+--   $57 = 1000
+--   $58 = 0
+--   $59 = 11
+--   $60 = 0
+--   $61 = 11
+--   $62 = "New Mi"
+--   $63 = "newmi"
+--   $64 = "New Mi"
+--   $65 = "New Mi"
+--   $66 = "'new' & 'mi'"
+WITH
+  pinned AS MATERIALIZED (
+    SELECT DISTINCT
+      ON (x.id) x.id,
+      x.code_match,
+      (
+        similarity (i.address_norm, lis_normalize ($1)) + CASE
+          WHEN coalesce(i.address_code = $2, false) THEN 10
+          ELSE 0
+        END + CASE
+          WHEN i.address_norm = lis_normalize ($3) THEN 2
+          ELSE 0
+        END + CASE
+          WHEN starts_with(i.address_norm, lis_normalize ($4)) THEN 0.5
+          ELSE 0
+        END + CASE
+          WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5
+          ELSE 0
+        END + coalesce(
+          coalesce(
+            greatest(
+              ($6::float8[]) [array_position($7::uuid[], i.place_id)],
+              CASE
+                WHEN (
+                  i.address_origin <> 'own'
+                  OR i.address_tsv @@ (
+                    ARRAY(
+                      SELECT
+                        to_tsquery('simple', n.name)
+                      FROM
+                        unnest($8::text[]) WITH ORDINALITY AS n (name, k)
+                      ORDER BY
+                        n.k
+                    )
+                  ) [array_position($9::uuid[], i.locality_id)]
+                ) THEN ($10::float8[]) [array_position($11::uuid[], i.locality_id)]
+              END
+            ),
+            CASE
+              WHEN ST_DWithin (
+                i.location::geography,
+                ST_SetSRID (ST_MakePoint ($12::float8, $13::float8), 4326)::geography,
+                $14::float8,
+                false
+              ) THEN ($15::float8[]) [array_position($16::uuid[], $17::uuid)]
+            END
+          ) + CASE
+            WHEN $18::uuid IN (i.place_id, i.locality_id)
+            OR ST_DWithin (
+              i.location::geography,
+              ST_SetSRID (ST_MakePoint ($19::float8, $20::float8), 4326)::geography,
+              $21::float8,
+              false
+            ) THEN 20 / (
+              1 + ST_Distance (
+                i.location::geography,
+                ST_SetSRID (ST_MakePoint ($22::float8, $23::float8), 4326)::geography,
+                false
+              ) / 50
+            )
+            ELSE 0
+          END,
+          0
+        )
+      )::float8 AS score
+    FROM
+      (
+        (
+          SELECT
+            i.id,
+            true AS code_match
+          FROM
+            imagery i
+          WHERE
+            i.address_code = $24
+          LIMIT
+            $25
+        )
+        UNION ALL
+        (
+          SELECT
+            r.id,
+            false AS code_match
+          FROM
+            (
+              SELECT
+                u.id
+              FROM
+                (
+                  (
+                    SELECT
+                      i.id
+                    FROM
+                      imagery i
+                    WHERE
+                      ST_DWithin (
+                        i.location::geography,
+                        ST_SetSRID (ST_MakePoint ($26::float8, $27::float8), 4326)::geography,
+                        $28::float8,
+                        false
+                      )
+                    ORDER BY
+                      i.location::geography <-> ST_SetSRID (ST_MakePoint ($29::float8, $30::float8), 4326)::geography
+                    LIMIT
+                      $31
+                  )
+                  UNION ALL
+                  (
+                    SELECT
+                      x.id
+                    FROM
+                      unnest($32::uuid[], $33::text[]) WITH ORDINALITY AS p (id, name, n)
+                      CROSS JOIN LATERAL (
+                        SELECT
+                          to_tsquery('simple', p.name) AS name
+                      ) q
+                      CROSS JOIN LATERAL (
+                        (
+                          SELECT
+                            i.id
+                          FROM
+                            imagery i
+                          WHERE
+                            i.place_id = p.id
+                          LIMIT
+                            $34
+                        )
+                        UNION ALL
+                        (
+                          SELECT
+                            l.id
+                          FROM
+                            (
+                              SELECT
+                                i.id,
+                                (
+                                  i.address_origin <> 'own'
+                                  OR i.address_tsv @@ q.name
+                                ) AS its
+                              FROM
+                                imagery i
+                              WHERE
+                                i.locality_id = p.id
+                              LIMIT
+                                $35
+                            ) l
+                          WHERE
+                            l.its
+                          LIMIT
+                            $36
+                        )
+                      ) x
+                    ORDER BY
+                      p.n
+                    LIMIT
+                      $37
+                  )
+                ) u
+              LIMIT
+                $38
+            ) r
+        )
+      ) x
+      JOIN imagery i ON i.id = x.id
+    ORDER BY
+      x.id,
+      x.code_match DESC
+  ),
+  head AS MATERIALIZED (
+    SELECT
+      i.id,
+      row_number() OVER () AS seq,
+      CASE
+        WHEN row_number() OVER () <= $39 THEN (
+          similarity (i.address_norm, lis_normalize ($40)) + CASE
+            WHEN coalesce(i.address_code = $41, false) THEN 10
+            ELSE 0
+          END + CASE
+            WHEN i.address_norm = lis_normalize ($42) THEN 2
+            ELSE 0
+          END + CASE
+            WHEN starts_with(i.address_norm, lis_normalize ($43)) THEN 0.5
+            ELSE 0
+          END + CASE
+            WHEN i.address_tsv @@ to_tsquery('simple', $44) THEN 0.5
+            ELSE 0
+          END
+        )::float8
+      END AS score
+    FROM
+      imagery i
+    WHERE
+      i.address_tsv @@ to_tsquery('simple', $45)
+      AND i.id NOT IN (
+        SELECT
+          id
+        FROM
+          pinned
+      )
+      AND NOT (
+        SELECT
+          count(*)
+        FROM
+          pinned
+      ) >= $46
+    LIMIT
+      $47
+  ),
+  sizes AS MATERIALIZED (
+    SELECT
+      (
+        SELECT
+          count(*)
+        FROM
+          head
+      )::int AS head,
+      (
+        SELECT
+          count(*)
+        FROM
+          pinned
+      )::int AS pinned,
+      (
+        SELECT
+          coalesce(bool_or(code_match), false)
+        FROM
+          pinned
+      ) AS code_matched
+  ),
+  counted AS MATERIALIZED (
+    SELECT
+      CASE
+        WHEN (
+          SELECT
+            count(*)
+          FROM
+            pinned
+        ) >= $48 THEN greatest(s.pinned, $49)
+        ELSE s.pinned + CASE
+          WHEN s.head > $50
+          AND $51 THEN $52
+          ELSE s.head
+        END
+      END AS total,
+      least(s.head, $53) + s.pinned AS ranked
+    FROM
+      sizes s
+  ),
+  ranked AS MATERIALIZED (
+    SELECT
+      r.id,
+      r.score,
+      row_number() OVER (
+        ORDER BY
+          r.score DESC,
+          r.id
+      ) AS pos
+    FROM
+      (
+        SELECT
+          id,
+          score
+        FROM
+          head
+        WHERE
+          seq <= $54
+        UNION ALL
+        SELECT
+          id,
+          score
+        FROM
+          pinned
+      ) r
+  ),
+  page AS MATERIALIZED (
+    SELECT
+      r.id,
+      r.score,
+      r.pos
+    FROM
+      ranked r
+    WHERE
+      r.pos > $55
+      AND r.pos <= $56
+    UNION ALL
+    SELECT
+      t.id,
+      NULL,
+      (
+        SELECT
+          ranked
+        FROM
+          counted
+      ) + t.n
+    FROM
+      (
+        SELECT
+          x.id,
+          row_number() OVER () AS n
+        FROM
+          (
+            SELECT
+              h.id
+            FROM
+              head h
+            WHERE
+              h.seq > $57
+            ORDER BY
+              h.seq
+          ) x
+        OFFSET
+          greatest(
+            0,
+            $58 - (
+              SELECT
+                ranked
+              FROM
+                counted
+            )
+          )
+        LIMIT
+          greatest(
+            0,
+            $59 - greatest(
+              $60,
+              (
+                SELECT
+                  ranked
+                FROM
+                  counted
+              )
+            )
+          )
+      ) t
+  )
+SELECT
+  t.total,
+  (
+    SELECT
+      code_matched
+    FROM
+      sizes
+  ) AS "codeMatched",
+  (
+    SELECT
+      count(*)
+    FROM
+      pinned
+  ) >= $61 AS estimated,
+  t.ranked AS known,
+  p.*
+FROM
+  counted t
+  LEFT JOIN LATERAL (
+    SELECT
+      i.id,
+      i.address,
+      to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt",
+      i.heading,
+      i.interactive,
+      i.image_url AS "imageUrl",
+      ST_X (i.location) AS lon,
+      ST_Y (i.location) AS lat,
+      i.place_id AS "placeId",
+      i.locality_id AS "localityId",
+      coalesce(
+        pg.score,
+        (
+          similarity (i.address_norm, lis_normalize ($62)) + CASE
+            WHEN coalesce(i.address_code = $63, false) THEN 10
+            ELSE 0
+          END + CASE
+            WHEN i.address_norm = lis_normalize ($64) THEN 2
+            ELSE 0
+          END + CASE
+            WHEN starts_with(i.address_norm, lis_normalize ($65)) THEN 0.5
+            ELSE 0
+          END + CASE
+            WHEN i.address_tsv @@ to_tsquery('simple', $66) THEN 0.5
             ELSE 0
           END
         )::float8
@@ -2810,59 +2818,51 @@ WITH
           FROM
             (
               SELECT
-                y.id
+                x.id
               FROM
-                (
+                unnest($45::uuid[], $46::text[]) WITH ORDINALITY AS p (id, name, n)
+                CROSS JOIN LATERAL (
+                  SELECT
+                    to_tsquery('simple', p.name) AS name
+                ) q
+                CROSS JOIN LATERAL (
                   (
                     SELECT
-                      x.id,
-                      p.n
+                      i.id
                     FROM
-                      unnest($45::uuid[], $46::text[]) WITH ORDINALITY AS p (id, name, n)
-                      CROSS JOIN LATERAL (
-                        SELECT
-                          to_tsquery('simple', p.name) AS name
-                      ) q
-                      CROSS JOIN LATERAL (
-                        (
-                          SELECT
-                            i.id
-                          FROM
-                            imagery i
-                          WHERE
-                            i.place_id = p.id
-                          LIMIT
-                            $47
-                        )
-                        UNION ALL
-                        (
-                          SELECT
-                            l.id
-                          FROM
-                            (
-                              SELECT
-                                i.id,
-                                (
-                                  i.address_origin <> 'own'
-                                  OR i.address_tsv @@ q.name
-                                ) AS its
-                              FROM
-                                imagery i
-                              WHERE
-                                i.locality_id = p.id
-                              LIMIT
-                                $48
-                            ) l
-                          WHERE
-                            l.its
-                          LIMIT
-                            $49
-                        )
-                      ) x
+                      imagery i
+                    WHERE
+                      i.place_id = p.id
+                    LIMIT
+                      $47
                   )
-                ) y
+                  UNION ALL
+                  (
+                    SELECT
+                      l.id
+                    FROM
+                      (
+                        SELECT
+                          i.id,
+                          (
+                            i.address_origin <> 'own'
+                            OR i.address_tsv @@ q.name
+                          ) AS its
+                        FROM
+                          imagery i
+                        WHERE
+                          i.locality_id = p.id
+                        LIMIT
+                          $48
+                      ) l
+                    WHERE
+                      l.its
+                    LIMIT
+                      $49
+                  )
+                ) x
               ORDER BY
-                y.n
+                p.n
               LIMIT
                 $50
             ) r
@@ -3181,33 +3181,34 @@ ORDER BY
 --   $39 = 2000
 --   $40 = 200
 --   $41 = 200
---   $42 = 1000
---   $43 = 10
---   $44 = "Springfield"
---   $45 = "springfield"
---   $46 = "Springfield"
+--   $42 = 200
+--   $43 = 1000
+--   $44 = 10
+--   $45 = "Springfield"
+--   $46 = "springfield"
 --   $47 = "Springfield"
---   $48 = "'springfield'"
---   $49 = "'springfield':*"
---   $50 = "US-IL"
---   $51 = 10001
---   $52 = 1000
---   $53 = false
---   $54 = 10001
---   $55 = 1000
+--   $48 = "Springfield"
+--   $49 = "'springfield'"
+--   $50 = "'springfield':*"
+--   $51 = "US-IL"
+--   $52 = 10001
+--   $53 = 1000
+--   $54 = false
+--   $55 = 10001
 --   $56 = 1000
---   $57 = 10
---   $58 = 0
---   $59 = 10
---   $60 = 1000
---   $61 = 0
---   $62 = 10
---   $63 = 0
---   $64 = "Springfield"
---   $65 = "springfield"
---   $66 = "Springfield"
+--   $57 = 1000
+--   $58 = 10
+--   $59 = 0
+--   $60 = 10
+--   $61 = 1000
+--   $62 = 0
+--   $63 = 10
+--   $64 = 0
+--   $65 = "Springfield"
+--   $66 = "springfield"
 --   $67 = "Springfield"
---   $68 = "'springfield'"
+--   $68 = "Springfield"
+--   $69 = "'springfield'"
 WITH
   pinned AS MATERIALIZED (
     SELECT DISTINCT
@@ -3227,7 +3228,7 @@ WITH
           WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5
           ELSE 0
         END + coalesce(
-          greatest(
+          coalesce(
             greatest(
               ($6::float8[]) [array_position($7::uuid[], i.place_id)],
               CASE
@@ -3250,7 +3251,8 @@ WITH
               WHEN ST_DWithin (
                 i.location::geography,
                 ST_SetSRID (ST_MakePoint ($12::float8, $13::float8), 4326)::geography,
-                $14::float8
+                $14::float8,
+                false
               ) THEN ($15::float8[]) [array_position($16::uuid[], $17::uuid)]
             END
           ) + CASE
@@ -3258,7 +3260,8 @@ WITH
             OR ST_DWithin (
               i.location::geography,
               ST_SetSRID (ST_MakePoint ($19::float8, $20::float8), 4326)::geography,
-              $21::float8
+              $21::float8,
+              false
             ) THEN 20 / (
               1 + ST_Distance (
                 i.location::geography,
@@ -3293,20 +3296,20 @@ WITH
           FROM
             (
               SELECT
-                y.id
+                u.id
               FROM
                 (
                   (
                     SELECT
-                      i.id,
-                      0::bigint AS n
+                      i.id
                     FROM
                       imagery i
                     WHERE
                       ST_DWithin (
                         i.location::geography,
                         ST_SetSRID (ST_MakePoint ($27::float8, $28::float8), 4326)::geography,
-                        $29::float8
+                        $29::float8,
+                        false
                       )
                       AND coalesce(i.region_code = $30, false)
                     ORDER BY
@@ -3317,8 +3320,7 @@ WITH
                   UNION ALL
                   (
                     SELECT
-                      x.id,
-                      p.n
+                      x.id
                     FROM
                       unnest($34::uuid[], $35::text[]) WITH ORDINALITY AS p (id, name, n)
                       CROSS JOIN LATERAL (
@@ -3363,12 +3365,14 @@ WITH
                             $40
                         )
                       ) x
+                    ORDER BY
+                      p.n
+                    LIMIT
+                      $41
                   )
-                ) y
-              ORDER BY
-                y.n
+                ) u
               LIMIT
-                $41
+                $42
             ) r
         )
       ) x
@@ -3382,24 +3386,24 @@ WITH
       i.id,
       row_number() OVER () AS seq,
       CASE
-        WHEN row_number() OVER () <= $42
+        WHEN row_number() OVER () <= $43
         AND NOT (
           SELECT
             count(*)
           FROM
             pinned
-        ) >= $43 THEN (
-          similarity (i.address_norm, lis_normalize ($44)) + CASE
-            WHEN coalesce(i.address_code = $45, false) THEN 10
+        ) >= $44 THEN (
+          similarity (i.address_norm, lis_normalize ($45)) + CASE
+            WHEN coalesce(i.address_code = $46, false) THEN 10
             ELSE 0
           END + CASE
-            WHEN i.address_norm = lis_normalize ($46) THEN 2
+            WHEN i.address_norm = lis_normalize ($47) THEN 2
             ELSE 0
           END + CASE
-            WHEN starts_with(i.address_norm, lis_normalize ($47)) THEN 0.5
+            WHEN starts_with(i.address_norm, lis_normalize ($48)) THEN 0.5
             ELSE 0
           END + CASE
-            WHEN i.address_tsv @@ to_tsquery('simple', $48) THEN 0.5
+            WHEN i.address_tsv @@ to_tsquery('simple', $49) THEN 0.5
             ELSE 0
           END
         )::float8
@@ -3407,8 +3411,8 @@ WITH
     FROM
       imagery i
     WHERE
-      i.address_tsv @@ to_tsquery('simple', $49)
-      AND i.region_code = $50
+      i.address_tsv @@ to_tsquery('simple', $50)
+      AND i.region_code = $51
       AND i.id NOT IN (
         SELECT
           id
@@ -3416,7 +3420,7 @@ WITH
           pinned
       )
     LIMIT
-      $51
+      $52
   ),
   sizes AS MATERIALIZED (
     SELECT
@@ -3442,11 +3446,11 @@ WITH
   counted AS MATERIALIZED (
     SELECT
       s.pinned + CASE
-        WHEN s.head > $52
-        AND $53 THEN $54
+        WHEN s.head > $53
+        AND $54 THEN $55
         ELSE s.head
       END AS total,
-      least(s.head, $55) + s.pinned AS ranked
+      least(s.head, $56) + s.pinned AS ranked
     FROM
       sizes s
   ),
@@ -3467,13 +3471,13 @@ WITH
         FROM
           head
         WHERE
-          seq <= $56
+          seq <= $57
           AND NOT (
             SELECT
               count(*)
             FROM
               pinned
-          ) >= $57
+          ) >= $58
         UNION ALL
         SELECT
           id,
@@ -3490,8 +3494,8 @@ WITH
     FROM
       ranked r
     WHERE
-      r.pos > $58
-      AND r.pos <= $59
+      r.pos > $59
+      AND r.pos <= $60
     UNION ALL
     SELECT
       t.id,
@@ -3514,14 +3518,14 @@ WITH
             FROM
               head h
             WHERE
-              h.seq > $60
+              h.seq > $61
             ORDER BY
               h.seq
           ) x
         OFFSET
           greatest(
             0,
-            $61 - (
+            $62 - (
               SELECT
                 ranked
               FROM
@@ -3531,8 +3535,8 @@ WITH
         LIMIT
           greatest(
             0,
-            $62 - greatest(
-              $63,
+            $63 - greatest(
+              $64,
               (
                 SELECT
                   ranked
@@ -3571,17 +3575,17 @@ FROM
       coalesce(
         pg.score,
         (
-          similarity (i.address_norm, lis_normalize ($64)) + CASE
-            WHEN coalesce(i.address_code = $65, false) THEN 10
+          similarity (i.address_norm, lis_normalize ($65)) + CASE
+            WHEN coalesce(i.address_code = $66, false) THEN 10
             ELSE 0
           END + CASE
-            WHEN i.address_norm = lis_normalize ($66) THEN 2
+            WHEN i.address_norm = lis_normalize ($67) THEN 2
             ELSE 0
           END + CASE
-            WHEN starts_with(i.address_norm, lis_normalize ($67)) THEN 0.5
+            WHEN starts_with(i.address_norm, lis_normalize ($68)) THEN 0.5
             ELSE 0
           END + CASE
-            WHEN i.address_tsv @@ to_tsquery('simple', $68) THEN 0.5
+            WHEN i.address_tsv @@ to_tsquery('simple', $69) THEN 0.5
             ELSE 0
           END
         )::float8

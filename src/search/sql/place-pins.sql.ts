@@ -56,9 +56,10 @@ function viewedSql(view: View): Prisma.Sql {
   return Prisma.sql`(ST_DWithin(i.location::geography, ${geography(view)}, ${VIEW_RADIUS_M}::float8) AND ${showsSql(view)})`;
 }
 
-// Within CENTRE_RADIUS_M of a named town's point (the geography index's expression).
+// Within CENTRE_RADIUS_M of a named town's point (the geography index's expression), on the sphere:
+// it is tested on every pinned row, and the spheroid's few metres at 500 m cost four times as much.
 function nearCentreSql(c: { lon: number; lat: number }): Prisma.Sql {
-  return Prisma.sql`ST_DWithin(i.location::geography, ${geography(c)}, ${CENTRE_RADIUS_M}::float8)`;
+  return Prisma.sql`ST_DWithin(i.location::geography, ${geography(c)}, ${CENTRE_RADIUS_M}::float8, false)`;
 }
 
 // Fragments one after another (Prisma.join refuses an empty list).
@@ -94,11 +95,12 @@ function pinScoreSql(pins: PlacePins): Prisma.Sql {
   const linked = Prisma.sql`greatest((${scores})[array_position(${ids}, i.place_id)],
     CASE WHEN ${ofLocalitySql(Prisma.sql`(${nameQueriesSql(pins)})[${locality}]`)} THEN (${scores})[${locality}] END)`;
   const w = (weight: number) => Prisma.raw(String(weight));
-  // A named town's records, and every record near its centre, score more the nearer its centre.
+  // A named town's records, and every record near its centre, score more the nearer its centre. The
+  // distance test runs only on the rows not linked to it (coalesce and OR stop at the first answer).
   const c = pins.centre;
   const near = c ? nearCentreSql(c) : null;
   const base = c
-    ? Prisma.sql`greatest(${linked}, CASE WHEN ${near} THEN (${scores})[array_position(${ids}, ${c.id}::uuid)] END)
+    ? Prisma.sql`coalesce(${linked}, CASE WHEN ${near} THEN (${scores})[array_position(${ids}, ${c.id}::uuid)] END)
         + CASE WHEN ${c.id}::uuid IN (i.place_id, i.locality_id) OR ${near}
         THEN ${w(PIN_WEIGHTS.centre)} / (1 + ${sphereDistanceSql(c)} / ${w(PIN_WEIGHTS.centreHalfM)}) ELSE 0 END`
     : linked;
@@ -147,15 +149,11 @@ export function pinsSql(
 // ANDed them with every address holding the name in the text index, whose size grows with the
 // catalogue (docs/benchmarks.md, figures behind the code).
 function pinnedRowsSql(pins: PlacePins, alsoWhere: Prisma.Sql): Prisma.Sql {
-  const c = pins.centre;
-  const nearest = c
-    ? Prisma.sql`(SELECT i.id, 0::bigint AS n FROM imagery i WHERE ${nearCentreSql(c)} ${alsoWhere}
-        ORDER BY i.location::geography <-> ${geography(c)} LIMIT ${PINNED_RECORDS_CAP}) UNION ALL`
-    : Prisma.empty;
-  return Prisma.sql`
-    SELECT r.id, false AS code_match FROM (
-      SELECT y.id FROM (${nearest} (
-      SELECT x.id, p.n FROM unnest(${pins.ids}::uuid[], ${pins.names}::text[]) WITH ORDINALITY AS p(id, name, n)
+  // The centre's rows first, then the places' in order, read only as far as the cap: an Append runs
+  // its parts one after the other, so when the centre fills the cap the places are never read (an
+  // ORDER BY over both would read every place's records to sort them).
+  const places = Prisma.sql`
+      SELECT x.id FROM unnest(${pins.ids}::uuid[], ${pins.names}::text[]) WITH ORDINALITY AS p(id, name, n)
       CROSS JOIN LATERAL (SELECT to_tsquery('simple', p.name) AS name) q
       CROSS JOIN LATERAL (
         (SELECT i.id FROM imagery i WHERE i.place_id = p.id ${alsoWhere} LIMIT ${PINNED_RECORDS_CAP})
@@ -164,10 +162,19 @@ function pinnedRowsSql(pins: PlacePins, alsoWhere: Prisma.Sql): Prisma.Sql {
           SELECT i.id, ${ofLocalitySql(Prisma.sql`q.name`)} ${alsoWhere} AS its
           FROM imagery i WHERE i.locality_id = p.id LIMIT ${LOCALITY_RECORDS_READ}
         ) l WHERE l.its LIMIT ${PINNED_RECORDS_CAP})
-      ) x)) y
-      ORDER BY y.n
-      LIMIT ${PINNED_RECORDS_CAP}
-    ) r
+      ) x
+      ORDER BY p.n
+      LIMIT ${PINNED_RECORDS_CAP}`;
+  const c = pins.centre;
+  const named = c
+    ? Prisma.sql`SELECT u.id FROM (
+        (SELECT i.id FROM imagery i WHERE ${nearCentreSql(c)} ${alsoWhere}
+          ORDER BY i.location::geography <-> ${geography(c)} LIMIT ${PINNED_RECORDS_CAP})
+        UNION ALL (${places})
+      ) u LIMIT ${PINNED_RECORDS_CAP}`
+    : places;
+  return Prisma.sql`
+    SELECT r.id, false AS code_match FROM (${named}) r
     ${joinOrEmpty(
       pins.views.map(
         (v) =>
