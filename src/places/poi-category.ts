@@ -20,10 +20,11 @@ export const POI_KEYS = [
 // waterway objects are found by their names ("Rhein", "Gafleispitz"), not by words such as "peak" or
 // "Berg", which too many names and streets hold.
 export const CATEGORY_KEYS = POI_KEYS.filter((key) => key !== 'natural' && key !== 'waterway');
-// natural=* and waterway=* values whose named objects are no place of their own: a riverbank is the
-// area of a river its line already names. Named ditches, drains and woods are places people know by
-// name ("Egelgraba", "Rüttelegraben"): they are pois (only named objects ever are).
-const NOT_POIS = new Set(['riverbank']);
+// natural=* and waterway=* values whose named objects are no place to look for: a single plant (a
+// tree named by a mapper), and a riverbank, the area of a river its line already names. Named
+// ditches, drains and woods are places people know by name ("Egelgraba", "Rüttelegraben"): they are
+// pois (only named objects ever are).
+const NOT_POIS = new Set(['tree', 'tree_row', 'shrub', 'riverbank']);
 
 // A tag value that names a kind of place: lower-case words joined by _ (not "yes", not a list).
 const VALUE = /^[a-z0-9]+(?:_[a-z0-9]+)*$/;

@@ -47,13 +47,17 @@ describe('search that knows places: paging past the pinned records', () => {
       others.map((r) => r.id),
       { locality: 'croydon' },
     );
-    // A town whose first records (in its index) name a village linked to it, its own name only after.
+    // A town whose first records (in its index) name a village linked to it, its own name only after;
+    // all of them farther than CENTRE_RADIUS_M from its point, whose records are pinned whatever they are.
     const munich = LOCALITIES.find((p) => p.key === 'munich')!;
     const village = Array.from({ length: LOCALITY_RECORDS_READ }, (_, n) =>
-      feature(`${n + 1} Dorfstrasse, Dorfen`, {}, [munich.lon + n * 1e-5, munich.lat]),
+      feature(`${n + 1} Dorfstrasse, Dorfen`, {}, [munich.lon + 0.01 + n * 1e-5, munich.lat]),
     );
     const town = Array.from({ length: 20 }, (_, n) =>
-      feature(`${n + 1} Marienplatz, Munich`, { captured_at: '2020-06-05' }, [munich.lon, munich.lat + n * 1e-5]),
+      feature(`${n + 1} Marienplatz, Munich`, { captured_at: '2020-06-05' }, [
+        munich.lon,
+        munich.lat + 0.01 + n * 1e-5,
+      ]),
     );
     expect((await importFixture(village)).rejected).toBe(0);
     expect((await importFixture(town)).rejected).toBe(0);
@@ -116,7 +120,8 @@ describe('search that knows places: paging past the pinned records', () => {
   });
 
   // A named locality's pinned records are looked for among its first LOCALITY_RECORDS_READ: a town
-  // whose first records name a village linked to it pins none of the later ones that name it.
+  // whose first records name a village linked to it pins none of the later ones that name it (but
+  // those within CENTRE_RADIUS_M of its point, read nearest first, which here there are none of).
   it("pins a town's records only from its first records read: past them its matches rank by text", async () => {
     const r = await search({ query: 'Munich', limit: 10, include: ['total', 'score'] });
     expect(r.total).toBe(20);
