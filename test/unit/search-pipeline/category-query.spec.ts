@@ -9,7 +9,8 @@ describe('readCategoryQuery', () => {
       connected: false,
       point: null,
     });
-    expect(readCategoryQuery('Hotels')?.tags).toEqual(['tourism=hotel']);
+    // amenity=hotel is the deprecated tag of tourism=hotel: named alike, found alike.
+    expect(readCategoryQuery('Hotels')?.tags).toEqual(['tourism=hotel', 'amenity=hotel']);
     expect(readCategoryQuery('pharmacies')?.tags).toEqual(['amenity=pharmacy']);
     expect(readCategoryQuery('Apotheken')?.tags).toEqual(['amenity=pharmacy']);
     expect(readCategoryQuery('Bäckereien')?.tags).toEqual(['shop=bakery']);
@@ -28,14 +29,14 @@ describe('readCategoryQuery', () => {
 
   it('reads the place or point the rest of the query gives, with or without a connecting word', () => {
     expect(readCategoryQuery('hotel in Vaduz')).toEqual({
-      tags: ['tourism=hotel'],
+      tags: ['tourism=hotel', 'amenity=hotel'],
       rest: 'Vaduz',
       connected: true,
       point: null,
     });
     expect(readCategoryQuery('Apotheke Vaduz')).toMatchObject({ rest: 'Vaduz', connected: false });
     expect(readCategoryQuery('Vaduz hotels')).toMatchObject({
-      tags: ['tourism=hotel'],
+      tags: ['tourism=hotel', 'amenity=hotel'],
       rest: 'Vaduz',
       connected: false,
     });
@@ -55,7 +56,7 @@ describe('readCategoryQuery', () => {
 
   it('prefers a category named by the phrase to those listing it among their terms', () => {
     // shop=travel_agency lists "hotels"; amenity=bench lists German "Bank".
-    expect(categoryTags(['hotels'])).toEqual(['tourism=hotel']);
+    expect(categoryTags(['hotels'])).toEqual(['tourism=hotel', 'amenity=hotel']);
     expect(categoryTags(['bank'])).toEqual(['amenity=bank']);
   });
 

@@ -14,7 +14,7 @@ describe('the text search steps that read qualifiers', () => {
     it('looks for the pois around the place the rest names, within its surroundings', async () => {
       const r = await run('hotel in Vaduz', { named: [[], [place('Vaduz')]], category: 1 });
       expect(r.step).toBe('named-category');
-      expect(r.calls).toEqual(['named:hotel in vaduz', 'named:vaduz', 'category:tourism=hotel@10000']);
+      expect(r.calls).toEqual(['named:hotel in vaduz', 'named:vaduz', 'category:tourism=hotel,amenity=hotel@10000']);
     });
 
     it('goes on as before when the category has no imagery, or the rest names no town', async () => {
