@@ -147,6 +147,10 @@ const DEEP_STREET_RADIUS_M = 1000;
 const DEEP_PLACE_RADIUS_M = 10_000;
 // Records a deep page's search should hold at least: the page's 500 and a margin.
 const DEEP_RECORDS = DEEP_PAGE * 10 + 100;
+// A catalogue smaller than this (the smoke tier's 3,000 records) holds no search 50 pages deep: its
+// deep classes ask for the first page, so they still run end to end and answer something.
+const DEEP_PAGE_MIN_RECORDS = 20_000;
+const deepPage = (records: number) => (records >= DEEP_PAGE_MIN_RECORDS ? DEEP_PAGE : 1);
 
 // Generated after the others with their own random sequence, so the earlier classes' bodies stay.
 function deepClasses(
@@ -172,7 +176,7 @@ function deepClasses(
   // A word hundreds of streets share ("Maple"), page 50: the text search's cost of a deep page.
   const common = chosen.filter((s) => COMMON_BASES.includes(s.base));
   out.deep_text = chosen.map((_, i) =>
-    body((common.length > 0 ? common[i % common.length] : chosen[i]).base, { page: DEEP_PAGE }),
+    body((common.length > 0 ? common[i % common.length] : chosen[i]).base, { page: deepPage(records) }),
   );
   const cycle = <T>(items: T[]) => chosen.map((_, i) => items[i % items.length]);
   if (dataset === 'dense') {
@@ -180,7 +184,7 @@ function deepClasses(
     out.deep_coordinates = cycle(long.length > 0 ? long : chosen).map((s) => {
       const [lon, lat] = alongStreet(s, s.length / 2, 0);
       return body(`${lat.toFixed(6)}, ${lon.toFixed(6)}`, {
-        page: DEEP_PAGE,
+        page: deepPage(records),
         near: { radius_m: DEEP_STREET_RADIUS_M },
       });
     });
@@ -192,7 +196,10 @@ function deepClasses(
   const places = [...new Set(chosen.map((s) => s.place))].filter((p) => (byPlace.get(p) ?? 0) >= DEEP_RECORDS);
   const busiest = [...byPlace].sort((a, b) => b[1] - a[1]).map(([p]) => p);
   out.deep_coordinates = cycle(places.length > 0 ? places : busiest.slice(0, chosen.length)).map((p) =>
-    body(`${p.lat.toFixed(6)}, ${p.lon.toFixed(6)}`, { page: DEEP_PAGE, near: { radius_m: DEEP_PLACE_RADIUS_M } }),
+    body(`${p.lat.toFixed(6)}, ${p.lon.toFixed(6)}`, {
+      page: deepPage(records),
+      near: { radius_m: DEEP_PLACE_RADIUS_M },
+    }),
   );
 }
 
