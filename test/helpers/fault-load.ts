@@ -5,6 +5,7 @@ import { Migrator } from '../../src/database/migrator';
 import { FeatureItem } from '../../src/imagery/imagery-feature';
 import { ImageryImportService } from '../../src/imagery/imagery-import.service';
 import { ImageryModule } from '../../src/imagery/imagery.module';
+import { insertPlaces } from './places';
 import { ServiceProcess, startServiceProcess } from './service-process';
 import { feature, testConfig } from './test-app';
 
@@ -20,6 +21,8 @@ const QUERIES = {
   countryNamed: 'Fault Lane 1, Italy',
   // A category around a point: its pois, and the whole query looked up as a place's name first.
   category: 'hotel near 47.14, 9.52',
+  // A named town: the records nearest its point, read beside its places (place-pins.sql.ts).
+  town: 'Faultwil',
 };
 // A map tile where the records lie (GET /tiles: its data version and its one statement).
 const TILE = '/tiles/16/34501/23013.mvt';
@@ -33,9 +36,10 @@ export interface Answer {
   status: number; // 0: no HTTP answer at all
   retryAfter: string | null;
   code?: string;
+  found?: number; // records on the page
 }
 
-// A migrated database holding the five records the searches find.
+// A migrated database holding the five records the searches find, and the town they lie in.
 export async function seedFaultCatalogue(databaseUrl: string): Promise<void> {
   await new Migrator(databaseUrl).migrate();
   const moduleRef = await Test.createTestingModule({
@@ -50,6 +54,8 @@ export async function seedFaultCatalogue(databaseUrl: string): Promise<void> {
   } finally {
     await moduleRef.close();
   }
+  const town = { kind: 'locality', name: 'Faultwil', label: 'Faultwil, Liechtenstein', countryCode: 'LI' } as const;
+  await insertPlaces([{ ...town, key: 'faultwil', lon: 9.52, lat: 47.14, importance: 0.5 }], databaseUrl);
 }
 
 export class FaultLoad {
@@ -81,8 +87,9 @@ export class FaultLoad {
         body: JSON.stringify({ query }),
         signal: AbortSignal.timeout(30_000),
       });
-      const body = (await res.json().catch(() => ({}))) as { error?: { code?: string } };
-      return { kind, status: res.status, retryAfter: res.headers.get('retry-after'), code: body.error?.code };
+      const body = (await res.json().catch(() => ({}))) as { error?: { code?: string }; data?: unknown[] };
+      const answer = { kind, status: res.status, retryAfter: res.headers.get('retry-after'), code: body.error?.code };
+      return { ...answer, found: body.data?.length };
     } catch {
       return { kind, status: 0, retryAfter: null };
     }
@@ -112,10 +119,11 @@ export class FaultLoad {
     };
   }
 
-  // Sequentially, every kind answers as it does with a healthy database.
+  // Sequentially, every kind answers as it does with a healthy database (the town's step finds its records).
   async expectHealthy(): Promise<void> {
     for (const kind of KINDS)
       expect(await this.search(kind)).toMatchObject({ kind, status: kind === 'unknownKey' ? 401 : 200 });
+    expect((await this.search('town')).found).toBe(5);
   }
 
   async timeToRecover(): Promise<number> {

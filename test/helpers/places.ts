@@ -26,8 +26,8 @@ export type KeyedTestPlace = PlaceFields & { key: string; id?: never };
 export const testPlaceId = (key: string) => placeId('test', key);
 const idOf = (p: TestPlace | KeyedTestPlace) => p.id ?? testPlaceId(p.key!);
 
-export async function withClient<T>(fn: (c: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: process.env.DATABASE_URL });
+export async function withClient<T>(fn: (c: Client) => Promise<T>, databaseUrl = process.env.DATABASE_URL): Promise<T> {
+  const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     return await fn(client);
@@ -36,7 +36,7 @@ export async function withClient<T>(fn: (c: Client) => Promise<T>): Promise<T> {
   }
 }
 
-export function insertPlaces(places: Array<TestPlace | KeyedTestPlace>): Promise<void> {
+export function insertPlaces(places: Array<TestPlace | KeyedTestPlace>, databaseUrl?: string): Promise<void> {
   return withClient(async (c) => {
     for (const p of places) {
       await c.query(
@@ -59,7 +59,7 @@ export function insertPlaces(places: Array<TestPlace | KeyedTestPlace>): Promise
         ],
       );
     }
-  });
+  }, databaseUrl);
 }
 
 // An imagery record as an import leaves it before linking: one to recover (`own` null) carries a
