@@ -1,9 +1,9 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Extension, PGlite } from '@electric-sql/pglite';
-import { postgis } from '@electric-sql/pglite-postgis';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import * as lockfile from 'proper-lockfile';
+import { postgisExtension } from './postgis-bundle';
 
 // pglite's contrib typings resolve only as ESM; its CommonJS build is what runs here.
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -16,6 +16,7 @@ const { btree_gin } = require('@electric-sql/pglite/contrib/btree_gin') as { btr
 // instead of in the pool, and leave room for a CLI next to the server.
 export const EMBEDDED_MAX_CONNECTIONS = 12;
 export const EMBEDDED_POOL_SIZE = 4;
+const LEAN_SHARED_BUFFERS = '16MB';
 
 export class EmbeddedDatabaseError extends Error {}
 
@@ -36,10 +37,14 @@ export class EmbeddedDatabase {
     private readonly release: () => Promise<void>,
   ) {}
 
-  /** opts.template: a data directory to copy into a new one (see startup/built-in-template.ts). */
+  /**
+   * opts.template: a data directory to copy into a new one (see startup/built-in-template.ts).
+   * opts.lean: for a short-lived CLI, a small buffer cache (the data directory says 128MB; the operating
+   * system caches the files too) and PostGIS compiled only if a statement needs it.
+   */
   static async start(
     dataDirOption: string,
-    opts: { port?: number; template?: string } = {},
+    opts: { port?: number; template?: string; lean?: boolean } = {},
   ): Promise<EmbeddedDatabase> {
     const dataDir = resolve(dataDirOption);
     const pgdata = join(dataDir, 'pgdata');
@@ -56,7 +61,14 @@ export class EmbeddedDatabase {
     try {
       // Under the lock, so two first starts cannot both copy; an empty pgdata is a new database.
       if (opts.template && readdirSync(pgdata).length === 0) copyWhole(opts.template, pgdata);
-      const db = await PGlite.create({ dataDir: pgdata, extensions: { postgis, pg_trgm, unaccent, btree_gin } });
+      const db = await PGlite.create({
+        dataDir: pgdata,
+        extensions: { postgis: await postgisExtension(opts.lean ?? false), pg_trgm, unaccent, btree_gin },
+        startParams: [
+          ...PGlite.defaultStartParams,
+          ...(opts.lean ? ['-c', `shared_buffers=${LEAN_SHARED_BUFFERS}`] : []),
+        ],
+      });
       // PGlite ignores connection startup options and serves every connection from its one session,
       // so the request pool's settings (createPool in prisma.service.ts) are set here, once.
       await db.exec('SET synchronize_seqscans = off; SET max_parallel_workers_per_gather = 0; SET jit = off');

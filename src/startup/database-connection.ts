@@ -42,7 +42,8 @@ export async function openDatabase(
   // A first start of the server copies the database `npm install` made (a CLI on a new directory gets an
   // empty one, as before: it is about to import its own data).
   const template = role === 'server' && isNew(config.dataDir) ? freshTemplate(config) : undefined;
-  const embedded = await EmbeddedDatabase.start(config.dataDir, { template });
+  // A CLI without a server beside it opens the database in its own process, kept lean (embedded-database.ts).
+  const embedded = await EmbeddedDatabase.start(config.dataDir, { template, lean: role === 'cli' });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   log.log(
     template

@@ -18,6 +18,10 @@ const RESTART_FAILS_AT_S = 2 * RESTART_GOAL_S;
 const FIRST_START_GOAL_S = 30;
 const FIRST_START_FAILS_AT_S = 2 * FIRST_START_GOAL_S;
 const template = mkdtempSync(join(tmpdir(), 'lis-smoke-template-'));
+// A CLI with no server beside it opens the built-in database itself. Issue 32 asks for under 300 MB;
+// measured 430-550 MB (912 MB before PostGIS's bundle was cut and its compiling deferred, see
+// docs/data.md): the test fails past this, so that the cut bundle cannot silently come undone.
+const CLI_PEAK_FAILS_AT_MB = 650;
 
 interface Started {
   child: ChildProcess;
@@ -73,6 +77,26 @@ async function stop(s: Started, signal: NodeJS.Signals): Promise<number | null> 
   s.child.kill(signal);
   await until(`the port to be free after ${signal}`, async () => !(await portOpen(s.port)), 10_000);
   return exited;
+}
+
+// A CLI on the stopped server's data directory: its exit code, standard output and peak memory.
+async function cli(dataDir: string, script: string, args: string[]) {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
+  delete env.DATABASE_URL;
+  const preload = resolve(ROOT, 'test', 'helpers', 'peak-memory.cjs');
+  const entry = resolve(ROOT, 'dist', 'src', 'cli', `${script}.cli.js`);
+  const child = spawn(process.execPath, ['--require', preload, entry, ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  const code = await new Promise<number | null>((r) => child.on('exit', r));
+  const peakMb = Number(/peak-rss-mb (\d+)/.exec(stderr)?.[1]);
+  console.log(`${script} ${args.join(' ')} on the built-in database: peak ${peakMb} MB; ${machineLoad()}`);
+  return { code, stdout, stderr, peakMb };
 }
 
 async function search(s: Started, body: object) {
@@ -212,5 +236,19 @@ describe('npm start without DATABASE_URL (built-in database)', () => {
     expect(after.body.pageTotal).toBe(res.body.pageTotal);
     expect(after.body.data.map((r: { id: string }) => r.id)).toEqual(res.body.data.map((r: { id: string }) => r.id));
     expect(await stop(again, 'SIGINT')).toBe(0);
+
+    // CLIs with no server running: one that never reads a geometry, and one that does (PostGIS compiled then).
+    const keys = await cli(dataDir, 'keys', ['list']);
+    expect({ code: keys.code, lists: keys.stdout.includes(again.key.slice(0, 12)) }).toEqual({ code: 0, lists: true });
+    expect(keys.peakMb).toBeLessThan(CLI_PEAK_FAILS_AT_MB);
+    const exported = await cli(dataDir, 'export', ['-', '--format', 'ndjson', '--query', 'Beverly Hills']);
+    const records = exported.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { id: string; geometry: { coordinates: number[] } });
+    expect(exported.code).toBe(0);
+    const top = after.body.data[0] as { id: string; geometry: { coordinates: number[] } };
+    expect(records.find((r) => r.id === top.id)?.geometry).toEqual(top.geometry);
+    expect(exported.peakMb).toBeLessThan(CLI_PEAK_FAILS_AT_MB);
   }, 900_000);
 });
