@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { ImageryRepository } from '../imagery/imagery.repository';
 import { DEMO_SOURCE } from '../seed/demo-dataset';
-import { formatCaptureDate, formatCompass } from '../search/search-record-format';
+import { formatCaptureDate, formatCompass } from '../search/capture-format';
 
 const escapeXml = (s: string) =>
   s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);

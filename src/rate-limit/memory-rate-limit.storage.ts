@@ -11,9 +11,9 @@ interface Counter {
 
 const SWEEP_INTERVAL_MS = 60_000;
 
-// Fixed-window counters in this process, the same algorithm as the Redis storage's Lua script
-// (count, expire the window, block for blockDuration once over the limit), so both modes behave
-// alike. O(1) per request: @nestjs/throttler's own memory storage keeps one timestamp per hit and
+// Fixed-window counters in this process, keeping the window's rule as the Redis storage's Lua script
+// does (count, expire the window, block for blockDuration once over the limit: rate-limit-window.ts,
+// whose cases both storages are tested against), so both modes behave alike. O(1) per request: @nestjs/throttler's own memory storage keeps one timestamp per hit and
 // filters them all on every request, which costs milliseconds per request for a busy key.
 export class MemoryRateLimitStorage implements ThrottlerStorage, OnApplicationShutdown {
   private readonly counters = new Map<string, Counter>();

@@ -29,9 +29,9 @@ export async function createRateLimitStorage(config: AppConfig): Promise<RateLim
   return storage;
 }
 
-// Redis (@nest-lab/throttler-storage-redis: one atomic Lua script per hit) with this process's memory
-// counters as a stand-in while Redis is unreachable: limits stay per instance for that time instead of
-// failing every request or dropping limits altogether.
+// Redis (@nest-lab/throttler-storage-redis: one atomic Lua script per hit, answering as rate-limit-window.ts
+// says) with this process's memory counters as a stand-in while Redis is unreachable: limits stay per
+// instance for that time instead of failing every request or dropping limits altogether.
 export class RedisWithFallbackStorage implements ThrottlerStorage, OnApplicationShutdown {
   private readonly logger = new Logger('RateLimit');
   private readonly redisStorage: ThrottlerStorageRedisService;

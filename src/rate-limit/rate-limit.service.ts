@@ -9,7 +9,7 @@ const WINDOW_SECONDS = 60;
 export const PER_KEY_POLICY = 'per-key';
 export const FAILED_AUTH_POLICY = 'failed-auth';
 
-// Fixed one-minute windows (the same rules in memory and in Redis). A client that goes
+// Fixed one-minute windows (one rule in memory and in Redis: rate-limit-window.ts). A client that goes
 // over its quota is refused until one window has passed since it went over (the storage's block),
 // so hammering on a 429 does not shorten the wait.
 @Injectable()

@@ -1,7 +1,7 @@
 import { RANKED_LIST_SIZE } from '../search-index/search-index-limits';
 import { SCORE_CAP } from './search-limits';
 import { TextQuery, tsqueryOfGroups } from './search-query';
-import { inVocabularyShape, Vocabulary } from './vocabulary';
+import { inVocabularyShape, Vocabulary } from './vocabulary-lookup';
 
 /** Rank the head of a search from the ranked lists of these words (see rankedListPageSql). */
 export interface RankedListChoice {

@@ -11,7 +11,7 @@ import { LatLon } from './coordinates';
 import { PlacePins } from './sql/place-pins.sql';
 import { fullTextSql, fuzzySql } from './sql/text-search.sql';
 import { vocabularySql, wordCandidatesSql } from './sql/vocabulary.sql';
-import { Vocabulary } from './vocabulary';
+import { Vocabulary } from './vocabulary-lookup';
 import { shapeTextQuery } from './index-choice';
 import { NO_VOCABULARY, SAMPLE_PAGE as page, samplePlan as plan, sampleText as text } from './search-sql.samples';
 import { FULL_TEXT_SQL_EXAMPLES } from './full-text.sql-samples';

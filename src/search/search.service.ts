@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { regionByCode } from '../places/regions';
-import { formatCaptureDate, formatCompass, resolveImageUrl } from './search-record-format';
+import { formatCaptureDate, formatCompass, resolveImageUrl } from './capture-format';
 import { RecordPlaces } from './place-matching/record-places';
 import { ignoredWords } from './pipeline/ignored-words';
 import { pointMatchOf, RecordMatch, textMatchOf } from './pipeline/record-match';

@@ -1,6 +1,6 @@
 import { equivalentWords } from './abbreviations';
 import { TextQuery, textQueryFromGroups } from './search-query';
-import { inVocabularyShape, Vocabulary } from './vocabulary';
+import { inVocabularyShape, Vocabulary } from './vocabulary-lookup';
 
 // How many spellings of one word a corrected query may try besides the word itself.
 const MAX_CORRECTIONS_PER_WORD = 4;

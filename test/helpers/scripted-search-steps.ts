@@ -5,7 +5,7 @@ import { initialState } from '../../src/search/pipeline/text-search-state';
 import { SearchPlan } from '../../src/search/search-planner';
 import { buildTextQuery, TextQuery } from '../../src/search/search-query';
 import { SearchPage, SearchRow } from '../../src/search/search.repository';
-import { Vocabulary } from '../../src/search/vocabulary';
+import { Vocabulary } from '../../src/search/vocabulary-lookup';
 
 // The text search's steps on a scripted repository and place matcher (test/unit/search-pipeline/
 // text-search-steps*.spec.ts): they answer from lists and record the calls made.

@@ -1,6 +1,6 @@
 import { buildTextQuery } from '../../src/search/search-query';
 import { unknownWords } from '../../src/search/typo-correction';
-import { EMPTY_VOCABULARY, Vocabulary } from '../../src/search/vocabulary';
+import { EMPTY_VOCABULARY, Vocabulary } from '../../src/search/vocabulary-lookup';
 import { shapeTextQuery, shouldSplitPrefix } from '../../src/search/index-choice';
 
 const vocabulary = (rows: number, docs: Record<string, number>) => new Vocabulary(Object.entries(docs), rows);

@@ -7,7 +7,7 @@ import { PageWindow, SearchPage, SearchRepository, SearchRow } from '../../src/s
 import { searchRow } from '../helpers/search-rows';
 import { TextSearchPipeline } from '../../src/search/pipeline/text-search.pipeline';
 import { SearchService } from '../../src/search/search.service';
-import { Vocabulary } from '../../src/search/vocabulary';
+import { Vocabulary } from '../../src/search/vocabulary-lookup';
 import { PlaceMatcherService } from '../../src/search/place-matching/place-matcher.service';
 import { RecordPlaces } from '../../src/search/place-matching/record-places';
 

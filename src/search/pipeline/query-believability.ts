@@ -1,7 +1,7 @@
 import type { PlaceCandidate } from '../place-matching/place-ranking';
 import { TextQuery, tokenize } from '../search-query';
 import { allowedTypos, editDistance } from '../typo-correction';
-import type { Vocabulary } from '../vocabulary';
+import type { Vocabulary } from '../vocabulary-lookup';
 
 // When an approximate answer is believable enough to give; else the search says it found nothing.
 // Each rule compares the words as typed with words of the answer, with the typo allowance of

@@ -2,7 +2,7 @@ import type { RankedPlace } from '../place-matching/place-ranking';
 import type { SearchPlan } from '../search-planner';
 import type { TextQuery } from '../search-query';
 import type { PageWindow, SearchPage } from '../search.repository';
-import type { Vocabulary } from '../vocabulary';
+import type { Vocabulary } from '../vocabulary-lookup';
 import type { Region } from '../../places/regions';
 import { CategoryQuery, readCategoryQuery } from '../category-query';
 

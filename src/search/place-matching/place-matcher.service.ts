@@ -4,7 +4,7 @@ import type { PageWindow } from '../search-limits';
 import type { CategoryArea } from '../sql/category-search.sql';
 import type { CategoryImagery } from './category-imagery';
 import { TextQuery } from '../search-query';
-import { Vocabulary } from '../vocabulary';
+import { Vocabulary } from '../vocabulary-lookup';
 import { shouldSplitPrefix } from '../index-choice';
 import { PlaceMatchingRepository } from './place-matching.repository';
 import { rankPlaces, RankedPlace } from './place-ranking';

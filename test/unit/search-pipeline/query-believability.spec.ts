@@ -5,7 +5,7 @@ import {
   someWordUnknown,
 } from '../../../src/search/pipeline/query-believability';
 import { buildTextQuery } from '../../../src/search/search-query';
-import { Vocabulary } from '../../../src/search/vocabulary';
+import { Vocabulary } from '../../../src/search/vocabulary-lookup';
 
 const place = (name: string, label: string, altNames = ''): PlaceCandidate => ({
   id: 'p',

@@ -1,3 +1,3 @@
 -- Trigger imagery_words_on_insert on imagery, as the migrations leave it (written by `npm run sql:functions`; change it in a migration).
 
-CREATE TRIGGER imagery_words_on_insert AFTER INSERT ON imagery REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION lis_collect_words();
+CREATE TRIGGER imagery_words_on_insert AFTER INSERT ON imagery REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION lis_count_words();

@@ -1,10 +1,11 @@
 /** A word, the addresses holding it, and whether it has a ranked list (see RANKED_LIST_MIN_DOCS). */
 export type VocabularyEntry = readonly [word: string, docs: number, listed?: boolean];
 
-// The catalogue's vocabulary in memory: every word the imagery_words table holds (letters only, or
-// an ordinal such as 35th; 2-64 characters: vocabulary-word.ts, as its triggers collect them) with the number of
+// The catalogue's vocabulary in memory, for lookups only: every word the imagery_words table holds
+// (letters only, or an ordinal such as 35th; 2-64 characters: vocabulary-word.ts) with the number of
 // addresses holding it and whether it has a ranked list, sorted so a prefix is a range. Read from
-// the database at most once a minute (see SearchRepository).
+// the database at most once a minute (SearchRepository.vocabulary); the database keeps the counts
+// (lis_count_words, the imagery triggers' one upkeep, in src/database/functions/).
 export class Vocabulary {
   private readonly words: string[];
   private readonly docs: number[];

@@ -1,4 +1,5 @@
-// How a search response shows a record's fields: capture date in words, compass sector, absolute image URL.
+// How a capture reads in a search response (and on a demo image): its date in words, the compass sector it
+// faces, its image's absolute URL. Its address and place are not here: they come from the search itself.
 
 const MONTHS = [
   'January',

@@ -1,9 +1,4 @@
-import {
-  compassSector,
-  formatCaptureDate,
-  formatCompass,
-  resolveImageUrl,
-} from '../../src/search/search-record-format';
+import { compassSector, formatCaptureDate, formatCompass, resolveImageUrl } from '../../src/search/capture-format';
 
 describe('formatCaptureDate', () => {
   it.each([
