@@ -17,7 +17,7 @@ export class MapDataRepository {
   }
 
   // Rebuilds the coverage cells from the imagery and raises the data version (lis_refresh_coverage);
-  // returns the number of cells. 5 to 6 s per million images (docs/map-tiles.md).
+  // returns the number of cells. Its cost and how it swaps the new cells in: docs/map-tiles.md.
   @GenerateSql({ answers: [[{ cells: 1 }]] })
   async refreshCoverage(): Promise<number> {
     const [row] = await this.prisma.bulkQuery<{ cells: number }>(

@@ -7,32 +7,54 @@ AS $function$
 DECLARE
   world CONSTANT float8 := 40075016.685578488;
   origin CONSTANT float8 := -20037508.342789244;
-  cells bigint;
+  cells bigint := 0;
+  added bigint;
 BEGIN
-  -- DELETE, not TRUNCATE: tiles being drawn meanwhile read the old cells instead of waiting.
-  DELETE FROM coverage_cells;
+  PERFORM pg_advisory_xact_lock(hashtext('lis_refresh_coverage'));
+  -- The images' sort in memory rather than in files (it takes about 150 bytes an image), and no JIT:
+  -- PostGIS's function costs make every statement here look worth compiling, which took seconds.
+  PERFORM set_config('work_mem', '512MB', true);
+  PERFORM set_config('jit', 'off', true);
+  CREATE TABLE coverage_cells_next (LIKE coverage_cells INCLUDING ALL EXCLUDING INDEXES);
   -- Cells by their whole-number column and row (a sort on numbers, not geometries), in the grid's order
-  -- row by row: a tile's cells lie together on disk.
-  INSERT INTO coverage_cells (zoom, geom, count, image_id, heading, interactive, captured_at)
-  SELECT DISTINCT ON (cy, cx) 16, p, count(*) OVER (PARTITION BY cy, cx), id, heading, interactive, captured_at
+  -- row by row: a tile's cells lie together on disk. The count's window is in the same order as the
+  -- rows, so that the images are sorted once.
+  INSERT INTO coverage_cells_next (zoom, geom, count, image_id, heading, interactive, captured_at)
+  SELECT DISTINCT ON (cy, cx) 16, p, count(*) OVER (PARTITION BY cy, cx ORDER BY captured_at DESC, id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING),
+         id, heading, interactive, captured_at
   FROM (SELECT floor((ST_X(q.p) - origin) / (world / (2 ^ 16 * 64)))::int AS cx,
                floor((-origin - ST_Y(q.p)) / (world / (2 ^ 16 * 64)))::int AS cy, q.*
         FROM (SELECT ST_Transform(location, 3857) AS p, id, heading, interactive, captured_at FROM imagery) q) i
   ORDER BY cy, cx, captured_at DESC, id;
-  INSERT INTO coverage_cells (zoom, geom, count, image_id, heading, interactive, captured_at)
-  SELECT DISTINCT ON (cy, cx) 15, geom, sum(count) OVER (PARTITION BY cy, cx), image_id, heading, interactive, captured_at
+  GET DIAGNOSTICS added = ROW_COUNT;
+  cells := cells + added;
+  INSERT INTO coverage_cells_next (zoom, geom, count, image_id, heading, interactive, captured_at)
+  SELECT DISTINCT ON (cy, cx) 15, geom,
+         sum(count) OVER (PARTITION BY cy, cx ORDER BY captured_at DESC, image_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING),
+         image_id, heading, interactive, captured_at
   FROM (SELECT floor((ST_X(geom) - origin) / (world / (2 ^ 15 * 64)))::int AS cx,
                floor((-origin - ST_Y(geom)) / (world / (2 ^ 15 * 64)))::int AS cy, c.*
-        FROM coverage_cells c WHERE zoom = 16) i
+        FROM coverage_cells_next c WHERE zoom = 16) i
   ORDER BY cy, cx, captured_at DESC, image_id;
+  GET DIAGNOSTICS added = ROW_COUNT;
+  cells := cells + added;
+  -- The lower zooms, each from the one above, in a small table of their own: each step reads only the
+  -- cells of the zoom above, not every cell of zooms 15 and 16 again.
+  CREATE TEMPORARY TABLE coverage_cells_low ON COMMIT DROP AS
+  SELECT zoom, geom, count FROM coverage_cells_next WHERE false;
   FOR z IN REVERSE 14..0 LOOP
-    INSERT INTO coverage_cells (zoom, geom, count)
+    INSERT INTO coverage_cells_low (zoom, geom, count)
     SELECT z, ST_SnapToGrid(geom, origin + world / (2 ^ z * 64) / 2, origin + world / (2 ^ z * 64) / 2,
                             world / (2 ^ z * 64), world / (2 ^ z * 64)), sum(count)
-    FROM coverage_cells WHERE zoom = z + 1 GROUP BY 2;
+    FROM (SELECT geom, count FROM coverage_cells_next WHERE zoom = 15 AND z = 14
+          UNION ALL SELECT geom, count FROM coverage_cells_low WHERE zoom = z + 1) c
+    GROUP BY 2;
   END LOOP;
-  ANALYZE coverage_cells;
-  SELECT count(*) INTO cells FROM coverage_cells;
+  INSERT INTO coverage_cells_next (zoom, geom, count) SELECT zoom, geom, count FROM coverage_cells_low;
+  GET DIAGNOSTICS added = ROW_COUNT;
+  cells := cells + added;
+  DROP TABLE coverage_cells_low;
+  PERFORM lis_swap_in_table('coverage_cells', 'coverage_cells_next');
   PERFORM lis_map_data_changed();
   RETURN cells;
 END $function$;
