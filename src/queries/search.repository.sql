@@ -3706,7 +3706,7 @@ ORDER BY
 --   $5 = 9.52
 --   $6 = 47.14
 --   $7 = 250
---   $8 = 10001
+--   $8 = 101
 --   $9 = 9.52
 --   $10 = 47.14
 --   $11 = 9.51669436090063
@@ -3790,43 +3790,106 @@ ORDER BY
   p.id DESC
 ;
 
--- SearchRepository.searchArea: nearest first: count, then the page [1/2]
---   $1 = 9.51669436090063
---   $2 = 47.13775147325051
---   $3 = 9.52330563909937
---   $4 = 47.14224852674949
---   $5 = 9.52
---   $6 = 47.14
+-- SearchRepository.searchArea: nearest first, the circle alone
+--   $1 = 9.52
+--   $2 = 47.14
+--   $3 = 9.52
+--   $4 = 47.14
+--   $5 = 101
+--   $6 = 250
 --   $7 = 250
---   $8 = 9.52
---   $9 = 47.14
---   $10 = 101
-SELECT
-  count(*)::int AS total
-FROM
-  (
+--   $8 = 10
+--   $9 = 0
+--   $10 = 100
+WITH
+  walk AS MATERIALIZED (
     SELECT
-      1
+      i.id,
+      (
+        i.location::geography <-> ST_SetSRID (ST_MakePoint ($1::float8, $2::float8), 4326)::geography
+      ) AS d
     FROM
       imagery i
-    WHERE
-      i.location && ST_MakeEnvelope (
-        $1::float8,
-        $2::float8,
-        $3::float8,
-        $4::float8,
-        4326
-      )
-      AND (
-        i.location::geography <-> ST_SetSRID (ST_MakePoint ($5::float8, $6::float8), 4326)::geography
-      ) <= $7::float8
     ORDER BY
-      i.location <-> ST_SetSRID (ST_MakePoint ($8::float8, $9::float8), 4326)
+      (
+        i.location::geography <-> ST_SetSRID (ST_MakePoint ($3::float8, $4::float8), 4326)::geography
+      )
     LIMIT
-      $10
-  ) c
+      $5
+  ),
+  counted AS (
+    SELECT
+      count(*) FILTER (
+        WHERE
+          w.d <= $6::float8
+      )::int AS total,
+      count(*) AS walked,
+      max(w.d) AS last
+    FROM
+      walk w
+  ),
+  page AS (
+    SELECT
+      w.id,
+      w.d
+    FROM
+      walk w
+    WHERE
+      w.d <= $7::float8
+    ORDER BY
+      w.d,
+      w.id
+    LIMIT
+      $8
+    OFFSET
+      $9
+  )
+SELECT
+  c.total,
+  false AS "codeMatched",
+  (
+    c.walked > $10
+    AND p.distance >= c.last
+  ) AS tied,
+  p.*
+FROM
+  counted c
+  LEFT JOIN LATERAL (
+    SELECT
+      i.id,
+      i.address,
+      to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt",
+      i.heading,
+      i.interactive,
+      i.image_url AS "imageUrl",
+      ST_X (i.location) AS lon,
+      ST_Y (i.location) AS lat,
+      i.place_id AS "placeId",
+      i.locality_id AS "localityId",
+      0::float8 AS score,
+      n.d::float8 AS distance
+    FROM
+      page n
+      JOIN imagery i ON i.id = n.id
+  ) p ON true
+ORDER BY
+  p.distance,
+  p.id
 ;
--- SearchRepository.searchArea: nearest first: count, then the page [2/2]
+
+-- SearchRepository.searchArea: nearest first, the page reaching records tied with the last one walked [1/2]
+--   $1 = 9.52
+--   $2 = 47.14
+--   $3 = 9.52
+--   $4 = 47.14
+--   $5 = 101
+--   $6 = 250
+--   $7 = 250
+--   $8 = 10
+--   $9 = 0
+--   $10 = 100
+--   the statement of SearchRepository.searchArea: nearest first, the circle alone
+-- SearchRepository.searchArea: nearest first, the page reaching records tied with the last one walked [2/2]
 --   $1 = 9.52
 --   $2 = 47.14
 --   $3 = 9.52
@@ -3912,6 +3975,136 @@ LIMIT
   $20
 OFFSET
   $21
+;
+
+-- SearchRepository.searchArea: nearest first with filters: count, then the page [1/2]
+--   $1 = 9.51669436090063
+--   $2 = 47.13775147325051
+--   $3 = 9.52330563909937
+--   $4 = 47.14224852674949
+--   $5 = 9.52
+--   $6 = 47.14
+--   $7 = 250
+--   $8 = true
+--   $9 = 9.52
+--   $10 = 47.14
+--   $11 = 101
+SELECT
+  count(*)::int AS total
+FROM
+  (
+    SELECT
+      1
+    FROM
+      imagery i
+    WHERE
+      i.location && ST_MakeEnvelope (
+        $1::float8,
+        $2::float8,
+        $3::float8,
+        $4::float8,
+        4326
+      )
+      AND (
+        i.location::geography <-> ST_SetSRID (ST_MakePoint ($5::float8, $6::float8), 4326)::geography
+      ) <= $7::float8
+      AND i.interactive = $8
+    ORDER BY
+      i.location <-> ST_SetSRID (ST_MakePoint ($9::float8, $10::float8), 4326)
+    LIMIT
+      $11
+  ) c
+;
+-- SearchRepository.searchArea: nearest first with filters: count, then the page [2/2]
+--   $1 = 9.52
+--   $2 = 47.14
+--   $3 = true
+--   $4 = 9.52
+--   $5 = 47.14
+--   $6 = 250
+--   $7 = 9.52
+--   $8 = 47.14
+--   $9 = 10
+--   $10 = 9.52
+--   $11 = 47.14
+--   $12 = true
+--   $13 = 9.52
+--   $14 = 47.14
+--   $15 = 250
+--   $16 = 9.52
+--   $17 = 47.14
+--   $18 = 9.52
+--   $19 = 47.14
+--   $20 = 9.52
+--   $21 = 47.14
+--   $22 = 10
+--   $23 = 0
+WITH
+  kth AS MATERIALIZED (
+    SELECT
+      max(n.d) AS d
+    FROM
+      (
+        SELECT
+          (
+            i.location::geography <-> ST_SetSRID (ST_MakePoint ($1::float8, $2::float8), 4326)::geography
+          ) AS d
+        FROM
+          imagery i
+        WHERE
+          i.interactive = $3
+          AND (
+            i.location::geography <-> ST_SetSRID (ST_MakePoint ($4::float8, $5::float8), 4326)::geography
+          ) <= $6::float8
+        ORDER BY
+          (
+            i.location::geography <-> ST_SetSRID (ST_MakePoint ($7::float8, $8::float8), 4326)::geography
+          )
+        LIMIT
+          $9
+      ) n
+  )
+SELECT
+  i.id,
+  i.address,
+  to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt",
+  i.heading,
+  i.interactive,
+  i.image_url AS "imageUrl",
+  ST_X (i.location) AS lon,
+  ST_Y (i.location) AS lat,
+  i.place_id AS "placeId",
+  i.locality_id AS "localityId",
+  0::float8 AS score,
+  (
+    i.location::geography <-> ST_SetSRID (ST_MakePoint ($10::float8, $11::float8), 4326)::geography
+  )::float8 AS distance
+FROM
+  imagery i,
+  kth
+WHERE
+  i.interactive = $12
+  AND (
+    i.location::geography <-> ST_SetSRID (ST_MakePoint ($13::float8, $14::float8), 4326)::geography
+  ) <= $15::float8
+  AND ST_DWithin (
+    i.location::geography,
+    ST_SetSRID (ST_MakePoint ($16::float8, $17::float8), 4326)::geography,
+    kth.d + 1,
+    false
+  )
+  AND (
+    i.location::geography <-> ST_SetSRID (ST_MakePoint ($18::float8, $19::float8), 4326)::geography
+  ) <= kth.d
+ORDER BY
+  (
+    i.location::geography <-> ST_SetSRID (ST_MakePoint ($20::float8, $21::float8), 4326)::geography
+  ),
+  i.id
+LIMIT
+  $22
+OFFSET
+  $23
 ;
 
 -- SearchRepository.nearestRecord: nothing within the radius, no filters

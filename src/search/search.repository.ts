@@ -1,12 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { Prisma } from '@prisma/client';
-import { GenerateSql, NoSql, SqlSubject } from '../database/generate-sql';
+import { GenerateSql, NoSql, SAMPLE_UUID, SqlSubject } from '../database/generate-sql';
 import { PrismaService } from '../database/prisma.service';
 import { NO_FILTERS, SearchFilters, SearchPlan } from './search-planner';
 import { areaCountCap, COUNT_CAP, PageWindow, SCORE_CAP } from './search-limits';
 import { TextQuery } from './search-query';
 import { pageTotal } from './page-total';
-import { areaCountSql, areaSql, nearestPageSql, nearestRecordSql } from './sql/area-search.sql';
+import {
+  areaCountSql,
+  areaSql,
+  nearestPageSql,
+  nearestRecordSql,
+  nearestWalkSql,
+  walksNearest,
+} from './sql/area-search.sql';
 import { LatLon } from './coordinates';
 import { PlacePins } from './sql/place-pins.sql';
 import { fullTextSql, fuzzySql } from './sql/text-search.sql';
@@ -64,6 +71,7 @@ export class SearchRepository {
   static areaSql = areaSql;
   static areaCountSql = areaCountSql;
   static nearestPageSql = nearestPageSql;
+  static nearestWalkSql = nearestWalkSql;
   static nearestRecordSql = nearestRecordSql;
   static wordCandidatesSql = wordCandidatesSql;
   static vocabularySql = vocabularySql;
@@ -127,26 +135,55 @@ export class SearchRepository {
     return this.run(fuzzySql(query, window, plan), window, SCORE_CAP, true);
   }
 
-  // Nearest first: count a few pages ahead (areaCountCap), then fetch the page from the k nearest (see
-  // nearestPageSql). Other orders: one statement.
+  // Counted a few pages ahead (areaCountCap), a lower bound past that. Nearest first with the circle
+  // alone: one statement (nearestWalkSql); with other filters, count, then fetch the page from the
+  // k nearest (see nearestPageSql). Other orders: one statement.
   @GenerateSql(
     { name: 'coordinates, newest first', params: () => [page, plan({ query: '47.14, 9.52', sort: 'newest' })] },
+    { name: 'nearest first, the circle alone', params: () => [page, plan({ query: '47.14, 9.52' })] },
     {
-      name: 'nearest first: count, then the page',
+      name: 'nearest first, the page reaching records tied with the last one walked',
       params: () => [page, plan({ query: '47.14, 9.52' })],
+      answers: [[{ total: 101, codeMatched: false, tied: true, id: SAMPLE_UUID }]],
+    },
+    {
+      name: 'nearest first with filters: count, then the page',
+      params: () => [page, plan({ query: '47.14, 9.52', interactive: true })],
       answers: [[{ total: 12 }]],
     },
   )
   async searchArea(window: PageWindow, plan: SearchPlan): Promise<SearchPage> {
-    if (plan.sort !== 'distance' || plan.anchor === null) return this.run(areaSql(window, plan), window, COUNT_CAP);
     const cap = areaCountCap(window);
+    if (plan.sort !== 'distance' || plan.anchor === null) return this.run(areaSql(window, plan), window, cap);
+    if (walksNearest(plan)) return this.walkNearest(window, plan, cap);
     const [{ total: counted }] = await this.prisma.rawQuery<{ total: number }>(areaCountSql(plan, cap));
-    const count = { counted, estimated: false, known: 0, rows: 0, more: false };
-    const page: SearchPage = { ...pageTotal(window, cap, count), codeMatched: false, rows: [] };
+    const page = this.countedPage(window, cap, counted);
     const k = Math.min(window.offset + window.limit, page.total);
-    if (k <= window.offset) return page;
-    page.rows = await this.prisma.rawQuery<SearchRow>(nearestPageSql(window, plan, k));
+    if (k > window.offset) page.rows = await this.prisma.rawQuery<SearchRow>(nearestPageSql(window, plan, k));
     return page;
+  }
+
+  // nearestWalkSql's count and page; its page read again through nearestPageSql when it reached
+  // records tied with the last one the walk read (some of them may lie past it).
+  @NoSql("searchArea's statements (declared there)")
+  private async walkNearest(window: PageWindow, plan: SearchPlan, cap: number): Promise<SearchPage> {
+    type Row = SearchRow & { total: number; codeMatched: boolean; tied: boolean | null };
+    const rows = await this.prisma.rawQuery<Row>(nearestWalkSql(window, plan, cap));
+    const page = this.countedPage(window, cap, rows[0]?.total ?? 0);
+    if (rows.some((r) => r.tied)) {
+      page.rows = await this.prisma.rawQuery<SearchRow>(
+        nearestPageSql(window, plan, Math.min(window.offset + window.limit, page.total)),
+      );
+    } else {
+      page.rows = rows.filter((r) => r.id !== null).map(({ total: _t, codeMatched: _c, tied: _d, ...row }) => row);
+    }
+    return page;
+  }
+
+  @NoSql('computes the page total')
+  private countedPage(window: PageWindow, cap: number, counted: number): SearchPage {
+    const count = { counted, estimated: false, known: 0, rows: 0, more: false };
+    return { ...pageTotal(window, cap, count), codeMatched: false, rows: [] };
   }
 
   // The record nearest the point that passes the filters (see nearestRecordSql); null when none does.

@@ -30,6 +30,8 @@ interface RunResult {
   /** CPU seconds of the importer and of its PostgreSQL backend: what the work costs, however busy the machine. */
   importerCpu: number;
   databaseCpu: number;
+  /** The backends' CPU seconds by application_name: the import's own, and the refreshes it runs after it on connections of their own. */
+  databaseCpuBy: Record<string, number>;
   summary: string;
   code: number | null;
 }
@@ -47,7 +49,9 @@ function cpuSeconds(pid: number): number {
 }
 
 // Runs the importer, sampling its peak resident set (VmHWM) and the CPU time of it and of its database
-// backend (found by application_name; the server runs on this machine) while it runs.
+// backends while it runs: every backend of the database whose application_name starts with lis- (the
+// import's own and those of the ranked lists' and the coverage's refreshes after it, which run on
+// connections of their own; the server runs on this machine), found again at every sample.
 function runImport(args: string[], env: NodeJS.ProcessEnv, url: string): Promise<RunResult> {
   return new Promise((resolvePromise, reject) => {
     const started = process.hrtime.bigint();
@@ -59,8 +63,8 @@ function runImport(args: string[], env: NodeJS.ProcessEnv, url: string): Promise
     let stdout = '';
     let peakKb = 0;
     let importerCpu = 0;
-    let databaseCpu = 0;
-    let backends: number[] | undefined;
+    // The last CPU seconds read of each backend, and its application_name.
+    const backends = new Map<number, { app: string; cpu: number }>();
     child.stdout.on('data', (d) => (stdout += d));
     const sample = async () => {
       try {
@@ -70,18 +74,14 @@ function runImport(args: string[], env: NodeJS.ProcessEnv, url: string): Promise
         // the process has just exited
       }
       importerCpu = Math.max(importerCpu, cpuSeconds(child.pid!));
-      if (backends === undefined) {
-        await connected;
-        const { rows } = await monitor.query(
-          "SELECT pid FROM pg_stat_activity WHERE application_name = 'lis-import' AND datname = current_database()",
-        );
-        if (rows.length > 0) backends = rows.map((r) => r.pid);
+      await connected;
+      const { rows } = await monitor.query<{ pid: number; app: string }>(
+        "SELECT pid, application_name AS app FROM pg_stat_activity WHERE application_name LIKE 'lis-%' AND datname = current_database()",
+      );
+      for (const { pid, app } of rows) {
+        const cpu = cpuSeconds(pid);
+        backends.set(pid, { app, cpu: Math.max(cpu, backends.get(pid)?.cpu ?? 0) });
       }
-      if (backends !== undefined)
-        databaseCpu = Math.max(
-          databaseCpu,
-          backends.reduce((sum, pid) => sum + cpuSeconds(pid), 0),
-        );
     };
     const timer = setInterval(() => void sample().catch(() => undefined), 100);
     child.on('error', reject);
@@ -90,7 +90,18 @@ function runImport(args: string[], env: NodeJS.ProcessEnv, url: string): Promise
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       void monitor.end();
       const summary = stdout.trim().split('\n').pop() ?? '';
-      resolvePromise({ seconds, peakRssMb: Math.round(peakKb / 1024), importerCpu, databaseCpu, summary, code });
+      const databaseCpuBy: Record<string, number> = {};
+      for (const { app, cpu } of backends.values()) databaseCpuBy[app] = (databaseCpuBy[app] ?? 0) + cpu;
+      const databaseCpu = Object.values(databaseCpuBy).reduce((a, b) => a + b, 0);
+      resolvePromise({
+        seconds,
+        peakRssMb: Math.round(peakKb / 1024),
+        importerCpu,
+        databaseCpu,
+        databaseCpuBy,
+        summary,
+        code,
+      });
     });
   });
 }
@@ -182,7 +193,11 @@ async function main(): Promise<void> {
         `${label}: ${r.seconds.toFixed(1)} s, ${Math.round(read / r.seconds).toLocaleString('en-US')} records/s, peak RSS ${r.peakRssMb} MB`,
       );
       console.log(
-        `  CPU: importer ${r.importerCpu.toFixed(1)} s, PostgreSQL backends ${r.databaseCpu.toFixed(1)} s (up to the last sample); load average ${loadavg()[0].toFixed(1)}`,
+        `  CPU: importer ${r.importerCpu.toFixed(1)} s, PostgreSQL backends ${r.databaseCpu.toFixed(1)} s (${Object.entries(
+          r.databaseCpuBy,
+        )
+          .map(([app, cpu]) => `${app} ${cpu.toFixed(1)}`)
+          .join(', ')}; up to the last sample); load average ${loadavg()[0].toFixed(1)}`,
       );
       console.log(`  ${r.summary}`);
     }

@@ -56,6 +56,91 @@ describe('search query plans: a dense block', () => {
     expect(await rowsRead(SearchRepository.nearestPageSql(page, plan, 10))).toBeLessThanOrEqual(20);
   });
 
+  it('reads a deep page nearest first in one walk: the records before it once, the same page', async () => {
+    const plan = searchPlan({ query });
+    const window = { limit: 10, offset: 490 };
+    const cap = areaCountCap(window);
+    const nodes = await explainAnalyzed(
+      moduleRef.get(PrismaService),
+      SearchRepository.nearestWalkSql(window, plan, cap),
+    );
+    const read = (ns: typeof nodes) => ns.filter((n) => n.on.startsWith('imagery')).reduce((a, n) => a + n.rows, 0);
+    // The walk's cap + 1 rows and the page's rows by id; counting, then walking to the page's last
+    // distance and reading every row up to it again, read the rows before the page three times.
+    expect(read(nodes)).toBeLessThanOrEqual(cap + 1 + window.limit);
+    const before = [
+      ...(await explainAnalyzed(moduleRef.get(PrismaService), SearchRepository.areaCountSql(plan, cap))),
+      ...(await explainAnalyzed(moduleRef.get(PrismaService), SearchRepository.nearestPageSql(window, plan, 500))),
+    ];
+    expect(read(before)).toBeGreaterThan(cap + 2 * window.offset);
+    const repository = moduleRef.get(SearchRepository);
+    const walked = await repository.searchArea(window, plan);
+    const reread = await prisma.$queryRawUnsafe<Array<{ id: string }>>(
+      SearchRepository.nearestPageSql(window, plan, 500).text,
+      ...SearchRepository.nearestPageSql(window, plan, 500).values,
+    );
+    expect(walked).toMatchObject({ total: cap, totalExact: false });
+    expect(walked.rows.map((r) => r.id)).toEqual(reread.map((r) => r.id));
+  });
+
+  it('pages records tied at one point (more than the walk reads) each once, nearest first', async () => {
+    const at = { lat: 47.25, lon: 9.7 };
+    const tied = 150;
+    await prisma.$executeRawUnsafe(`
+      INSERT INTO imagery (id, address, captured_at, heading, interactive, image_url, location)
+      SELECT gen_random_uuid(), 'Tied ' || g, DATE '2020-01-01', 0, false, 'https://img.test/t.jpg',
+             ST_SetSRID(ST_MakePoint(${at.lon} + (g / ${tied}) * 1e-5, ${at.lat}), 4326)
+      FROM generate_series(1, ${tied + 30}) g`);
+    try {
+      const seen: string[] = [];
+      let pageTotal = 1;
+      for (let p = 1; p <= pageTotal; p++) {
+        const r = await search({ query: `${at.lat}, ${at.lon}`, near: { radius_m: 100 }, page: p, include: ['total'] });
+        expect(r.data.length).toBeGreaterThan(0);
+        seen.push(...r.data.map((d) => d.id));
+        pageTotal = r.pageTotal;
+      }
+      expect(seen).toHaveLength(tied + 30);
+      expect(new Set(seen).size).toBe(tied + 30);
+    } finally {
+      await prisma.$executeRawUnsafe(`DELETE FROM imagery WHERE address LIKE 'Tied %'`);
+    }
+  });
+
+  // A box of 300 x 300 m over the block (about 14,000 of its records), newest first.
+  const dLat = 150 / 111_320;
+  const dLon = 150 / (111_320 * Math.cos((CENTRE.lat * Math.PI) / 180));
+  const bbox: [number, number, number, number] = [
+    CENTRE.lon - dLon,
+    CENTRE.lat - dLat,
+    CENTRE.lon + dLon,
+    CENTRE.lat + dLat,
+  ];
+
+  it('counts a box a few pages past the page too, where counting to COUNT_CAP read over 10,000 rows', async () => {
+    const plan = searchPlan({ bbox, sort: 'newest' });
+    // The count is the statement's first Limit (the page's comes after it).
+    const counted = async (window: { limit: number; offset: number }) => {
+      const nodes = await explainAnalyzed(moduleRef.get(PrismaService), SearchRepository.areaSql(window, plan));
+      return nodes.find((n) => n.type === 'Limit')!.rows;
+    };
+    expect(await counted({ limit: 10, offset: 0 })).toBe(areaCountCap({ limit: 10, offset: 0 }) + 1);
+    expect(await counted({ limit: 100, offset: 4_900 })).toBe(areaCountCap({ limit: 100, offset: 4_900 }) + 1);
+    expect(await counted({ limit: 100, offset: COUNT_CAP - 100 })).toBe(COUNT_CAP + 1);
+  });
+
+  it("says a box's total is a lower bound, and every page up to pageTotal has records", async () => {
+    const first = await search({ bbox, sort: 'newest', include: ['total'] });
+    expect(first).toMatchObject({ total: areaCountCap({ limit: 10, offset: 0 }), total_exact: false, pageTotal: 10 });
+    expect(first.data).toHaveLength(10);
+    const last = await search({ bbox, sort: 'newest', page: first.pageTotal, include: ['total'] });
+    expect(last.data).toHaveLength(10);
+    expect(last.pageTotal).toBeGreaterThan(first.pageTotal);
+    const deepest = await search({ bbox, sort: 'oldest', limit: 100, page: COUNT_CAP / 100, include: ['total'] });
+    expect(deepest).toMatchObject({ total: COUNT_CAP, total_exact: false, pageTotal: COUNT_CAP / 100 });
+    expect(deepest.data).toHaveLength(100);
+  });
+
   it('says the total is a lower bound, and every page up to pageTotal has records', async () => {
     const first = await search({ query, include: ['total'] });
     expect(first).toMatchObject({ total: areaCountCap({ limit: 10, offset: 0 }), total_exact: false, pageTotal: 10 });

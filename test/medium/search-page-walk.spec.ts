@@ -16,10 +16,17 @@ interface Answer {
   interpretation?: { kind: string; lat?: number; lon?: number; radius_m?: number } | null;
 }
 
+// A square bbox of `halfM` metres each side of a point.
+function boxAround(p: { lat: number; lon: number }, halfM: number): number[] {
+  const dLat = halfM / 111_320;
+  const dLon = halfM / (111_320 * Math.cos((p.lat * Math.PI) / 180));
+  return [p.lon - dLon, p.lat - dLat, p.lon + dLon, p.lat + dLat];
+}
+
 // Property: walking pages 1..pageTotal of any search (pageTotal as each page reports it), no page is
 // empty, no record repeats, and the walk ends where the matches do: the last page's total is exact
 // and equals the records walked, and the page after it is empty. For a search around a point, the
-// records walked are also those PostGIS finds within the radius.
+// records walked are also those PostGIS finds within the radius; for a bbox, those within the box.
 describe('search pages: a walk over every page of many searches', () => {
   let moduleRef: TestingModule;
   let search: (body: Body) => Promise<Answer>;
@@ -59,6 +66,16 @@ describe('search pages: a walk over every page of many searches', () => {
     }),
     denseNewest: () => ({ query: `${DENSE_CENTRE.lat}, ${DENSE_CENTRE.lon}`, sort: 'newest' }),
     nearOnly: (u) => ({ near: { ...DENSE_CENTRE, radius_m: 20 + Math.floor(u * 200) } }),
+    denseBbox: (u) => ({
+      bbox: boxAround(DENSE_CENTRE, 20 + Math.floor(u * 130)),
+      sort: u < 0.5 ? 'newest' : 'oldest',
+    }),
+    sparseBbox: (u) => {
+      const r = seeded(Math.floor(u * 1e9));
+      const west = SPARSE_BOX.west + r() * 0.1;
+      const south = SPARSE_BOX.south + r() * 0.1;
+      return { bbox: [west, south, west + 0.01 + u * 0.04, south + 0.01 + u * 0.04], sort: 'newest' };
+    },
     textNear: (u) => ({
       query: u < 0.5 ? 'Staedtle' : 'Vaduz',
       near: { ...DENSE_CENTRE, radius_m: 30 + Math.floor(u * 150) },
@@ -75,6 +92,20 @@ describe('search pages: a walk over every page of many searches', () => {
         lon,
         lat,
         radiusM,
+      );
+    return row.n;
+  }
+
+  // Records within a bbox, by PostGIS directly.
+  async function withinBox([west, south, east, north]: number[]): Promise<number> {
+    const [row] = await moduleRef
+      .get(PrismaService)
+      .$queryRawUnsafe<Array<{ n: number }>>(
+        `SELECT count(*)::int AS n FROM imagery WHERE ST_Intersects(location, ST_MakeEnvelope($1, $2, $3, $4, 4326))`,
+        west,
+        south,
+        east,
+        north,
       );
     return row.n;
   }
@@ -108,6 +139,7 @@ describe('search pages: a walk over every page of many searches', () => {
     if (point && point.kind === 'coordinates' && body.sort === undefined) {
       expect(seen.size).toBe(await withinRadius(point.lat!, point.lon!, point.radius_m!));
     }
+    if (Array.isArray(body.bbox) && body.query === undefined) expect(seen.size).toBe(await withinBox(body.bbox));
   }
 
   it('holds for every kind of search at limit 10', async () => {

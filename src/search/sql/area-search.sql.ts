@@ -1,21 +1,22 @@
 import { Prisma } from '@prisma/client';
 import { LatLon } from '../coordinates';
 import { SearchFilters, SearchPlan } from '../search-planner';
-import { COUNT_CAP, PageWindow } from '../search-limits';
+import { areaCountCap, PageWindow } from '../search-limits';
 import { filterConditions } from './filter-conditions.sql';
 import { ROW_COLUMNS, sortedPageSql } from './page-strategies.sql';
 import { distanceSql, geography } from './spatial.sql';
 
 // No text: the filters alone (a circle or a bbox is always among them, so the geometry GiST index
-// applies), in one statement: count (stopping after COUNT_CAP + 1 rows) and page. Used for newest
-// and oldest (imagery_captured_at_idx serves wide areas); nearest first goes through
-// areaCountSql (a count capped a few pages ahead) and nearestPageSql instead.
+// applies), in one statement: count and page. Used for newest and oldest (imagery_captured_at_idx
+// serves wide areas); nearest first goes through areaCountSql and nearestPageSql instead. Counted
+// a few pages past the page as nearest first is (areaCountCap): a box over a dense block holds
+// thousands of records, and counting up to COUNT_CAP of them cost far more than the page.
 export function areaSql(window: PageWindow, plan: SearchPlan): Prisma.Sql {
   return sortedPageSql(window, plan, {
     match: null,
     score: Prisma.sql`0`,
     codeMatch: Prisma.sql`false`,
-    cap: COUNT_CAP,
+    cap: areaCountCap(window),
   });
 }
 
@@ -59,6 +60,40 @@ export function nearestPageSql(window: PageWindow, plan: SearchPlan, k: number):
       AND ${distance} <= kth.d
     ORDER BY ${distance}, i.id
     LIMIT ${window.limit} OFFSET ${window.offset}`;
+}
+
+// Whether a nearest-first search is read by nearestWalkSql: its circle is the only filter.
+export const walksNearest = (plan: SearchPlan) =>
+  plan.anchor !== null && plan.filters.circles.length === 1 && filterConditions(plan.filters).length === 2;
+
+// A nearest-first search whose circle is its only filter, in one statement that reads the records
+// before its page once: the cap + 1 records nearest the anchor by a KNN walk of the geography GiST
+// index (no condition inside the walk, so it stops after cap + 1 rows wherever they lie), of which
+// those within the radius are counted (all of the circle's when it holds cap or fewer) and sorted
+// by distance and id for the page. The walk orders by distance alone: records tied with its last
+// one may lie past it, so when the circle holds more than the cap and the page reaches the walk's
+// last distance (`tied`), the caller reads the page again with nearestPageSql.
+export function nearestWalkSql(window: PageWindow, plan: SearchPlan, cap: number): Prisma.Sql {
+  const anchor = plan.anchor!;
+  const distance = distanceSql(anchor);
+  return Prisma.sql`
+    WITH walk AS MATERIALIZED (
+      SELECT i.id, ${distance} AS d FROM imagery i ORDER BY ${distance} LIMIT ${cap + 1}
+    ),
+    counted AS (
+      SELECT count(*) FILTER (WHERE w.d <= ${anchor.radiusM}::float8)::int AS total, count(*) AS walked, max(w.d) AS last
+      FROM walk w
+    ),
+    page AS (
+      SELECT w.id, w.d FROM walk w WHERE w.d <= ${anchor.radiusM}::float8
+      ORDER BY w.d, w.id LIMIT ${window.limit} OFFSET ${window.offset}
+    )
+    SELECT c.total, false AS "codeMatched", (c.walked > ${cap} AND p.distance >= c.last) AS tied, p.*
+    FROM counted c
+    LEFT JOIN LATERAL (
+      SELECT ${ROW_COLUMNS}, 0::float8 AS score, n.d::float8 AS distance FROM page n JOIN imagery i ON i.id = n.id
+    ) p ON true
+    ORDER BY p.distance, p.id`;
 }
 
 // Among how many records nearest the point the nearest one passing the filters is looked for: a
