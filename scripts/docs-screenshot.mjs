@@ -7,7 +7,8 @@
 // postgresql://postgres@127.0.0.1:5432/postgres), SCREENSHOT_DB_PREFIX (the throwaway database's name
 // prefix; default lis), SCREENSHOT_IMAGERY (an NDJSON of imagery records; default
 // ../shared/data/real-imagery.ndjson, those in Liechtenstein are kept; without it, ten records along
-// Vaduz's Städtle), SCREENSHOT_QUERY (default "Städtle Vaduz"), CHROMIUM_PATH (default /usr/bin/chromium).
+// Vaduz's Städtle), SCREENSHOT_QUERY (default "Städtle Vaduz"), SCREENSHOT_OUT (default
+// docs/screenshot.png), CHROMIUM_PATH (default /usr/bin/chromium).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -19,7 +20,7 @@ import { chromium } from 'playwright-core';
 const ROOT = resolve(import.meta.dirname, '..');
 const CLI = (name) => join(ROOT, 'dist', 'src', 'cli', `${name}.cli.js`);
 const OSM = join(ROOT, 'test', 'fixtures', 'osm', 'liechtenstein.osm.pbf');
-const OUT = join(ROOT, 'docs', 'screenshot.png');
+const OUT = process.env.SCREENSHOT_OUT || join(ROOT, 'docs', 'screenshot.png');
 const SERVER = process.env.SCREENSHOT_SERVER_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
 const IMAGERY = process.env.SCREENSHOT_IMAGERY || resolve(ROOT, '..', 'shared', 'data', 'real-imagery.ndjson');
 const QUERY = process.env.SCREENSHOT_QUERY || 'Städtle Vaduz';
@@ -100,7 +101,13 @@ async function startApp(env) {
       (r) => r.ok,
       () => false,
     );
-    if (ok) return { stop: () => (app.kill('SIGTERM'), exited) };
+    if (ok)
+      return {
+        stop: () => {
+          app.kill('SIGTERM');
+          return exited;
+        },
+      };
     await new Promise((done) => setTimeout(done, 500));
   }
   app.kill('SIGTERM');
@@ -129,13 +136,9 @@ async function takeScreenshot(base) {
     await page.locator('#map[data-camera="settled"][data-basemap="loaded"]').waitFor({ timeout: 60_000 });
     await page.getByRole('button', { name: 'Coverage' }).click();
     await page.locator('#map[data-coverage="shown"]').waitFor();
+    // Runs in the page (a string: this file is linted for Node, without the browser's globals).
     await page.evaluate(
-      () =>
-        new Promise((done) => {
-          const map = window.lisMap;
-          map.once('idle', () => done());
-          map.triggerRepaint();
-        }),
+      `new Promise((done) => { const map = window.lisMap; map.once('idle', () => done()); map.triggerRepaint(); })`,
     );
     await page.waitForTimeout(600);
     await page.screenshot({ path: OUT });
