@@ -1660,63 +1660,64 @@ ORDER BY
 --   $5 = "'springfield' & 'il'"
 --   $6 = [40,30]
 --   $7 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $8 = ["'springfield'","'herrengasse' & '35'"]
---   $9 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $10 = [40,30]
---   $11 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $12 = -89.65
---   $13 = 39.78
---   $14 = 500
---   $15 = [40,30]
---   $16 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $17 = "<generated uuid>"
+--   $8 = "'springfield'"
+--   $9 = "'herrengasse' & '35'"
+--   $10 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $11 = [40,30]
+--   $12 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $13 = -89.65
+--   $14 = 39.78
+--   $15 = 500
+--   $16 = [40,30]
+--   $17 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
 --   $18 = "<generated uuid>"
---   $19 = -89.65
---   $20 = 39.78
---   $21 = 500
---   $22 = -89.65
---   $23 = 39.78
---   $24 = "springfieldil"
---   $25 = 1000
---   $26 = -89.65
---   $27 = 39.78
---   $28 = 500
---   $29 = -89.65
---   $30 = 39.78
---   $31 = 200
---   $32 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $33 = ["'springfield'","'herrengasse' & '35'"]
---   $34 = 200
---   $35 = 2000
---   $36 = 200
+--   $19 = "<generated uuid>"
+--   $20 = -89.65
+--   $21 = 39.78
+--   $22 = 500
+--   $23 = -89.65
+--   $24 = 39.78
+--   $25 = "springfieldil"
+--   $26 = 1000
+--   $27 = -89.65
+--   $28 = 39.78
+--   $29 = 500
+--   $30 = -89.65
+--   $31 = 39.78
+--   $32 = 200
+--   $33 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $34 = ["'springfield'","'herrengasse' & '35'"]
+--   $35 = 200
+--   $36 = 2000
 --   $37 = 200
 --   $38 = 200
---   $39 = 1000
---   $40 = 10
---   $41 = "Springfield IL"
---   $42 = "springfieldil"
---   $43 = "Springfield IL"
+--   $39 = 200
+--   $40 = 1000
+--   $41 = 10
+--   $42 = "Springfield IL"
+--   $43 = "springfieldil"
 --   $44 = "Springfield IL"
---   $45 = "'springfield' & 'il'"
---   $46 = "'springfield' & 'il':*"
---   $47 = 10001
---   $48 = 1000
---   $49 = false
---   $50 = 10001
---   $51 = 1000
+--   $45 = "Springfield IL"
+--   $46 = "'springfield' & 'il'"
+--   $47 = "'springfield' & 'il':*"
+--   $48 = 10001
+--   $49 = 1000
+--   $50 = false
+--   $51 = 10001
 --   $52 = 1000
---   $53 = 10
---   $54 = 0
---   $55 = 10
---   $56 = 1000
---   $57 = 0
---   $58 = 10
---   $59 = 0
---   $60 = "Springfield IL"
---   $61 = "springfieldil"
---   $62 = "Springfield IL"
+--   $53 = 1000
+--   $54 = 10
+--   $55 = 0
+--   $56 = 10
+--   $57 = 1000
+--   $58 = 0
+--   $59 = 10
+--   $60 = 0
+--   $61 = "Springfield IL"
+--   $62 = "springfieldil"
 --   $63 = "Springfield IL"
---   $64 = "'springfield' & 'il'"
+--   $64 = "Springfield IL"
+--   $65 = "'springfield' & 'il'"
 WITH
   pinned AS MATERIALIZED (
     SELECT DISTINCT
@@ -1743,37 +1744,33 @@ WITH
                 WHEN (
                   i.address_origin <> 'own'
                   OR i.address_tsv @@ (
-                    ARRAY(
-                      SELECT
-                        to_tsquery('simple', n.name)
-                      FROM
-                        unnest($8::text[]) WITH ORDINALITY AS n (name, k)
-                      ORDER BY
-                        n.k
-                    )
-                  ) [array_position($9::uuid[], i.locality_id)]
-                ) THEN ($10::float8[]) [array_position($11::uuid[], i.locality_id)]
+                    ARRAY[
+                      to_tsquery('simple', $8),
+                      to_tsquery('simple', $9)
+                    ]
+                  ) [array_position($10::uuid[], i.locality_id)]
+                ) THEN ($11::float8[]) [array_position($12::uuid[], i.locality_id)]
               END
             ),
             CASE
               WHEN ST_DWithin (
                 i.location::geography,
-                ST_SetSRID (ST_MakePoint ($12::float8, $13::float8), 4326)::geography,
-                $14::float8,
+                ST_SetSRID (ST_MakePoint ($13::float8, $14::float8), 4326)::geography,
+                $15::float8,
                 false
-              ) THEN ($15::float8[]) [array_position($16::uuid[], $17::uuid)]
+              ) THEN ($16::float8[]) [array_position($17::uuid[], $18::uuid)]
             END
           ) + CASE
-            WHEN $18::uuid IN (i.place_id, i.locality_id)
+            WHEN $19::uuid IN (i.place_id, i.locality_id)
             OR ST_DWithin (
               i.location::geography,
-              ST_SetSRID (ST_MakePoint ($19::float8, $20::float8), 4326)::geography,
-              $21::float8,
+              ST_SetSRID (ST_MakePoint ($20::float8, $21::float8), 4326)::geography,
+              $22::float8,
               false
             ) THEN 20 / (
               1 + ST_Distance (
                 i.location::geography,
-                ST_SetSRID (ST_MakePoint ($22::float8, $23::float8), 4326)::geography,
+                ST_SetSRID (ST_MakePoint ($23::float8, $24::float8), 4326)::geography,
                 false
               ) / 50
             )
@@ -1791,9 +1788,9 @@ WITH
           FROM
             imagery i
           WHERE
-            i.address_code = $24
+            i.address_code = $25
           LIMIT
-            $25
+            $26
         )
         UNION ALL
         (
@@ -1814,21 +1811,21 @@ WITH
                     WHERE
                       ST_DWithin (
                         i.location::geography,
-                        ST_SetSRID (ST_MakePoint ($26::float8, $27::float8), 4326)::geography,
-                        $28::float8,
+                        ST_SetSRID (ST_MakePoint ($27::float8, $28::float8), 4326)::geography,
+                        $29::float8,
                         false
                       )
                     ORDER BY
-                      i.location::geography <-> ST_SetSRID (ST_MakePoint ($29::float8, $30::float8), 4326)::geography
+                      i.location::geography <-> ST_SetSRID (ST_MakePoint ($30::float8, $31::float8), 4326)::geography
                     LIMIT
-                      $31
+                      $32
                   )
                   UNION ALL
                   (
                     SELECT
                       x.id
                     FROM
-                      unnest($32::uuid[], $33::text[]) WITH ORDINALITY AS p (id, name, n)
+                      unnest($33::uuid[], $34::text[]) WITH ORDINALITY AS p (id, name, n)
                       CROSS JOIN LATERAL (
                         SELECT
                           to_tsquery('simple', p.name) AS name
@@ -1842,7 +1839,7 @@ WITH
                           WHERE
                             i.place_id = p.id
                           LIMIT
-                            $34
+                            $35
                         )
                         UNION ALL
                         (
@@ -1861,22 +1858,22 @@ WITH
                               WHERE
                                 i.locality_id = p.id
                               LIMIT
-                                $35
+                                $36
                             ) l
                           WHERE
                             l.its
                           LIMIT
-                            $36
+                            $37
                         )
                       ) x
                     ORDER BY
                       p.n
                     LIMIT
-                      $37
+                      $38
                   )
                 ) u
               LIMIT
-                $38
+                $39
             ) r
         )
       ) x
@@ -1890,24 +1887,24 @@ WITH
       i.id,
       row_number() OVER () AS seq,
       CASE
-        WHEN row_number() OVER () <= $39
+        WHEN row_number() OVER () <= $40
         AND NOT (
           SELECT
             count(*)
           FROM
             pinned
-        ) >= $40 THEN (
-          similarity (i.address_norm, lis_normalize ($41)) + CASE
-            WHEN coalesce(i.address_code = $42, false) THEN 10
+        ) >= $41 THEN (
+          similarity (i.address_norm, lis_normalize ($42)) + CASE
+            WHEN coalesce(i.address_code = $43, false) THEN 10
             ELSE 0
           END + CASE
-            WHEN i.address_norm = lis_normalize ($43) THEN 2
+            WHEN i.address_norm = lis_normalize ($44) THEN 2
             ELSE 0
           END + CASE
-            WHEN starts_with(i.address_norm, lis_normalize ($44)) THEN 0.5
+            WHEN starts_with(i.address_norm, lis_normalize ($45)) THEN 0.5
             ELSE 0
           END + CASE
-            WHEN i.address_tsv @@ to_tsquery('simple', $45) THEN 0.5
+            WHEN i.address_tsv @@ to_tsquery('simple', $46) THEN 0.5
             ELSE 0
           END
         )::float8
@@ -1915,7 +1912,7 @@ WITH
     FROM
       imagery i
     WHERE
-      i.address_tsv @@ to_tsquery('simple', $46)
+      i.address_tsv @@ to_tsquery('simple', $47)
       AND i.id NOT IN (
         SELECT
           id
@@ -1923,7 +1920,7 @@ WITH
           pinned
       )
     LIMIT
-      $47
+      $48
   ),
   sizes AS MATERIALIZED (
     SELECT
@@ -1949,11 +1946,11 @@ WITH
   counted AS MATERIALIZED (
     SELECT
       s.pinned + CASE
-        WHEN s.head > $48
-        AND $49 THEN $50
+        WHEN s.head > $49
+        AND $50 THEN $51
         ELSE s.head
       END AS total,
-      least(s.head, $51) + s.pinned AS ranked
+      least(s.head, $52) + s.pinned AS ranked
     FROM
       sizes s
   ),
@@ -1974,468 +1971,13 @@ WITH
         FROM
           head
         WHERE
-          seq <= $52
+          seq <= $53
           AND NOT (
             SELECT
               count(*)
             FROM
               pinned
-          ) >= $53
-        UNION ALL
-        SELECT
-          id,
-          score
-        FROM
-          pinned
-      ) r
-  ),
-  page AS MATERIALIZED (
-    SELECT
-      r.id,
-      r.score,
-      r.pos
-    FROM
-      ranked r
-    WHERE
-      r.pos > $54
-      AND r.pos <= $55
-    UNION ALL
-    SELECT
-      t.id,
-      NULL,
-      (
-        SELECT
-          ranked
-        FROM
-          counted
-      ) + t.n
-    FROM
-      (
-        SELECT
-          x.id,
-          row_number() OVER () AS n
-        FROM
-          (
-            SELECT
-              h.id
-            FROM
-              head h
-            WHERE
-              h.seq > $56
-            ORDER BY
-              h.seq
-          ) x
-        OFFSET
-          greatest(
-            0,
-            $57 - (
-              SELECT
-                ranked
-              FROM
-                counted
-            )
-          )
-        LIMIT
-          greatest(
-            0,
-            $58 - greatest(
-              $59,
-              (
-                SELECT
-                  ranked
-                FROM
-                  counted
-              )
-            )
-          )
-      ) t
-  )
-SELECT
-  t.total,
-  (
-    SELECT
-      code_matched
-    FROM
-      sizes
-  ) AS "codeMatched",
-  false AS estimated,
-  t.ranked AS known,
-  p.*
-FROM
-  counted t
-  LEFT JOIN LATERAL (
-    SELECT
-      i.id,
-      i.address,
-      to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt",
-      i.heading,
-      i.interactive,
-      i.image_url AS "imageUrl",
-      ST_X (i.location) AS lon,
-      ST_Y (i.location) AS lat,
-      i.place_id AS "placeId",
-      i.locality_id AS "localityId",
-      coalesce(
-        pg.score,
-        (
-          similarity (i.address_norm, lis_normalize ($60)) + CASE
-            WHEN coalesce(i.address_code = $61, false) THEN 10
-            ELSE 0
-          END + CASE
-            WHEN i.address_norm = lis_normalize ($62) THEN 2
-            ELSE 0
-          END + CASE
-            WHEN starts_with(i.address_norm, lis_normalize ($63)) THEN 0.5
-            ELSE 0
-          END + CASE
-            WHEN i.address_tsv @@ to_tsquery('simple', $64) THEN 0.5
-            ELSE 0
-          END
-        )::float8
-      ) AS score,
-      NULL::float8 AS distance,
-      pg.pos
-    FROM
-      page pg
-      JOIN imagery i ON i.id = pg.id
-  ) p ON true
-ORDER BY
-  p.pos
-;
-
--- SearchRepository.searchFullText: the query names places, its matches estimated (the head is read only past the pinned rows)
---   $1 = "New Mi"
---   $2 = "newmi"
---   $3 = "New Mi"
---   $4 = "New Mi"
---   $5 = "'new' & 'mi'"
---   $6 = [40,30]
---   $7 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $8 = ["'springfield'","'herrengasse' & '35'"]
---   $9 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $10 = [40,30]
---   $11 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $12 = -89.65
---   $13 = 39.78
---   $14 = 500
---   $15 = [40,30]
---   $16 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $17 = "<generated uuid>"
---   $18 = "<generated uuid>"
---   $19 = -89.65
---   $20 = 39.78
---   $21 = 500
---   $22 = -89.65
---   $23 = 39.78
---   $24 = "newmi"
---   $25 = 1000
---   $26 = -89.65
---   $27 = 39.78
---   $28 = 500
---   $29 = -89.65
---   $30 = 39.78
---   $31 = 200
---   $32 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $33 = ["'springfield'","'herrengasse' & '35'"]
---   $34 = 200
---   $35 = 2000
---   $36 = 200
---   $37 = 200
---   $38 = 200
---   $39 = 1000
---   $40 = "New Mi"
---   $41 = "newmi"
---   $42 = "New Mi"
---   $43 = "New Mi"
---   $44 = "'new' & 'mi'"
---   $45 = "'new' & 'mi':*"
---   $46 = 11
---   $47 = 10001
---   $48 = 11
---   $49 = 320
---   $50 = 1000
---   $51 = false
---   $52 = 10001
---   $53 = 1000
---   $54 = 1000
---   $55 = 0
---   $56 = 11
---   $57 = 1000
---   $58 = 0
---   $59 = 11
---   $60 = 0
---   $61 = 11
---   $62 = "New Mi"
---   $63 = "newmi"
---   $64 = "New Mi"
---   $65 = "New Mi"
---   $66 = "'new' & 'mi'"
-WITH
-  pinned AS MATERIALIZED (
-    SELECT DISTINCT
-      ON (x.id) x.id,
-      x.code_match,
-      (
-        similarity (i.address_norm, lis_normalize ($1)) + CASE
-          WHEN coalesce(i.address_code = $2, false) THEN 10
-          ELSE 0
-        END + CASE
-          WHEN i.address_norm = lis_normalize ($3) THEN 2
-          ELSE 0
-        END + CASE
-          WHEN starts_with(i.address_norm, lis_normalize ($4)) THEN 0.5
-          ELSE 0
-        END + CASE
-          WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5
-          ELSE 0
-        END + coalesce(
-          coalesce(
-            greatest(
-              ($6::float8[]) [array_position($7::uuid[], i.place_id)],
-              CASE
-                WHEN (
-                  i.address_origin <> 'own'
-                  OR i.address_tsv @@ (
-                    ARRAY(
-                      SELECT
-                        to_tsquery('simple', n.name)
-                      FROM
-                        unnest($8::text[]) WITH ORDINALITY AS n (name, k)
-                      ORDER BY
-                        n.k
-                    )
-                  ) [array_position($9::uuid[], i.locality_id)]
-                ) THEN ($10::float8[]) [array_position($11::uuid[], i.locality_id)]
-              END
-            ),
-            CASE
-              WHEN ST_DWithin (
-                i.location::geography,
-                ST_SetSRID (ST_MakePoint ($12::float8, $13::float8), 4326)::geography,
-                $14::float8,
-                false
-              ) THEN ($15::float8[]) [array_position($16::uuid[], $17::uuid)]
-            END
-          ) + CASE
-            WHEN $18::uuid IN (i.place_id, i.locality_id)
-            OR ST_DWithin (
-              i.location::geography,
-              ST_SetSRID (ST_MakePoint ($19::float8, $20::float8), 4326)::geography,
-              $21::float8,
-              false
-            ) THEN 20 / (
-              1 + ST_Distance (
-                i.location::geography,
-                ST_SetSRID (ST_MakePoint ($22::float8, $23::float8), 4326)::geography,
-                false
-              ) / 50
-            )
-            ELSE 0
-          END,
-          0
-        )
-      )::float8 AS score
-    FROM
-      (
-        (
-          SELECT
-            i.id,
-            true AS code_match
-          FROM
-            imagery i
-          WHERE
-            i.address_code = $24
-          LIMIT
-            $25
-        )
-        UNION ALL
-        (
-          SELECT
-            r.id,
-            false AS code_match
-          FROM
-            (
-              SELECT
-                u.id
-              FROM
-                (
-                  (
-                    SELECT
-                      i.id
-                    FROM
-                      imagery i
-                    WHERE
-                      ST_DWithin (
-                        i.location::geography,
-                        ST_SetSRID (ST_MakePoint ($26::float8, $27::float8), 4326)::geography,
-                        $28::float8,
-                        false
-                      )
-                    ORDER BY
-                      i.location::geography <-> ST_SetSRID (ST_MakePoint ($29::float8, $30::float8), 4326)::geography
-                    LIMIT
-                      $31
-                  )
-                  UNION ALL
-                  (
-                    SELECT
-                      x.id
-                    FROM
-                      unnest($32::uuid[], $33::text[]) WITH ORDINALITY AS p (id, name, n)
-                      CROSS JOIN LATERAL (
-                        SELECT
-                          to_tsquery('simple', p.name) AS name
-                      ) q
-                      CROSS JOIN LATERAL (
-                        (
-                          SELECT
-                            i.id
-                          FROM
-                            imagery i
-                          WHERE
-                            i.place_id = p.id
-                          LIMIT
-                            $34
-                        )
-                        UNION ALL
-                        (
-                          SELECT
-                            l.id
-                          FROM
-                            (
-                              SELECT
-                                i.id,
-                                (
-                                  i.address_origin <> 'own'
-                                  OR i.address_tsv @@ q.name
-                                ) AS its
-                              FROM
-                                imagery i
-                              WHERE
-                                i.locality_id = p.id
-                              LIMIT
-                                $35
-                            ) l
-                          WHERE
-                            l.its
-                          LIMIT
-                            $36
-                        )
-                      ) x
-                    ORDER BY
-                      p.n
-                    LIMIT
-                      $37
-                  )
-                ) u
-              LIMIT
-                $38
-            ) r
-        )
-      ) x
-      JOIN imagery i ON i.id = x.id
-    ORDER BY
-      x.id,
-      x.code_match DESC
-  ),
-  head AS MATERIALIZED (
-    SELECT
-      i.id,
-      row_number() OVER () AS seq,
-      CASE
-        WHEN row_number() OVER () <= $39 THEN (
-          similarity (i.address_norm, lis_normalize ($40)) + CASE
-            WHEN coalesce(i.address_code = $41, false) THEN 10
-            ELSE 0
-          END + CASE
-            WHEN i.address_norm = lis_normalize ($42) THEN 2
-            ELSE 0
-          END + CASE
-            WHEN starts_with(i.address_norm, lis_normalize ($43)) THEN 0.5
-            ELSE 0
-          END + CASE
-            WHEN i.address_tsv @@ to_tsquery('simple', $44) THEN 0.5
-            ELSE 0
-          END
-        )::float8
-      END AS score
-    FROM
-      imagery i
-    WHERE
-      i.address_tsv @@ to_tsquery('simple', $45)
-      AND i.id NOT IN (
-        SELECT
-          id
-        FROM
-          pinned
-      )
-      AND NOT (
-        SELECT
-          count(*)
-        FROM
-          pinned
-      ) >= $46
-    LIMIT
-      $47
-  ),
-  sizes AS MATERIALIZED (
-    SELECT
-      (
-        SELECT
-          count(*)
-        FROM
-          head
-      )::int AS head,
-      (
-        SELECT
-          count(*)
-        FROM
-          pinned
-      )::int AS pinned,
-      (
-        SELECT
-          coalesce(bool_or(code_match), false)
-        FROM
-          pinned
-      ) AS code_matched
-  ),
-  counted AS MATERIALIZED (
-    SELECT
-      CASE
-        WHEN (
-          SELECT
-            count(*)
-          FROM
-            pinned
-        ) >= $48 THEN greatest(s.pinned, $49)
-        ELSE s.pinned + CASE
-          WHEN s.head > $50
-          AND $51 THEN $52
-          ELSE s.head
-        END
-      END AS total,
-      least(s.head, $53) + s.pinned AS ranked
-    FROM
-      sizes s
-  ),
-  ranked AS MATERIALIZED (
-    SELECT
-      r.id,
-      r.score,
-      row_number() OVER (
-        ORDER BY
-          r.score DESC,
-          r.id
-      ) AS pos
-    FROM
-      (
-        SELECT
-          id,
-          score
-        FROM
-          head
-        WHERE
-          seq <= $54
+          ) >= $54
         UNION ALL
         SELECT
           id,
@@ -2513,587 +2055,6 @@ SELECT
     FROM
       sizes
   ) AS "codeMatched",
-  (
-    SELECT
-      count(*)
-    FROM
-      pinned
-  ) >= $61 AS estimated,
-  t.ranked AS known,
-  p.*
-FROM
-  counted t
-  LEFT JOIN LATERAL (
-    SELECT
-      i.id,
-      i.address,
-      to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt",
-      i.heading,
-      i.interactive,
-      i.image_url AS "imageUrl",
-      ST_X (i.location) AS lon,
-      ST_Y (i.location) AS lat,
-      i.place_id AS "placeId",
-      i.locality_id AS "localityId",
-      coalesce(
-        pg.score,
-        (
-          similarity (i.address_norm, lis_normalize ($62)) + CASE
-            WHEN coalesce(i.address_code = $63, false) THEN 10
-            ELSE 0
-          END + CASE
-            WHEN i.address_norm = lis_normalize ($64) THEN 2
-            ELSE 0
-          END + CASE
-            WHEN starts_with(i.address_norm, lis_normalize ($65)) THEN 0.5
-            ELSE 0
-          END + CASE
-            WHEN i.address_tsv @@ to_tsquery('simple', $66) THEN 0.5
-            ELSE 0
-          END
-        )::float8
-      ) AS score,
-      NULL::float8 AS distance,
-      pg.pos
-    FROM
-      page pg
-      JOIN imagery i ON i.id = pg.id
-  ) p ON true
-ORDER BY
-  p.pos
-;
-
--- SearchRepository.searchFullText: the query names an address (pins and best view)
---   $1 = "Herrengasse 35 Vaduz"
---   $2 = "herrengasse35vaduz"
---   $3 = "Herrengasse 35 Vaduz"
---   $4 = "Herrengasse 35 Vaduz"
---   $5 = "'herrengasse' & '35' & 'vaduz'"
---   $6 = "<generated uuid>"
---   $7 = [40,30]
---   $8 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $9 = ["'springfield'","'herrengasse' & '35'"]
---   $10 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $11 = [40,30]
---   $12 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $13 = 9.5209
---   $14 = 47.1391
---   $15 = 5
---   $16 = 9.5209
---   $17 = 47.1391
---   $18 = 9.5209
---   $19 = 47.1391
---   $20 = 45
---   $21 = 9.5209
---   $22 = 47.1391
---   $23 = [40,30]
---   $24 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $25 = ["'springfield'","'herrengasse' & '35'"]
---   $26 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $27 = [40,30]
---   $28 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $29 = 9.5209
---   $30 = 47.1391
---   $31 = 50
---   $32 = 9.5209
---   $33 = 47.1391
---   $34 = 5
---   $35 = 9.5209
---   $36 = 47.1391
---   $37 = 9.5209
---   $38 = 47.1391
---   $39 = 45
---   $40 = 40
---   $41 = 9.5209
---   $42 = 47.1391
---   $43 = "herrengasse35vaduz"
---   $44 = 1000
---   $45 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $46 = ["'springfield'","'herrengasse' & '35'"]
---   $47 = 200
---   $48 = 2000
---   $49 = 200
---   $50 = 200
---   $51 = 9.5209
---   $52 = 47.1391
---   $53 = 50
---   $54 = 9.5209
---   $55 = 47.1391
---   $56 = 5
---   $57 = 9.5209
---   $58 = 47.1391
---   $59 = 9.5209
---   $60 = 47.1391
---   $61 = 45
---   $62 = 200
---   $63 = 1000
---   $64 = 10
---   $65 = "Herrengasse 35 Vaduz"
---   $66 = "herrengasse35vaduz"
---   $67 = "Herrengasse 35 Vaduz"
---   $68 = "Herrengasse 35 Vaduz"
---   $69 = "'herrengasse' & '35' & 'vaduz'"
---   $70 = "'herrengasse' & '35' & 'vaduz':*"
---   $71 = 10001
---   $72 = 1000
---   $73 = false
---   $74 = 10001
---   $75 = 1000
---   $76 = 1000
---   $77 = 10
---   $78 = 0
---   $79 = 10
---   $80 = 1000
---   $81 = 0
---   $82 = 10
---   $83 = 0
---   $84 = "Herrengasse 35 Vaduz"
---   $85 = "herrengasse35vaduz"
---   $86 = "Herrengasse 35 Vaduz"
---   $87 = "Herrengasse 35 Vaduz"
---   $88 = "'herrengasse' & '35' & 'vaduz'"
-WITH
-  pinned AS MATERIALIZED (
-    SELECT DISTINCT
-      ON (x.id) x.id,
-      x.code_match,
-      (
-        similarity (i.address_norm, lis_normalize ($1)) + CASE
-          WHEN coalesce(i.address_code = $2, false) THEN 10
-          ELSE 0
-        END + CASE
-          WHEN i.address_norm = lis_normalize ($3) THEN 2
-          ELSE 0
-        END + CASE
-          WHEN starts_with(i.address_norm, lis_normalize ($4)) THEN 0.5
-          ELSE 0
-        END + CASE
-          WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5
-          ELSE 0
-        END + coalesce(
-          CASE
-            WHEN i.place_id = $6::uuid THEN greatest(
-              ($7::float8[]) [array_position($8::uuid[], i.place_id)],
-              CASE
-                WHEN (
-                  i.address_origin <> 'own'
-                  OR i.address_tsv @@ (
-                    ARRAY(
-                      SELECT
-                        to_tsquery('simple', n.name)
-                      FROM
-                        unnest($9::text[]) WITH ORDINALITY AS n (name, k)
-                      ORDER BY
-                        n.k
-                    )
-                  ) [array_position($10::uuid[], i.locality_id)]
-                ) THEN ($11::float8[]) [array_position($12::uuid[], i.locality_id)]
-              END
-            ) + CASE
-              WHEN (
-                i.interactive
-                OR ST_DWithin (
-                  i.location::geography,
-                  ST_SetSRID (ST_MakePoint ($13::float8, $14::float8), 4326)::geography,
-                  $15::float8
-                )
-                OR coalesce(
-                  abs(
-                    (
-                      i.heading - degrees(
-                        ST_Azimuth (
-                          i.location::geography,
-                          ST_SetSRID (ST_MakePoint ($16::float8, $17::float8), 4326)::geography
-                        )
-                      )
-                    ) - 360 * round(
-                      (
-                        i.heading - degrees(
-                          ST_Azimuth (
-                            i.location::geography,
-                            ST_SetSRID (ST_MakePoint ($18::float8, $19::float8), 4326)::geography
-                          )
-                        )
-                      ) / 360
-                    )
-                  ) <= $20::float8,
-                  true
-                )
-              ) THEN 2
-              ELSE 0
-            END + 1 / (
-              1 + ST_Distance (
-                i.location::geography,
-                ST_SetSRID (ST_MakePoint ($21::float8, $22::float8), 4326)::geography,
-                false
-              ) / 10
-            ) + (i.captured_at - DATE '1970-01-01') / 1000000.0
-            ELSE greatest(
-              greatest(
-                ($23::float8[]) [array_position($24::uuid[], i.place_id)],
-                CASE
-                  WHEN (
-                    i.address_origin <> 'own'
-                    OR i.address_tsv @@ (
-                      ARRAY(
-                        SELECT
-                          to_tsquery('simple', n.name)
-                        FROM
-                          unnest($25::text[]) WITH ORDINALITY AS n (name, k)
-                        ORDER BY
-                          n.k
-                      )
-                    ) [array_position($26::uuid[], i.locality_id)]
-                  ) THEN ($27::float8[]) [array_position($28::uuid[], i.locality_id)]
-                END
-              ),
-              CASE
-                WHEN (
-                  ST_DWithin (
-                    i.location::geography,
-                    ST_SetSRID (ST_MakePoint ($29::float8, $30::float8), 4326)::geography,
-                    $31::float8
-                  )
-                  AND (
-                    i.interactive
-                    OR ST_DWithin (
-                      i.location::geography,
-                      ST_SetSRID (ST_MakePoint ($32::float8, $33::float8), 4326)::geography,
-                      $34::float8
-                    )
-                    OR coalesce(
-                      abs(
-                        (
-                          i.heading - degrees(
-                            ST_Azimuth (
-                              i.location::geography,
-                              ST_SetSRID (ST_MakePoint ($35::float8, $36::float8), 4326)::geography
-                            )
-                          )
-                        ) - 360 * round(
-                          (
-                            i.heading - degrees(
-                              ST_Azimuth (
-                                i.location::geography,
-                                ST_SetSRID (ST_MakePoint ($37::float8, $38::float8), 4326)::geography
-                              )
-                            )
-                          ) / 360
-                        )
-                      ) <= $39::float8,
-                      true
-                    )
-                  )
-                ) THEN $40::float8 - 3 + 1 / (
-                  1 + ST_Distance (
-                    i.location::geography,
-                    ST_SetSRID (ST_MakePoint ($41::float8, $42::float8), 4326)::geography,
-                    false
-                  ) / 10
-                )
-              END
-            )
-          END,
-          0
-        )
-      )::float8 AS score
-    FROM
-      (
-        (
-          SELECT
-            i.id,
-            true AS code_match
-          FROM
-            imagery i
-          WHERE
-            i.address_code = $43
-          LIMIT
-            $44
-        )
-        UNION ALL
-        (
-          SELECT
-            r.id,
-            false AS code_match
-          FROM
-            (
-              SELECT
-                x.id
-              FROM
-                unnest($45::uuid[], $46::text[]) WITH ORDINALITY AS p (id, name, n)
-                CROSS JOIN LATERAL (
-                  SELECT
-                    to_tsquery('simple', p.name) AS name
-                ) q
-                CROSS JOIN LATERAL (
-                  (
-                    SELECT
-                      i.id
-                    FROM
-                      imagery i
-                    WHERE
-                      i.place_id = p.id
-                    LIMIT
-                      $47
-                  )
-                  UNION ALL
-                  (
-                    SELECT
-                      l.id
-                    FROM
-                      (
-                        SELECT
-                          i.id,
-                          (
-                            i.address_origin <> 'own'
-                            OR i.address_tsv @@ q.name
-                          ) AS its
-                        FROM
-                          imagery i
-                        WHERE
-                          i.locality_id = p.id
-                        LIMIT
-                          $48
-                      ) l
-                    WHERE
-                      l.its
-                    LIMIT
-                      $49
-                  )
-                ) x
-              ORDER BY
-                p.n
-              LIMIT
-                $50
-            ) r
-          UNION ALL
-          (
-            SELECT
-              i.id,
-              false AS code_match
-            FROM
-              imagery i
-            WHERE
-              (
-                ST_DWithin (
-                  i.location::geography,
-                  ST_SetSRID (ST_MakePoint ($51::float8, $52::float8), 4326)::geography,
-                  $53::float8
-                )
-                AND (
-                  i.interactive
-                  OR ST_DWithin (
-                    i.location::geography,
-                    ST_SetSRID (ST_MakePoint ($54::float8, $55::float8), 4326)::geography,
-                    $56::float8
-                  )
-                  OR coalesce(
-                    abs(
-                      (
-                        i.heading - degrees(
-                          ST_Azimuth (
-                            i.location::geography,
-                            ST_SetSRID (ST_MakePoint ($57::float8, $58::float8), 4326)::geography
-                          )
-                        )
-                      ) - 360 * round(
-                        (
-                          i.heading - degrees(
-                            ST_Azimuth (
-                              i.location::geography,
-                              ST_SetSRID (ST_MakePoint ($59::float8, $60::float8), 4326)::geography
-                            )
-                          )
-                        ) / 360
-                      )
-                    ) <= $61::float8,
-                    true
-                  )
-                )
-              )
-            LIMIT
-              $62
-          )
-        )
-      ) x
-      JOIN imagery i ON i.id = x.id
-    ORDER BY
-      x.id,
-      x.code_match DESC
-  ),
-  head AS MATERIALIZED (
-    SELECT
-      i.id,
-      row_number() OVER () AS seq,
-      CASE
-        WHEN row_number() OVER () <= $63
-        AND NOT (
-          SELECT
-            count(*)
-          FROM
-            pinned
-        ) >= $64 THEN (
-          similarity (i.address_norm, lis_normalize ($65)) + CASE
-            WHEN coalesce(i.address_code = $66, false) THEN 10
-            ELSE 0
-          END + CASE
-            WHEN i.address_norm = lis_normalize ($67) THEN 2
-            ELSE 0
-          END + CASE
-            WHEN starts_with(i.address_norm, lis_normalize ($68)) THEN 0.5
-            ELSE 0
-          END + CASE
-            WHEN i.address_tsv @@ to_tsquery('simple', $69) THEN 0.5
-            ELSE 0
-          END
-        )::float8
-      END AS score
-    FROM
-      imagery i
-    WHERE
-      i.address_tsv @@ to_tsquery('simple', $70)
-      AND i.id NOT IN (
-        SELECT
-          id
-        FROM
-          pinned
-      )
-    LIMIT
-      $71
-  ),
-  sizes AS MATERIALIZED (
-    SELECT
-      (
-        SELECT
-          count(*)
-        FROM
-          head
-      )::int AS head,
-      (
-        SELECT
-          count(*)
-        FROM
-          pinned
-      )::int AS pinned,
-      (
-        SELECT
-          coalesce(bool_or(code_match), false)
-        FROM
-          pinned
-      ) AS code_matched
-  ),
-  counted AS MATERIALIZED (
-    SELECT
-      s.pinned + CASE
-        WHEN s.head > $72
-        AND $73 THEN $74
-        ELSE s.head
-      END AS total,
-      least(s.head, $75) + s.pinned AS ranked
-    FROM
-      sizes s
-  ),
-  ranked AS MATERIALIZED (
-    SELECT
-      r.id,
-      r.score,
-      row_number() OVER (
-        ORDER BY
-          r.score DESC,
-          r.id
-      ) AS pos
-    FROM
-      (
-        SELECT
-          id,
-          score
-        FROM
-          head
-        WHERE
-          seq <= $76
-          AND NOT (
-            SELECT
-              count(*)
-            FROM
-              pinned
-          ) >= $77
-        UNION ALL
-        SELECT
-          id,
-          score
-        FROM
-          pinned
-      ) r
-  ),
-  page AS MATERIALIZED (
-    SELECT
-      r.id,
-      r.score,
-      r.pos
-    FROM
-      ranked r
-    WHERE
-      r.pos > $78
-      AND r.pos <= $79
-    UNION ALL
-    SELECT
-      t.id,
-      NULL,
-      (
-        SELECT
-          ranked
-        FROM
-          counted
-      ) + t.n
-    FROM
-      (
-        SELECT
-          x.id,
-          row_number() OVER () AS n
-        FROM
-          (
-            SELECT
-              h.id
-            FROM
-              head h
-            WHERE
-              h.seq > $80
-            ORDER BY
-              h.seq
-          ) x
-        OFFSET
-          greatest(
-            0,
-            $81 - (
-              SELECT
-                ranked
-              FROM
-                counted
-            )
-          )
-        LIMIT
-          greatest(
-            0,
-            $82 - greatest(
-              $83,
-              (
-                SELECT
-                  ranked
-                FROM
-                  counted
-              )
-            )
-          )
-      ) t
-  )
-SELECT
-  t.total,
-  (
-    SELECT
-      code_matched
-    FROM
-      sizes
-  ) AS "codeMatched",
   false AS estimated,
   t.ranked AS known,
   p.*
@@ -3114,17 +2075,17 @@ FROM
       coalesce(
         pg.score,
         (
-          similarity (i.address_norm, lis_normalize ($84)) + CASE
-            WHEN coalesce(i.address_code = $85, false) THEN 10
+          similarity (i.address_norm, lis_normalize ($61)) + CASE
+            WHEN coalesce(i.address_code = $62, false) THEN 10
             ELSE 0
           END + CASE
-            WHEN i.address_norm = lis_normalize ($86) THEN 2
+            WHEN i.address_norm = lis_normalize ($63) THEN 2
             ELSE 0
           END + CASE
-            WHEN starts_with(i.address_norm, lis_normalize ($87)) THEN 0.5
+            WHEN starts_with(i.address_norm, lis_normalize ($64)) THEN 0.5
             ELSE 0
           END + CASE
-            WHEN i.address_tsv @@ to_tsquery('simple', $88) THEN 0.5
+            WHEN i.address_tsv @@ to_tsquery('simple', $65) THEN 0.5
             ELSE 0
           END
         )::float8
@@ -3139,76 +2100,74 @@ ORDER BY
   p.pos
 ;
 
--- SearchRepository.searchFullText: places named, with a region filter (read like no filter, within the region)
---   $1 = "Springfield"
---   $2 = "springfield"
---   $3 = "Springfield"
---   $4 = "Springfield"
---   $5 = "'springfield'"
+-- SearchRepository.searchFullText: the query names places, its matches estimated (the head is read only past the pinned rows)
+--   $1 = "New Mi"
+--   $2 = "newmi"
+--   $3 = "New Mi"
+--   $4 = "New Mi"
+--   $5 = "'new' & 'mi'"
 --   $6 = [40,30]
 --   $7 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $8 = ["'springfield'","'herrengasse' & '35'"]
---   $9 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $10 = [40,30]
---   $11 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $12 = -89.65
---   $13 = 39.78
---   $14 = 500
---   $15 = [40,30]
---   $16 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $17 = "<generated uuid>"
+--   $8 = "'springfield'"
+--   $9 = "'herrengasse' & '35'"
+--   $10 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $11 = [40,30]
+--   $12 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $13 = -89.65
+--   $14 = 39.78
+--   $15 = 500
+--   $16 = [40,30]
+--   $17 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
 --   $18 = "<generated uuid>"
---   $19 = -89.65
---   $20 = 39.78
---   $21 = 500
---   $22 = -89.65
---   $23 = 39.78
---   $24 = "springfield"
---   $25 = "US-IL"
+--   $19 = "<generated uuid>"
+--   $20 = -89.65
+--   $21 = 39.78
+--   $22 = 500
+--   $23 = -89.65
+--   $24 = 39.78
+--   $25 = "newmi"
 --   $26 = 1000
 --   $27 = -89.65
 --   $28 = 39.78
 --   $29 = 500
---   $30 = "US-IL"
---   $31 = -89.65
---   $32 = 39.78
---   $33 = 200
---   $34 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
---   $35 = ["'springfield'","'herrengasse' & '35'"]
---   $36 = "US-IL"
+--   $30 = -89.65
+--   $31 = 39.78
+--   $32 = 200
+--   $33 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $34 = ["'springfield'","'herrengasse' & '35'"]
+--   $35 = 200
+--   $36 = 2000
 --   $37 = 200
---   $38 = "US-IL"
---   $39 = 2000
---   $40 = 200
---   $41 = 200
---   $42 = 200
---   $43 = 1000
---   $44 = 10
---   $45 = "Springfield"
---   $46 = "springfield"
---   $47 = "Springfield"
---   $48 = "Springfield"
---   $49 = "'springfield'"
---   $50 = "'springfield':*"
---   $51 = "US-IL"
---   $52 = 10001
---   $53 = 1000
---   $54 = false
---   $55 = 10001
---   $56 = 1000
---   $57 = 1000
---   $58 = 10
+--   $38 = 200
+--   $39 = 200
+--   $40 = 1000
+--   $41 = "New Mi"
+--   $42 = "newmi"
+--   $43 = "New Mi"
+--   $44 = "New Mi"
+--   $45 = "'new' & 'mi'"
+--   $46 = "'new' & 'mi':*"
+--   $47 = 11
+--   $48 = 10001
+--   $49 = 11
+--   $50 = 320
+--   $51 = 1000
+--   $52 = false
+--   $53 = 10001
+--   $54 = 1000
+--   $55 = 1000
+--   $56 = 0
+--   $57 = 11
+--   $58 = 1000
 --   $59 = 0
---   $60 = 10
---   $61 = 1000
---   $62 = 0
---   $63 = 10
---   $64 = 0
---   $65 = "Springfield"
---   $66 = "springfield"
---   $67 = "Springfield"
---   $68 = "Springfield"
---   $69 = "'springfield'"
+--   $60 = 11
+--   $61 = 0
+--   $62 = 11
+--   $63 = "New Mi"
+--   $64 = "newmi"
+--   $65 = "New Mi"
+--   $66 = "New Mi"
+--   $67 = "'new' & 'mi'"
 WITH
   pinned AS MATERIALIZED (
     SELECT DISTINCT
@@ -3235,37 +2194,33 @@ WITH
                 WHEN (
                   i.address_origin <> 'own'
                   OR i.address_tsv @@ (
-                    ARRAY(
-                      SELECT
-                        to_tsquery('simple', n.name)
-                      FROM
-                        unnest($8::text[]) WITH ORDINALITY AS n (name, k)
-                      ORDER BY
-                        n.k
-                    )
-                  ) [array_position($9::uuid[], i.locality_id)]
-                ) THEN ($10::float8[]) [array_position($11::uuid[], i.locality_id)]
+                    ARRAY[
+                      to_tsquery('simple', $8),
+                      to_tsquery('simple', $9)
+                    ]
+                  ) [array_position($10::uuid[], i.locality_id)]
+                ) THEN ($11::float8[]) [array_position($12::uuid[], i.locality_id)]
               END
             ),
             CASE
               WHEN ST_DWithin (
                 i.location::geography,
-                ST_SetSRID (ST_MakePoint ($12::float8, $13::float8), 4326)::geography,
-                $14::float8,
+                ST_SetSRID (ST_MakePoint ($13::float8, $14::float8), 4326)::geography,
+                $15::float8,
                 false
-              ) THEN ($15::float8[]) [array_position($16::uuid[], $17::uuid)]
+              ) THEN ($16::float8[]) [array_position($17::uuid[], $18::uuid)]
             END
           ) + CASE
-            WHEN $18::uuid IN (i.place_id, i.locality_id)
+            WHEN $19::uuid IN (i.place_id, i.locality_id)
             OR ST_DWithin (
               i.location::geography,
-              ST_SetSRID (ST_MakePoint ($19::float8, $20::float8), 4326)::geography,
-              $21::float8,
+              ST_SetSRID (ST_MakePoint ($20::float8, $21::float8), 4326)::geography,
+              $22::float8,
               false
             ) THEN 20 / (
               1 + ST_Distance (
                 i.location::geography,
-                ST_SetSRID (ST_MakePoint ($22::float8, $23::float8), 4326)::geography,
+                ST_SetSRID (ST_MakePoint ($23::float8, $24::float8), 4326)::geography,
                 false
               ) / 50
             )
@@ -3283,8 +2238,7 @@ WITH
           FROM
             imagery i
           WHERE
-            i.address_code = $24
-            AND coalesce(i.region_code = $25, false)
+            i.address_code = $25
           LIMIT
             $26
         )
@@ -3311,18 +2265,17 @@ WITH
                         $29::float8,
                         false
                       )
-                      AND coalesce(i.region_code = $30, false)
                     ORDER BY
-                      i.location::geography <-> ST_SetSRID (ST_MakePoint ($31::float8, $32::float8), 4326)::geography
+                      i.location::geography <-> ST_SetSRID (ST_MakePoint ($30::float8, $31::float8), 4326)::geography
                     LIMIT
-                      $33
+                      $32
                   )
                   UNION ALL
                   (
                     SELECT
                       x.id
                     FROM
-                      unnest($34::uuid[], $35::text[]) WITH ORDINALITY AS p (id, name, n)
+                      unnest($33::uuid[], $34::text[]) WITH ORDINALITY AS p (id, name, n)
                       CROSS JOIN LATERAL (
                         SELECT
                           to_tsquery('simple', p.name) AS name
@@ -3335,9 +2288,8 @@ WITH
                             imagery i
                           WHERE
                             i.place_id = p.id
-                            AND coalesce(i.region_code = $36, false)
                           LIMIT
-                            $37
+                            $35
                         )
                         UNION ALL
                         (
@@ -3350,29 +2302,28 @@ WITH
                                 (
                                   i.address_origin <> 'own'
                                   OR i.address_tsv @@ q.name
-                                )
-                                AND coalesce(i.region_code = $38, false) AS its
+                                ) AS its
                               FROM
                                 imagery i
                               WHERE
                                 i.locality_id = p.id
                               LIMIT
-                                $39
+                                $36
                             ) l
                           WHERE
                             l.its
                           LIMIT
-                            $40
+                            $37
                         )
                       ) x
                     ORDER BY
                       p.n
                     LIMIT
-                      $41
+                      $38
                   )
                 ) u
               LIMIT
-                $42
+                $39
             ) r
         )
       ) x
@@ -3386,24 +2337,18 @@ WITH
       i.id,
       row_number() OVER () AS seq,
       CASE
-        WHEN row_number() OVER () <= $43
-        AND NOT (
-          SELECT
-            count(*)
-          FROM
-            pinned
-        ) >= $44 THEN (
-          similarity (i.address_norm, lis_normalize ($45)) + CASE
-            WHEN coalesce(i.address_code = $46, false) THEN 10
+        WHEN row_number() OVER () <= $40 THEN (
+          similarity (i.address_norm, lis_normalize ($41)) + CASE
+            WHEN coalesce(i.address_code = $42, false) THEN 10
             ELSE 0
           END + CASE
-            WHEN i.address_norm = lis_normalize ($47) THEN 2
+            WHEN i.address_norm = lis_normalize ($43) THEN 2
             ELSE 0
           END + CASE
-            WHEN starts_with(i.address_norm, lis_normalize ($48)) THEN 0.5
+            WHEN starts_with(i.address_norm, lis_normalize ($44)) THEN 0.5
             ELSE 0
           END + CASE
-            WHEN i.address_tsv @@ to_tsquery('simple', $49) THEN 0.5
+            WHEN i.address_tsv @@ to_tsquery('simple', $45) THEN 0.5
             ELSE 0
           END
         )::float8
@@ -3411,8 +2356,590 @@ WITH
     FROM
       imagery i
     WHERE
-      i.address_tsv @@ to_tsquery('simple', $50)
-      AND i.region_code = $51
+      i.address_tsv @@ to_tsquery('simple', $46)
+      AND i.id NOT IN (
+        SELECT
+          id
+        FROM
+          pinned
+      )
+      AND NOT (
+        SELECT
+          count(*)
+        FROM
+          pinned
+      ) >= $47
+    LIMIT
+      $48
+  ),
+  sizes AS MATERIALIZED (
+    SELECT
+      (
+        SELECT
+          count(*)
+        FROM
+          head
+      )::int AS head,
+      (
+        SELECT
+          count(*)
+        FROM
+          pinned
+      )::int AS pinned,
+      (
+        SELECT
+          coalesce(bool_or(code_match), false)
+        FROM
+          pinned
+      ) AS code_matched
+  ),
+  counted AS MATERIALIZED (
+    SELECT
+      CASE
+        WHEN (
+          SELECT
+            count(*)
+          FROM
+            pinned
+        ) >= $49 THEN greatest(s.pinned, $50)
+        ELSE s.pinned + CASE
+          WHEN s.head > $51
+          AND $52 THEN $53
+          ELSE s.head
+        END
+      END AS total,
+      least(s.head, $54) + s.pinned AS ranked
+    FROM
+      sizes s
+  ),
+  ranked AS MATERIALIZED (
+    SELECT
+      r.id,
+      r.score,
+      row_number() OVER (
+        ORDER BY
+          r.score DESC,
+          r.id
+      ) AS pos
+    FROM
+      (
+        SELECT
+          id,
+          score
+        FROM
+          head
+        WHERE
+          seq <= $55
+        UNION ALL
+        SELECT
+          id,
+          score
+        FROM
+          pinned
+      ) r
+  ),
+  page AS MATERIALIZED (
+    SELECT
+      r.id,
+      r.score,
+      r.pos
+    FROM
+      ranked r
+    WHERE
+      r.pos > $56
+      AND r.pos <= $57
+    UNION ALL
+    SELECT
+      t.id,
+      NULL,
+      (
+        SELECT
+          ranked
+        FROM
+          counted
+      ) + t.n
+    FROM
+      (
+        SELECT
+          x.id,
+          row_number() OVER () AS n
+        FROM
+          (
+            SELECT
+              h.id
+            FROM
+              head h
+            WHERE
+              h.seq > $58
+            ORDER BY
+              h.seq
+          ) x
+        OFFSET
+          greatest(
+            0,
+            $59 - (
+              SELECT
+                ranked
+              FROM
+                counted
+            )
+          )
+        LIMIT
+          greatest(
+            0,
+            $60 - greatest(
+              $61,
+              (
+                SELECT
+                  ranked
+                FROM
+                  counted
+              )
+            )
+          )
+      ) t
+  )
+SELECT
+  t.total,
+  (
+    SELECT
+      code_matched
+    FROM
+      sizes
+  ) AS "codeMatched",
+  (
+    SELECT
+      count(*)
+    FROM
+      pinned
+  ) >= $62 AS estimated,
+  t.ranked AS known,
+  p.*
+FROM
+  counted t
+  LEFT JOIN LATERAL (
+    SELECT
+      i.id,
+      i.address,
+      to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt",
+      i.heading,
+      i.interactive,
+      i.image_url AS "imageUrl",
+      ST_X (i.location) AS lon,
+      ST_Y (i.location) AS lat,
+      i.place_id AS "placeId",
+      i.locality_id AS "localityId",
+      coalesce(
+        pg.score,
+        (
+          similarity (i.address_norm, lis_normalize ($63)) + CASE
+            WHEN coalesce(i.address_code = $64, false) THEN 10
+            ELSE 0
+          END + CASE
+            WHEN i.address_norm = lis_normalize ($65) THEN 2
+            ELSE 0
+          END + CASE
+            WHEN starts_with(i.address_norm, lis_normalize ($66)) THEN 0.5
+            ELSE 0
+          END + CASE
+            WHEN i.address_tsv @@ to_tsquery('simple', $67) THEN 0.5
+            ELSE 0
+          END
+        )::float8
+      ) AS score,
+      NULL::float8 AS distance,
+      pg.pos
+    FROM
+      page pg
+      JOIN imagery i ON i.id = pg.id
+  ) p ON true
+ORDER BY
+  p.pos
+;
+
+-- SearchRepository.searchFullText: the query names an address (pins and best view)
+--   $1 = "Herrengasse 35 Vaduz"
+--   $2 = "herrengasse35vaduz"
+--   $3 = "Herrengasse 35 Vaduz"
+--   $4 = "Herrengasse 35 Vaduz"
+--   $5 = "'herrengasse' & '35' & 'vaduz'"
+--   $6 = "<generated uuid>"
+--   $7 = [40,30]
+--   $8 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $9 = "'springfield'"
+--   $10 = "'herrengasse' & '35'"
+--   $11 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $12 = [40,30]
+--   $13 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $14 = 9.5209
+--   $15 = 47.1391
+--   $16 = 5
+--   $17 = 9.5209
+--   $18 = 47.1391
+--   $19 = 9.5209
+--   $20 = 47.1391
+--   $21 = 45
+--   $22 = 9.5209
+--   $23 = 47.1391
+--   $24 = [40,30]
+--   $25 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $26 = "'springfield'"
+--   $27 = "'herrengasse' & '35'"
+--   $28 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $29 = [40,30]
+--   $30 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $31 = 9.5209
+--   $32 = 47.1391
+--   $33 = 50
+--   $34 = 9.5209
+--   $35 = 47.1391
+--   $36 = 5
+--   $37 = 9.5209
+--   $38 = 47.1391
+--   $39 = 9.5209
+--   $40 = 47.1391
+--   $41 = 45
+--   $42 = 40
+--   $43 = 9.5209
+--   $44 = 47.1391
+--   $45 = "herrengasse35vaduz"
+--   $46 = 1000
+--   $47 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $48 = ["'springfield'","'herrengasse' & '35'"]
+--   $49 = 200
+--   $50 = 2000
+--   $51 = 200
+--   $52 = 200
+--   $53 = 9.5209
+--   $54 = 47.1391
+--   $55 = 50
+--   $56 = 9.5209
+--   $57 = 47.1391
+--   $58 = 5
+--   $59 = 9.5209
+--   $60 = 47.1391
+--   $61 = 9.5209
+--   $62 = 47.1391
+--   $63 = 45
+--   $64 = 200
+--   $65 = 1000
+--   $66 = 10
+--   $67 = "Herrengasse 35 Vaduz"
+--   $68 = "herrengasse35vaduz"
+--   $69 = "Herrengasse 35 Vaduz"
+--   $70 = "Herrengasse 35 Vaduz"
+--   $71 = "'herrengasse' & '35' & 'vaduz'"
+--   $72 = "'herrengasse' & '35' & 'vaduz':*"
+--   $73 = 10001
+--   $74 = 1000
+--   $75 = false
+--   $76 = 10001
+--   $77 = 1000
+--   $78 = 1000
+--   $79 = 10
+--   $80 = 0
+--   $81 = 10
+--   $82 = 1000
+--   $83 = 0
+--   $84 = 10
+--   $85 = 0
+--   $86 = "Herrengasse 35 Vaduz"
+--   $87 = "herrengasse35vaduz"
+--   $88 = "Herrengasse 35 Vaduz"
+--   $89 = "Herrengasse 35 Vaduz"
+--   $90 = "'herrengasse' & '35' & 'vaduz'"
+WITH
+  pinned AS MATERIALIZED (
+    SELECT DISTINCT
+      ON (x.id) x.id,
+      x.code_match,
+      (
+        similarity (i.address_norm, lis_normalize ($1)) + CASE
+          WHEN coalesce(i.address_code = $2, false) THEN 10
+          ELSE 0
+        END + CASE
+          WHEN i.address_norm = lis_normalize ($3) THEN 2
+          ELSE 0
+        END + CASE
+          WHEN starts_with(i.address_norm, lis_normalize ($4)) THEN 0.5
+          ELSE 0
+        END + CASE
+          WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5
+          ELSE 0
+        END + coalesce(
+          CASE
+            WHEN i.place_id = $6::uuid THEN greatest(
+              ($7::float8[]) [array_position($8::uuid[], i.place_id)],
+              CASE
+                WHEN (
+                  i.address_origin <> 'own'
+                  OR i.address_tsv @@ (
+                    ARRAY[
+                      to_tsquery('simple', $9),
+                      to_tsquery('simple', $10)
+                    ]
+                  ) [array_position($11::uuid[], i.locality_id)]
+                ) THEN ($12::float8[]) [array_position($13::uuid[], i.locality_id)]
+              END
+            ) + CASE
+              WHEN (
+                i.interactive
+                OR ST_DWithin (
+                  i.location::geography,
+                  ST_SetSRID (ST_MakePoint ($14::float8, $15::float8), 4326)::geography,
+                  $16::float8
+                )
+                OR coalesce(
+                  abs(
+                    (
+                      i.heading - degrees(
+                        ST_Azimuth (
+                          i.location::geography,
+                          ST_SetSRID (ST_MakePoint ($17::float8, $18::float8), 4326)::geography
+                        )
+                      )
+                    ) - 360 * round(
+                      (
+                        i.heading - degrees(
+                          ST_Azimuth (
+                            i.location::geography,
+                            ST_SetSRID (ST_MakePoint ($19::float8, $20::float8), 4326)::geography
+                          )
+                        )
+                      ) / 360
+                    )
+                  ) <= $21::float8,
+                  true
+                )
+              ) THEN 2
+              ELSE 0
+            END + 1 / (
+              1 + ST_Distance (
+                i.location::geography,
+                ST_SetSRID (ST_MakePoint ($22::float8, $23::float8), 4326)::geography,
+                false
+              ) / 10
+            ) + (i.captured_at - DATE '1970-01-01') / 1000000.0
+            ELSE greatest(
+              greatest(
+                ($24::float8[]) [array_position($25::uuid[], i.place_id)],
+                CASE
+                  WHEN (
+                    i.address_origin <> 'own'
+                    OR i.address_tsv @@ (
+                      ARRAY[
+                        to_tsquery('simple', $26),
+                        to_tsquery('simple', $27)
+                      ]
+                    ) [array_position($28::uuid[], i.locality_id)]
+                  ) THEN ($29::float8[]) [array_position($30::uuid[], i.locality_id)]
+                END
+              ),
+              CASE
+                WHEN (
+                  ST_DWithin (
+                    i.location::geography,
+                    ST_SetSRID (ST_MakePoint ($31::float8, $32::float8), 4326)::geography,
+                    $33::float8
+                  )
+                  AND (
+                    i.interactive
+                    OR ST_DWithin (
+                      i.location::geography,
+                      ST_SetSRID (ST_MakePoint ($34::float8, $35::float8), 4326)::geography,
+                      $36::float8
+                    )
+                    OR coalesce(
+                      abs(
+                        (
+                          i.heading - degrees(
+                            ST_Azimuth (
+                              i.location::geography,
+                              ST_SetSRID (ST_MakePoint ($37::float8, $38::float8), 4326)::geography
+                            )
+                          )
+                        ) - 360 * round(
+                          (
+                            i.heading - degrees(
+                              ST_Azimuth (
+                                i.location::geography,
+                                ST_SetSRID (ST_MakePoint ($39::float8, $40::float8), 4326)::geography
+                              )
+                            )
+                          ) / 360
+                        )
+                      ) <= $41::float8,
+                      true
+                    )
+                  )
+                ) THEN $42::float8 - 3 + 1 / (
+                  1 + ST_Distance (
+                    i.location::geography,
+                    ST_SetSRID (ST_MakePoint ($43::float8, $44::float8), 4326)::geography,
+                    false
+                  ) / 10
+                )
+              END
+            )
+          END,
+          0
+        )
+      )::float8 AS score
+    FROM
+      (
+        (
+          SELECT
+            i.id,
+            true AS code_match
+          FROM
+            imagery i
+          WHERE
+            i.address_code = $45
+          LIMIT
+            $46
+        )
+        UNION ALL
+        (
+          SELECT
+            r.id,
+            false AS code_match
+          FROM
+            (
+              SELECT
+                x.id
+              FROM
+                unnest($47::uuid[], $48::text[]) WITH ORDINALITY AS p (id, name, n)
+                CROSS JOIN LATERAL (
+                  SELECT
+                    to_tsquery('simple', p.name) AS name
+                ) q
+                CROSS JOIN LATERAL (
+                  (
+                    SELECT
+                      i.id
+                    FROM
+                      imagery i
+                    WHERE
+                      i.place_id = p.id
+                    LIMIT
+                      $49
+                  )
+                  UNION ALL
+                  (
+                    SELECT
+                      l.id
+                    FROM
+                      (
+                        SELECT
+                          i.id,
+                          (
+                            i.address_origin <> 'own'
+                            OR i.address_tsv @@ q.name
+                          ) AS its
+                        FROM
+                          imagery i
+                        WHERE
+                          i.locality_id = p.id
+                        LIMIT
+                          $50
+                      ) l
+                    WHERE
+                      l.its
+                    LIMIT
+                      $51
+                  )
+                ) x
+              ORDER BY
+                p.n
+              LIMIT
+                $52
+            ) r
+          UNION ALL
+          (
+            SELECT
+              i.id,
+              false AS code_match
+            FROM
+              imagery i
+            WHERE
+              (
+                ST_DWithin (
+                  i.location::geography,
+                  ST_SetSRID (ST_MakePoint ($53::float8, $54::float8), 4326)::geography,
+                  $55::float8
+                )
+                AND (
+                  i.interactive
+                  OR ST_DWithin (
+                    i.location::geography,
+                    ST_SetSRID (ST_MakePoint ($56::float8, $57::float8), 4326)::geography,
+                    $58::float8
+                  )
+                  OR coalesce(
+                    abs(
+                      (
+                        i.heading - degrees(
+                          ST_Azimuth (
+                            i.location::geography,
+                            ST_SetSRID (ST_MakePoint ($59::float8, $60::float8), 4326)::geography
+                          )
+                        )
+                      ) - 360 * round(
+                        (
+                          i.heading - degrees(
+                            ST_Azimuth (
+                              i.location::geography,
+                              ST_SetSRID (ST_MakePoint ($61::float8, $62::float8), 4326)::geography
+                            )
+                          )
+                        ) / 360
+                      )
+                    ) <= $63::float8,
+                    true
+                  )
+                )
+              )
+            LIMIT
+              $64
+          )
+        )
+      ) x
+      JOIN imagery i ON i.id = x.id
+    ORDER BY
+      x.id,
+      x.code_match DESC
+  ),
+  head AS MATERIALIZED (
+    SELECT
+      i.id,
+      row_number() OVER () AS seq,
+      CASE
+        WHEN row_number() OVER () <= $65
+        AND NOT (
+          SELECT
+            count(*)
+          FROM
+            pinned
+        ) >= $66 THEN (
+          similarity (i.address_norm, lis_normalize ($67)) + CASE
+            WHEN coalesce(i.address_code = $68, false) THEN 10
+            ELSE 0
+          END + CASE
+            WHEN i.address_norm = lis_normalize ($69) THEN 2
+            ELSE 0
+          END + CASE
+            WHEN starts_with(i.address_norm, lis_normalize ($70)) THEN 0.5
+            ELSE 0
+          END + CASE
+            WHEN i.address_tsv @@ to_tsquery('simple', $71) THEN 0.5
+            ELSE 0
+          END
+        )::float8
+      END AS score
+    FROM
+      imagery i
+    WHERE
+      i.address_tsv @@ to_tsquery('simple', $72)
       AND i.id NOT IN (
         SELECT
           id
@@ -3420,7 +2947,7 @@ WITH
           pinned
       )
     LIMIT
-      $52
+      $73
   ),
   sizes AS MATERIALIZED (
     SELECT
@@ -3446,11 +2973,11 @@ WITH
   counted AS MATERIALIZED (
     SELECT
       s.pinned + CASE
-        WHEN s.head > $53
-        AND $54 THEN $55
+        WHEN s.head > $74
+        AND $75 THEN $76
         ELSE s.head
       END AS total,
-      least(s.head, $56) + s.pinned AS ranked
+      least(s.head, $77) + s.pinned AS ranked
     FROM
       sizes s
   ),
@@ -3471,13 +2998,13 @@ WITH
         FROM
           head
         WHERE
-          seq <= $57
+          seq <= $78
           AND NOT (
             SELECT
               count(*)
             FROM
               pinned
-          ) >= $58
+          ) >= $79
         UNION ALL
         SELECT
           id,
@@ -3494,8 +3021,8 @@ WITH
     FROM
       ranked r
     WHERE
-      r.pos > $59
-      AND r.pos <= $60
+      r.pos > $80
+      AND r.pos <= $81
     UNION ALL
     SELECT
       t.id,
@@ -3518,14 +3045,14 @@ WITH
             FROM
               head h
             WHERE
-              h.seq > $61
+              h.seq > $82
             ORDER BY
               h.seq
           ) x
         OFFSET
           greatest(
             0,
-            $62 - (
+            $83 - (
               SELECT
                 ranked
               FROM
@@ -3535,8 +3062,8 @@ WITH
         LIMIT
           greatest(
             0,
-            $63 - greatest(
-              $64,
+            $84 - greatest(
+              $85,
               (
                 SELECT
                   ranked
@@ -3575,17 +3102,475 @@ FROM
       coalesce(
         pg.score,
         (
-          similarity (i.address_norm, lis_normalize ($65)) + CASE
-            WHEN coalesce(i.address_code = $66, false) THEN 10
+          similarity (i.address_norm, lis_normalize ($86)) + CASE
+            WHEN coalesce(i.address_code = $87, false) THEN 10
             ELSE 0
           END + CASE
-            WHEN i.address_norm = lis_normalize ($67) THEN 2
+            WHEN i.address_norm = lis_normalize ($88) THEN 2
             ELSE 0
           END + CASE
-            WHEN starts_with(i.address_norm, lis_normalize ($68)) THEN 0.5
+            WHEN starts_with(i.address_norm, lis_normalize ($89)) THEN 0.5
             ELSE 0
           END + CASE
-            WHEN i.address_tsv @@ to_tsquery('simple', $69) THEN 0.5
+            WHEN i.address_tsv @@ to_tsquery('simple', $90) THEN 0.5
+            ELSE 0
+          END
+        )::float8
+      ) AS score,
+      NULL::float8 AS distance,
+      pg.pos
+    FROM
+      page pg
+      JOIN imagery i ON i.id = pg.id
+  ) p ON true
+ORDER BY
+  p.pos
+;
+
+-- SearchRepository.searchFullText: places named, with a region filter (read like no filter, within the region)
+--   $1 = "Springfield"
+--   $2 = "springfield"
+--   $3 = "Springfield"
+--   $4 = "Springfield"
+--   $5 = "'springfield'"
+--   $6 = [40,30]
+--   $7 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $8 = "'springfield'"
+--   $9 = "'herrengasse' & '35'"
+--   $10 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $11 = [40,30]
+--   $12 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $13 = -89.65
+--   $14 = 39.78
+--   $15 = 500
+--   $16 = [40,30]
+--   $17 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $18 = "<generated uuid>"
+--   $19 = "<generated uuid>"
+--   $20 = -89.65
+--   $21 = 39.78
+--   $22 = 500
+--   $23 = -89.65
+--   $24 = 39.78
+--   $25 = "springfield"
+--   $26 = "US-IL"
+--   $27 = 1000
+--   $28 = -89.65
+--   $29 = 39.78
+--   $30 = 500
+--   $31 = "US-IL"
+--   $32 = -89.65
+--   $33 = 39.78
+--   $34 = 200
+--   $35 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $36 = ["'springfield'","'herrengasse' & '35'"]
+--   $37 = "US-IL"
+--   $38 = 200
+--   $39 = "US-IL"
+--   $40 = 2000
+--   $41 = 200
+--   $42 = 200
+--   $43 = 200
+--   $44 = 1000
+--   $45 = 10
+--   $46 = "Springfield"
+--   $47 = "springfield"
+--   $48 = "Springfield"
+--   $49 = "Springfield"
+--   $50 = "'springfield'"
+--   $51 = "'springfield':*"
+--   $52 = "US-IL"
+--   $53 = 10001
+--   $54 = 1000
+--   $55 = false
+--   $56 = 10001
+--   $57 = 1000
+--   $58 = 1000
+--   $59 = 10
+--   $60 = 0
+--   $61 = 10
+--   $62 = 1000
+--   $63 = 0
+--   $64 = 10
+--   $65 = 0
+--   $66 = "Springfield"
+--   $67 = "springfield"
+--   $68 = "Springfield"
+--   $69 = "Springfield"
+--   $70 = "'springfield'"
+WITH
+  pinned AS MATERIALIZED (
+    SELECT DISTINCT
+      ON (x.id) x.id,
+      x.code_match,
+      (
+        similarity (i.address_norm, lis_normalize ($1)) + CASE
+          WHEN coalesce(i.address_code = $2, false) THEN 10
+          ELSE 0
+        END + CASE
+          WHEN i.address_norm = lis_normalize ($3) THEN 2
+          ELSE 0
+        END + CASE
+          WHEN starts_with(i.address_norm, lis_normalize ($4)) THEN 0.5
+          ELSE 0
+        END + CASE
+          WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5
+          ELSE 0
+        END + coalesce(
+          coalesce(
+            greatest(
+              ($6::float8[]) [array_position($7::uuid[], i.place_id)],
+              CASE
+                WHEN (
+                  i.address_origin <> 'own'
+                  OR i.address_tsv @@ (
+                    ARRAY[
+                      to_tsquery('simple', $8),
+                      to_tsquery('simple', $9)
+                    ]
+                  ) [array_position($10::uuid[], i.locality_id)]
+                ) THEN ($11::float8[]) [array_position($12::uuid[], i.locality_id)]
+              END
+            ),
+            CASE
+              WHEN ST_DWithin (
+                i.location::geography,
+                ST_SetSRID (ST_MakePoint ($13::float8, $14::float8), 4326)::geography,
+                $15::float8,
+                false
+              ) THEN ($16::float8[]) [array_position($17::uuid[], $18::uuid)]
+            END
+          ) + CASE
+            WHEN $19::uuid IN (i.place_id, i.locality_id)
+            OR ST_DWithin (
+              i.location::geography,
+              ST_SetSRID (ST_MakePoint ($20::float8, $21::float8), 4326)::geography,
+              $22::float8,
+              false
+            ) THEN 20 / (
+              1 + ST_Distance (
+                i.location::geography,
+                ST_SetSRID (ST_MakePoint ($23::float8, $24::float8), 4326)::geography,
+                false
+              ) / 50
+            )
+            ELSE 0
+          END,
+          0
+        )
+      )::float8 AS score
+    FROM
+      (
+        (
+          SELECT
+            i.id,
+            true AS code_match
+          FROM
+            imagery i
+          WHERE
+            i.address_code = $25
+            AND coalesce(i.region_code = $26, false)
+          LIMIT
+            $27
+        )
+        UNION ALL
+        (
+          SELECT
+            r.id,
+            false AS code_match
+          FROM
+            (
+              SELECT
+                u.id
+              FROM
+                (
+                  (
+                    SELECT
+                      i.id
+                    FROM
+                      imagery i
+                    WHERE
+                      ST_DWithin (
+                        i.location::geography,
+                        ST_SetSRID (ST_MakePoint ($28::float8, $29::float8), 4326)::geography,
+                        $30::float8,
+                        false
+                      )
+                      AND coalesce(i.region_code = $31, false)
+                    ORDER BY
+                      i.location::geography <-> ST_SetSRID (ST_MakePoint ($32::float8, $33::float8), 4326)::geography
+                    LIMIT
+                      $34
+                  )
+                  UNION ALL
+                  (
+                    SELECT
+                      x.id
+                    FROM
+                      unnest($35::uuid[], $36::text[]) WITH ORDINALITY AS p (id, name, n)
+                      CROSS JOIN LATERAL (
+                        SELECT
+                          to_tsquery('simple', p.name) AS name
+                      ) q
+                      CROSS JOIN LATERAL (
+                        (
+                          SELECT
+                            i.id
+                          FROM
+                            imagery i
+                          WHERE
+                            i.place_id = p.id
+                            AND coalesce(i.region_code = $37, false)
+                          LIMIT
+                            $38
+                        )
+                        UNION ALL
+                        (
+                          SELECT
+                            l.id
+                          FROM
+                            (
+                              SELECT
+                                i.id,
+                                (
+                                  i.address_origin <> 'own'
+                                  OR i.address_tsv @@ q.name
+                                )
+                                AND coalesce(i.region_code = $39, false) AS its
+                              FROM
+                                imagery i
+                              WHERE
+                                i.locality_id = p.id
+                              LIMIT
+                                $40
+                            ) l
+                          WHERE
+                            l.its
+                          LIMIT
+                            $41
+                        )
+                      ) x
+                    ORDER BY
+                      p.n
+                    LIMIT
+                      $42
+                  )
+                ) u
+              LIMIT
+                $43
+            ) r
+        )
+      ) x
+      JOIN imagery i ON i.id = x.id
+    ORDER BY
+      x.id,
+      x.code_match DESC
+  ),
+  head AS MATERIALIZED (
+    SELECT
+      i.id,
+      row_number() OVER () AS seq,
+      CASE
+        WHEN row_number() OVER () <= $44
+        AND NOT (
+          SELECT
+            count(*)
+          FROM
+            pinned
+        ) >= $45 THEN (
+          similarity (i.address_norm, lis_normalize ($46)) + CASE
+            WHEN coalesce(i.address_code = $47, false) THEN 10
+            ELSE 0
+          END + CASE
+            WHEN i.address_norm = lis_normalize ($48) THEN 2
+            ELSE 0
+          END + CASE
+            WHEN starts_with(i.address_norm, lis_normalize ($49)) THEN 0.5
+            ELSE 0
+          END + CASE
+            WHEN i.address_tsv @@ to_tsquery('simple', $50) THEN 0.5
+            ELSE 0
+          END
+        )::float8
+      END AS score
+    FROM
+      imagery i
+    WHERE
+      i.address_tsv @@ to_tsquery('simple', $51)
+      AND i.region_code = $52
+      AND i.id NOT IN (
+        SELECT
+          id
+        FROM
+          pinned
+      )
+    LIMIT
+      $53
+  ),
+  sizes AS MATERIALIZED (
+    SELECT
+      (
+        SELECT
+          count(*)
+        FROM
+          head
+      )::int AS head,
+      (
+        SELECT
+          count(*)
+        FROM
+          pinned
+      )::int AS pinned,
+      (
+        SELECT
+          coalesce(bool_or(code_match), false)
+        FROM
+          pinned
+      ) AS code_matched
+  ),
+  counted AS MATERIALIZED (
+    SELECT
+      s.pinned + CASE
+        WHEN s.head > $54
+        AND $55 THEN $56
+        ELSE s.head
+      END AS total,
+      least(s.head, $57) + s.pinned AS ranked
+    FROM
+      sizes s
+  ),
+  ranked AS MATERIALIZED (
+    SELECT
+      r.id,
+      r.score,
+      row_number() OVER (
+        ORDER BY
+          r.score DESC,
+          r.id
+      ) AS pos
+    FROM
+      (
+        SELECT
+          id,
+          score
+        FROM
+          head
+        WHERE
+          seq <= $58
+          AND NOT (
+            SELECT
+              count(*)
+            FROM
+              pinned
+          ) >= $59
+        UNION ALL
+        SELECT
+          id,
+          score
+        FROM
+          pinned
+      ) r
+  ),
+  page AS MATERIALIZED (
+    SELECT
+      r.id,
+      r.score,
+      r.pos
+    FROM
+      ranked r
+    WHERE
+      r.pos > $60
+      AND r.pos <= $61
+    UNION ALL
+    SELECT
+      t.id,
+      NULL,
+      (
+        SELECT
+          ranked
+        FROM
+          counted
+      ) + t.n
+    FROM
+      (
+        SELECT
+          x.id,
+          row_number() OVER () AS n
+        FROM
+          (
+            SELECT
+              h.id
+            FROM
+              head h
+            WHERE
+              h.seq > $62
+            ORDER BY
+              h.seq
+          ) x
+        OFFSET
+          greatest(
+            0,
+            $63 - (
+              SELECT
+                ranked
+              FROM
+                counted
+            )
+          )
+        LIMIT
+          greatest(
+            0,
+            $64 - greatest(
+              $65,
+              (
+                SELECT
+                  ranked
+                FROM
+                  counted
+              )
+            )
+          )
+      ) t
+  )
+SELECT
+  t.total,
+  (
+    SELECT
+      code_matched
+    FROM
+      sizes
+  ) AS "codeMatched",
+  false AS estimated,
+  t.ranked AS known,
+  p.*
+FROM
+  counted t
+  LEFT JOIN LATERAL (
+    SELECT
+      i.id,
+      i.address,
+      to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt",
+      i.heading,
+      i.interactive,
+      i.image_url AS "imageUrl",
+      ST_X (i.location) AS lon,
+      ST_Y (i.location) AS lat,
+      i.place_id AS "placeId",
+      i.locality_id AS "localityId",
+      coalesce(
+        pg.score,
+        (
+          similarity (i.address_norm, lis_normalize ($66)) + CASE
+            WHEN coalesce(i.address_code = $67, false) THEN 10
+            ELSE 0
+          END + CASE
+            WHEN i.address_norm = lis_normalize ($68) THEN 2
+            ELSE 0
+          END + CASE
+            WHEN starts_with(i.address_norm, lis_normalize ($69)) THEN 0.5
+            ELSE 0
+          END + CASE
+            WHEN i.address_tsv @@ to_tsquery('simple', $70) THEN 0.5
             ELSE 0
           END
         )::float8

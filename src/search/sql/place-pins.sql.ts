@@ -78,10 +78,14 @@ function ofLocalitySql(name: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`(i.address_origin <> 'own' OR i.address_tsv @@ ${name})`;
 }
 
-// The names as tsqueries, parsed once per statement (an InitPlan), not per row for each record's
-// locality (docs/benchmarks.md, figures behind the code).
+// The names as tsqueries, parsed once per statement, not per row for each record's locality
+// (docs/benchmarks.md, figures behind the code): an array of to_tsquery() calls on parameters, which
+// the planner folds into one constant. Not a subquery (ARRAY(SELECT ...)): Citus cannot push a
+// subquery in a select list down beside a window function (docs/scaling.md#citus).
 const nameQueriesSql = (pins: PlacePins) =>
-  Prisma.sql`ARRAY(SELECT to_tsquery('simple', n.name) FROM unnest(${pins.names}::text[]) WITH ORDINALITY AS n(name, k) ORDER BY n.k)`;
+  pins.names.length === 0
+    ? Prisma.sql`ARRAY[]::tsquery[]`
+    : Prisma.sql`ARRAY[${Prisma.join(pins.names.map((name) => Prisma.sql`to_tsquery('simple', ${name})`))}]`;
 
 // The score a record gets from its best named place, NULL when it is none's imagery. Arrays are
 // 1-based; array_position of a NULL link is NULL, and greatest() skips NULLs. The named address's
