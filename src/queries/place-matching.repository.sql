@@ -468,45 +468,34 @@ WITH
           $4
       ) q
   ),
-  reach AS MATERIALIZED (
-    SELECT
-      i.id,
-      poi.poi_rank,
-      poi.id AS poi_id,
-      (i.location::geography <-> poi.location::geography) AS d
-    FROM
-      poi
-      JOIN imagery i ON ST_DWithin (
-        i.location::geography,
-        poi.location::geography,
-        $5::float8
-      )
-  ),
   hit AS MATERIALIZED (
     SELECT DISTINCT
       ON (x.id) x.id,
-      x.poi_rank,
-      x.poi_id,
+      poi.poi_rank,
+      poi.id AS poi_id,
       x.d
     FROM
-      (
+      poi
+      CROSS JOIN LATERAL (
         SELECT
-          r.*,
-          row_number() OVER (
-            PARTITION BY
-              r.poi_rank
-            ORDER BY
-              r.d,
-              r.id
-          ) AS k
+          i.id,
+          (i.location::geography <-> poi.location::geography) AS d
         FROM
-          reach r
+          imagery i
+        WHERE
+          ST_DWithin (
+            i.location::geography,
+            poi.location::geography,
+            $5::float8
+          )
+        ORDER BY
+          2
+        LIMIT
+          $6
       ) x
-    WHERE
-      x.k <= $6
     ORDER BY
       x.id,
-      x.poi_rank,
+      poi.poi_rank,
       x.d
   )
 SELECT
@@ -622,45 +611,34 @@ WITH
           $13
       ) q
   ),
-  reach AS MATERIALIZED (
-    SELECT
-      i.id,
-      poi.poi_rank,
-      poi.id AS poi_id,
-      (i.location::geography <-> poi.location::geography) AS d
-    FROM
-      poi
-      JOIN imagery i ON ST_DWithin (
-        i.location::geography,
-        poi.location::geography,
-        $14::float8
-      )
-  ),
   hit AS MATERIALIZED (
     SELECT DISTINCT
       ON (x.id) x.id,
-      x.poi_rank,
-      x.poi_id,
+      poi.poi_rank,
+      poi.id AS poi_id,
       x.d
     FROM
-      (
+      poi
+      CROSS JOIN LATERAL (
         SELECT
-          r.*,
-          row_number() OVER (
-            PARTITION BY
-              r.poi_rank
-            ORDER BY
-              r.d,
-              r.id
-          ) AS k
+          i.id,
+          (i.location::geography <-> poi.location::geography) AS d
         FROM
-          reach r
+          imagery i
+        WHERE
+          ST_DWithin (
+            i.location::geography,
+            poi.location::geography,
+            $14::float8
+          )
+        ORDER BY
+          2
+        LIMIT
+          $15
       ) x
-    WHERE
-      x.k <= $15
     ORDER BY
       x.id,
-      x.poi_rank,
+      poi.poi_rank,
       x.d
   )
 SELECT

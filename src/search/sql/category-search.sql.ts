@@ -58,12 +58,6 @@ function poisSql(tags: string[], area: CategoryArea): Prisma.Sql {
         LIMIT ${CATEGORY_POIS}`;
 }
 
-// Of each poi its CATEGORY_RECORDS_PER_POI nearest records within CATEGORY_REACH_M (nearest first,
-// then by id), each record shown once, at its best-ranked poi. The pairs within reach are one join
-// of the pois with imagery (a probe of the geography GiST index per poi), ranked per poi above it:
-// not a LATERAL read with its own LIMIT per poi, which Citus cannot push down when imagery is
-// distributed (docs/scaling.md#citus). A poi has few records within CATEGORY_REACH_M, so reading
-// all of them costs little more than the nearest CATEGORY_RECORDS_PER_POI.
 export function categoryImagerySql(tags: string[], area: CategoryArea, window: PageWindow, plan: SearchPlan) {
   const imagery = [
     Prisma.sql`ST_DWithin(i.location::geography, poi.location::geography, ${CATEGORY_REACH_M}::float8)`,
@@ -74,16 +68,16 @@ export function categoryImagerySql(tags: string[], area: CategoryArea, window: P
       SELECT q.*, row_number() OVER (ORDER BY q.ord, q.id) AS poi_rank
       FROM (${poisSql(tags, area)}
       ) q
-    ), reach AS MATERIALIZED (
-      SELECT i.id, poi.poi_rank, poi.id AS poi_id, (i.location::geography <-> poi.location::geography) AS d
-      FROM poi JOIN imagery i ON ${Prisma.join(imagery, ' AND ')}
     ), hit AS MATERIALIZED (
-      SELECT DISTINCT ON (x.id) x.id, x.poi_rank, x.poi_id, x.d
-      FROM (
-        SELECT r.*, row_number() OVER (PARTITION BY r.poi_rank ORDER BY r.d, r.id) AS k FROM reach r
+      SELECT DISTINCT ON (x.id) x.id, poi.poi_rank, poi.id AS poi_id, x.d
+      FROM poi CROSS JOIN LATERAL (
+        SELECT i.id, (i.location::geography <-> poi.location::geography) AS d
+        FROM imagery i
+        WHERE ${Prisma.join(imagery, ' AND ')}
+        ORDER BY 2
+        LIMIT ${CATEGORY_RECORDS_PER_POI}
       ) x
-      WHERE x.k <= ${CATEGORY_RECORDS_PER_POI}
-      ORDER BY x.id, x.poi_rank, x.d
+      ORDER BY x.id, poi.poi_rank, x.d
     )
     SELECT c.total, r.*
     FROM (SELECT count(*)::int AS total FROM hit) c
