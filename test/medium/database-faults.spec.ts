@@ -72,9 +72,10 @@ serverOnly('database faults on a real server', () => {
   // process died ("Unhandled 'error' event ... 57P01").
   it('a best-effort statement whose connection an administrator ends fails as unavailable; the pool goes on', async () => {
     const prisma = service();
-    const running = prisma.bestEffortQuery(Prisma.sql`SELECT pg_sleep(10), 'best-effort-marker'`);
+    // Its failure is awaited from the start: it may fail before the termination's own query returns.
+    const running = failure(prisma.bestEffortQuery(Prisma.sql`SELECT pg_sleep(10), 'best-effort-marker'`));
     await terminateWhenRunning('best-effort-marker');
-    const error = await failure(running);
+    const error = await running;
     expect((error as { code?: string }).code).toBe('57P01');
     expect(databaseTrouble(error)).toBe('unavailable');
     // The broken connection went back as broken: the next statements get working ones.
@@ -84,9 +85,9 @@ serverOnly('database faults on a real server', () => {
 
   it('an ordinary statement whose connection an administrator ends fails as unavailable', async () => {
     const prisma = service();
-    const running = prisma.rawQuery(Prisma.sql`SELECT pg_sleep(10), 'raw-marker'`);
+    const running = failure(prisma.rawQuery(Prisma.sql`SELECT pg_sleep(10), 'raw-marker'`));
     await terminateWhenRunning('raw-marker');
-    expect(databaseTrouble(await failure(running))).toBe('unavailable');
+    expect(databaseTrouble(await running)).toBe('unavailable');
     // Recovered by itself: a pooled connection the end reached while idle may fail one statement
     // more (as unavailable, never otherwise) before the pool has dropped it.
     expect(await recovered(() => prisma.rawQuery(Prisma.sql`SELECT 1 AS one`))).toEqual([{ one: 1 }]);
