@@ -7,11 +7,10 @@ import * as tar from 'tar';
 
 // PGlite loads an extension by unpacking its whole bundle into memory and compiling every library in it
 // before the first query. @electric-sql/pglite-postgis ships PostGIS with raster, topology, the TIGER
-// geocoder and upgrade scripts: three 16 MB WebAssembly libraries and ~100 MB of files, of which the
-// service uses one library (postgis-3), one install script and the PROJ data. Opening the built-in
-// database with that bundle cost ~830 MB of memory before any query, enough to make a `keys list` peak
-// over 900 MB. The bundle is cut to what the service uses, once per package version, and kept in the
-// cache beside the built-in database's template; where nothing can be written, the package's own is used.
+// geocoder and upgrade scripts, of which the service uses one library (postgis-3), one install script and
+// PROJ's data: the rest was most of a CLI's memory (docs/operations.md#memory has the figures). The
+// bundle is cut to what the service uses, once per package version, and kept in the cache beside the
+// built-in database's template; where nothing can be written, the package's own is used.
 
 // The package exports no package.json: its entry point lies in dist/, beside the bundle.
 const PACKAGE_DIST = dirname(require.resolve('@electric-sql/pglite-postgis'));
