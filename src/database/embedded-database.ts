@@ -40,7 +40,7 @@ export class EmbeddedDatabase {
   /**
    * opts.template: a data directory to copy into a new one (see startup/built-in-template.ts).
    * opts.lean: for a short-lived CLI, a small buffer cache (the data directory says 128MB; the operating
-   * system caches the files too) and PostGIS compiled only if a statement needs it.
+   * system caches the files too) and PostGIS compiled only if a statement needs it (postgis-bundle.ts).
    */
   static async start(
     dataDirOption: string,
@@ -63,7 +63,7 @@ export class EmbeddedDatabase {
       if (opts.template && readdirSync(pgdata).length === 0) copyWhole(opts.template, pgdata);
       const db = await PGlite.create({
         dataDir: pgdata,
-        extensions: { postgis: await postgisExtension(opts.lean ?? false), pg_trgm, unaccent, btree_gin },
+        extensions: { postgis: await postgisExtension(), pg_trgm, unaccent, btree_gin },
         startParams: [
           ...PGlite.defaultStartParams,
           ...(opts.lean ? ['-c', `shared_buffers=${LEAN_SHARED_BUFFERS}`] : []),
@@ -72,6 +72,8 @@ export class EmbeddedDatabase {
       // PGlite ignores connection startup options and serves every connection from its one session,
       // so the request pool's settings (createPool in prisma.service.ts) are set here, once.
       await db.exec('SET synchronize_seqscans = off; SET max_parallel_workers_per_gather = 0; SET jit = off');
+      // PostGIS is compiled when first loaded: a server loads it now, so that no request waits for it.
+      if (!opts.lean) await db.exec(`LOAD '$libdir/postgis-3'`);
       const server = new PGLiteSocketServer({
         db,
         host: '127.0.0.1',

@@ -1,22 +1,23 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Extension } from '@electric-sql/pglite';
 import * as tar from 'tar';
 
-// PGlite loads an extension by unpacking its whole bundle into memory and compiling every library in it
-// before the first query. @electric-sql/pglite-postgis ships PostGIS with raster, topology, the TIGER
-// geocoder and upgrade scripts, of which the service uses one library (postgis-3), one install script and
-// PROJ's data: the rest was most of a CLI's memory (docs/operations.md#memory has the figures). The
-// bundle is cut to what the service uses, once per package version, and kept in the cache beside the
-// built-in database's template; where nothing can be written, the package's own is used.
+// PGlite loads an extension by unpacking its whole bundle into memory (several copies on the way) and
+// compiling every library in it before the first query. @electric-sql/pglite-postgis ships PostGIS with
+// raster, topology, the TIGER geocoder and upgrade scripts, of which the service uses one library
+// (postgis-3), one install script and PROJ's data. So the service unpacks only those, once per package
+// version, into a directory in the cache beside the built-in database's template, and PGlite reads them
+// from disk as PostgreSQL asks for them (docs/operations.md#memory has the figures). Where nothing can be
+// written there, the package's own bundle is loaded the usual way.
 
 // The package exports no package.json: its entry point lies in dist/, beside the bundle.
 const PACKAGE_DIST = dirname(require.resolve('@electric-sql/pglite-postgis'));
 const FULL_BUNDLE = join(PACKAGE_DIST, 'postgis.tar.gz');
 const CACHE_DIR = resolve(__dirname, '..', '..', '..', 'node_modules', '.cache', 'location-imagery-search');
-const WASM_PREFIX = '/pglite'; // where PGlite unpacks bundles (pglite-postgis's own setup says the same)
+const WASM_PREFIX = '/pglite'; // PostgreSQL's installation inside PGlite (pglite-postgis's own setup says the same)
+const MOUNT = '/postgis-files'; // where the unpacked directory appears inside PGlite
 
 /** What the service needs of the bundle: the PostGIS library, its extension's install files, PROJ's data. */
 export function keptInBundle(path: string): boolean {
@@ -31,36 +32,66 @@ function packageVersion(): string {
   return (JSON.parse(readFileSync(join(PACKAGE_DIST, '..', 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-/** The cut bundle's path, made on first use (written beside it and renamed, so a reader never sees half). */
-export async function postgisCoreBundle(cacheDir = CACHE_DIR): Promise<string> {
-  const target = join(cacheDir, `postgis-${packageVersion()}-core-v2.tar.gz`);
+/** The unpacked directory, made on first use (unpacked beside it and renamed, so a reader never sees half). */
+export async function postgisCoreDirectory(cacheDir = CACHE_DIR): Promise<string> {
+  const target = join(cacheDir, `postgis-${packageVersion()}-core-v3`);
   if (existsSync(target)) return target;
-  mkdirSync(cacheDir, { recursive: true });
-  const work = mkdtempSync(join(tmpdir(), 'lis-postgis-'));
+  const partial = `${target}.${process.pid}.partial`;
+  mkdirSync(partial, { recursive: true });
   try {
-    await tar.x({ file: FULL_BUNDLE, cwd: work, filter: keptInBundle });
-    const partial = `${target}.${process.pid}.partial`;
-    await tar.c({ gzip: true, file: partial, cwd: work, portable: true }, ['lib', 'share']);
+    await tar.x({ file: FULL_BUNDLE, cwd: partial, filter: keptInBundle });
     renameSync(partial, target);
-    return target;
-  } finally {
-    rmSync(work, { recursive: true, force: true });
+  } catch (error) {
+    rmSync(partial, { recursive: true, force: true });
+    // Another process may have finished the same directory first.
+    if (!existsSync(target)) throw error;
   }
+  return target;
 }
 
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)],
+  );
+}
+
+interface EmscriptenFs {
+  mkdir(path: string): void;
+  mkdirTree(path: string): void;
+  mount(type: unknown, opts: { root: string }, mountpoint: string): void;
+  symlink(target: string, path: string): void;
+  filesystems: { NODEFS: unknown };
+}
+type EmscriptenOpts = Record<string, unknown> & { PGLITE_ENV: Record<string, unknown>; preRun?: unknown[] };
+
 /**
- * PostGIS for PGlite from the cut bundle. `compileOnFirstUse`: libraries are compiled when first loaded,
- * not when the bundle is unpacked (`noWasmDecoding`), so a process that never touches a geometry never
- * compiles PostGIS; the server compiles on open instead, so that no request waits for it.
+ * PostGIS for PGlite. From the unpacked directory: mounted read-only into PGlite's file system, with links
+ * where PostgreSQL looks for the library and the install files, so nothing is held in memory and the
+ * library is compiled only when a statement first needs it. Otherwise from the package's bundle.
  */
-export async function postgisExtension(compileOnFirstUse: boolean): Promise<Extension> {
-  const bundle = await postgisCoreBundle().catch(() => FULL_BUNDLE);
+export async function postgisExtension(): Promise<Extension> {
+  const dir = await postgisCoreDirectory().catch(() => undefined);
   return {
     name: 'postgis',
-    setup: async (_pg, emscriptenOpts: Record<string, unknown> & { PGLITE_ENV: Record<string, unknown> }) => {
-      emscriptenOpts.PGLITE_ENV.PROJ_DATA = `${WASM_PREFIX}/share/proj`;
-      if (compileOnFirstUse) emscriptenOpts.noWasmDecoding = true;
-      return { emscriptenOpts, bundlePath: pathToFileURL(bundle) };
+    setup: async (_pg, emscriptenOpts: EmscriptenOpts) => {
+      if (!dir) {
+        emscriptenOpts.PGLITE_ENV.PROJ_DATA = `${WASM_PREFIX}/share/proj`;
+        return { emscriptenOpts, bundlePath: pathToFileURL(FULL_BUNDLE) };
+      }
+      emscriptenOpts.PGLITE_ENV.PROJ_DATA = `${MOUNT}/share/proj`;
+      const linked = filesUnder(dir)
+        .map((file) => relative(dir, file))
+        .filter((file) => !file.startsWith('share/proj/'));
+      const mountFiles = ({ FS }: { FS: EmscriptenFs }) => {
+        FS.mkdir(MOUNT);
+        FS.mount(FS.filesystems.NODEFS, { root: dir }, MOUNT);
+        for (const file of linked) {
+          const path = `${WASM_PREFIX}/${file}`;
+          FS.mkdirTree(dirname(path));
+          FS.symlink(`${MOUNT}/${file}`, path);
+        }
+      };
+      return { emscriptenOpts: { ...emscriptenOpts, preRun: [...(emscriptenOpts.preRun ?? []), mountFiles] } };
     },
   };
 }

@@ -12,6 +12,9 @@ const ROOT = resolve(__dirname, '..', '..', '..');
 // scripts/build.mjs writes the fingerprint of the server's sources here on every build.
 const SERVER_BUILD_STAMP = join(ROOT, 'dist', '.build-server.sha256');
 export const TEMPLATE_STAMP = 'server-build.sha256';
+// Beside it, the same database with the schema alone: a CLI's first run on a new directory copies that
+// instead of creating a database, which costs PGlite twice a CLI's usual memory.
+export const SCHEMA_ONLY_PGDATA = 'schema-only-pgdata';
 
 export function templateDir(config: Pick<AppConfig, 'builtInTemplate'>): string | undefined {
   return config.builtInTemplate === 'off' ? undefined : resolve(ROOT, config.builtInTemplate);
@@ -21,10 +24,15 @@ export function serverBuild(): string | undefined {
   return existsSync(SERVER_BUILD_STAMP) ? readFileSync(SERVER_BUILD_STAMP, 'utf8').trim() : undefined;
 }
 
-/** The template's pgdata when one made by the current build exists; undefined otherwise. */
-export function freshTemplate(config: Pick<AppConfig, 'builtInTemplate'>): string | undefined {
+/** The template's pgdata (with demo data, or the schema only) when the current build made it; else undefined. */
+export function freshTemplate(
+  config: Pick<AppConfig, 'builtInTemplate'>,
+  contents: 'demo' | 'schema' = 'demo',
+): string | undefined {
   const dir = templateDir(config);
   const build = serverBuild();
   if (!dir || !build || !existsSync(join(dir, TEMPLATE_STAMP))) return undefined;
-  return readFileSync(join(dir, TEMPLATE_STAMP), 'utf8').trim() === build ? join(dir, 'pgdata') : undefined;
+  if (readFileSync(join(dir, TEMPLATE_STAMP), 'utf8').trim() !== build) return undefined;
+  const pgdata = join(dir, contents === 'demo' ? 'pgdata' : SCHEMA_ONLY_PGDATA);
+  return existsSync(pgdata) ? pgdata : undefined;
 }

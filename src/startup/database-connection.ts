@@ -39,9 +39,9 @@ export async function openDatabase(
 
   const started = Date.now();
   log.log(`Starting the built-in database in ${config.dataDir} (DATABASE_URL is not set)`);
-  // A first start of the server copies the database `npm install` made (a CLI on a new directory gets an
-  // empty one, as before: it is about to import its own data).
-  const template = role === 'server' && isNew(config.dataDir) ? freshTemplate(config) : undefined;
+  // A first start copies a database `npm install` made: the server's with the demo data, a CLI's with the
+  // schema alone (it is about to load its own data).
+  const template = isNew(config.dataDir) ? freshTemplate(config, role === 'server' ? 'demo' : 'schema') : undefined;
   // A CLI without a server beside it opens the database in its own process, kept lean (embedded-database.ts).
   const embedded = await EmbeddedDatabase.start(config.dataDir, { template, lean: role === 'cli' });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);

@@ -1,8 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import * as tar from 'tar';
-import { keptInBundle, postgisCoreBundle } from '../../src/database/postgis-bundle';
+import { join, relative } from 'node:path';
+import { keptInBundle, postgisCoreDirectory } from '../../src/database/postgis-bundle';
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)));
+}
 
 // The PostGIS bundle the built-in database opens: only what the service uses, cut from the package's own.
 describe('the cut PostGIS bundle', () => {
@@ -29,15 +34,15 @@ describe('the cut PostGIS bundle', () => {
     expect(left.filter((p) => keptInBundle(p))).toEqual([]);
   });
 
-  it('is written once as a gzip tar holding the library, and found again on the next call', async () => {
+  it('is unpacked once into a directory holding the library, and found again on the next call', async () => {
     const cache = mkdtempSync(join(tmpdir(), 'lis-postgis-bundle-'));
     try {
-      const path = await postgisCoreBundle(cache);
-      const names: string[] = [];
-      await tar.t({ file: path, onReadEntry: (entry) => names.push(entry.path) });
+      const dir = await postgisCoreDirectory(cache);
+      const names = filesUnder(dir);
       expect(names).toEqual(expect.arrayContaining(['lib/postgresql/postgis-3.so', 'share/proj/proj.db']));
-      expect(names.filter((n) => !n.endsWith('/') && !keptInBundle(n))).toEqual([]);
-      expect(await postgisCoreBundle(cache)).toBe(path);
+      expect(names.filter((n) => !keptInBundle(n))).toEqual([]);
+      expect(readdirSync(cache)).toEqual([dir.slice(cache.length + 1)]);
+      expect(await postgisCoreDirectory(cache)).toBe(dir);
     } finally {
       rmSync(cache, { recursive: true, force: true });
     }
