@@ -1,5 +1,5 @@
 // Writes src/search/text-fold/unaccent-rules.json: PostgreSQL's unaccent rules (contrib/unaccent's
-// unaccent.rules, PostgreSQL License), the rules lis_normalize folds text with in the database, as
+// unaccent.rules; PostgreSQL License, credited in docs/development.md), the rules lis_normalize folds text with in the database, as
 // the table foldText folds text with in TypeScript. Read from the built-in database's own copy (the
 // unaccent bundle of @electric-sql/pglite), or from the file given: `npm run text-fold:rules [-- path]`.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -40,9 +40,26 @@ export async function unaccentRules(path) {
   return { from, rules: parseRules(text) };
 }
 
+function render({ from, rules }) {
+  const lines = Object.entries(rules).map(
+    ([source, target]) => `  ${JSON.stringify(source)}: ${JSON.stringify(target)}`,
+  );
+  return `{\n"from": ${JSON.stringify(from)},\n"rules": {\n${lines.join(',\n')}\n}\n}\n`;
+}
+
+// `--check`: exits 1 when the committed table is not what the rules make (test/unit/text-fold.spec.ts).
 if (import.meta.filename === process.argv[1]) {
-  const table = await unaccentRules(process.argv[2]);
-  const lines = Object.entries(table.rules).map(([from, to]) => `  ${JSON.stringify(from)}: ${JSON.stringify(to)}`);
-  writeFileSync(OUT, `{\n"from": ${JSON.stringify(table.from)},\n"rules": {\n${lines.join(',\n')}\n}\n}\n`);
-  console.log(`${Object.keys(table.rules).length} rules from ${table.from} -> ${OUT}`);
+  const args = process.argv.slice(2);
+  const check = args.includes('--check');
+  const table = await unaccentRules(args.find((a) => a !== '--check'));
+  const text = render(table);
+  if (check) {
+    if (readFileSync(OUT, 'utf8') !== text) {
+      console.error(`${OUT} is not what ${table.from} makes: run npm run text-fold:rules`);
+      process.exit(1);
+    }
+  } else {
+    writeFileSync(OUT, text);
+    console.log(`${Object.keys(table.rules).length} rules from ${table.from} -> ${OUT}`);
+  }
 }
