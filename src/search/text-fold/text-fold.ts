@@ -15,7 +15,7 @@ export const UNACCENT_RULES_FROM: string = UNACCENT.from;
 
 let databaseFolds = new Map<string, string>();
 let asciiIsPlain = true;
-const ASCII = /^[\x00-\x7f]*$/;
+const ASCII = /^[\p{ASCII}]*$/u;
 
 export function foldText(s: string): string {
   if (asciiIsPlain && ASCII.test(s)) return s.toLowerCase();
