@@ -1,41 +1,18 @@
 import { v5 as uuidv5 } from 'uuid';
 import { equivalentWords } from './abbreviations';
+import { foldText } from './text-fold/text-fold';
 
 // Fixed namespace so result ids are stable across instances and restarts.
 const RESULT_ID_NAMESPACE = '6f3b9d52-2d7e-4a8c-9a51-1f0c5b7e2a10';
 const MAX_TOKENS = 32;
 const CODE_MAX_LENGTH = 64;
 
-// Letters that Unicode decomposition does not split but unaccent() maps (kept in step with the
-// database so both sides of a full-text match agree).
-const FOLD: Record<string, string> = {
-  ß: 'ss',
-  ẞ: 'ss',
-  æ: 'ae',
-  œ: 'oe',
-  ø: 'o',
-  đ: 'd',
-  ð: 'd',
-  ł: 'l',
-  þ: 'th',
-  ı: 'i',
-  ħ: 'h',
-  ŧ: 't',
-  // Apostrophes and the okina, which unaccent() makes a plain apostrophe (a word break in both).
-  ʻ: "'",
-  ʼ: "'",
-  ʹ: "'",
-  ˈ: "'",
-  '‘': "'",
-  '’': "'",
-  '‛': "'",
-  '′': "'",
-};
-
 // Punctuation that belongs in addresses ("St.", "35,", "Fürst-Franz-Josef", "O'Brien", "19/2").
 const ADDRESS_PUNCTUATION = new Set(['.', ',', '-', "'", '’', '/']);
-const WORD = /[\p{L}\p{N}]+/gu;
-const WORD_CHAR = /[\p{L}\p{N}]/u;
+// A word's characters: letters, digits and the marks the fold keeps (the vowel signs of Devanagari,
+// Hangul is not split), as the database's text search parser reads a word.
+const WORD = /[\p{L}\p{M}\p{N}]+/gu;
+const WORD_CHAR = /[\p{L}\p{M}\p{N}]/u;
 
 export interface TextQuery {
   /** What ranking compares addresses with (the database normalizes it like addresses). */
@@ -58,18 +35,10 @@ export function collapseWhitespace(query: string): string {
   return query.trim().replace(/\s+/gu, ' ');
 }
 
-export function foldText(s: string): string {
-  return s
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .replace(/[ßẞæœøđðłþıħŧʻʼʹˈ‘’‛′]/gu, (c) => FOLD[c] ?? c);
-}
-
 // Text of words and address punctuation only, every punctuation mark right after a word (place names,
 // most queries): none of the noise rules below can apply, so its words are simply the runs of
 // letters and digits. Two linear scans, no backtracking.
-const NOT_PLAIN = /[^\p{L}\p{N}\s.,\-'’/]/u;
+const NOT_PLAIN = /[^\p{L}\p{M}\p{N}\s.,\-'’/]/u;
 const LOOSE_PUNCTUATION = /(?:^|[\s.,\-'’/])[.,\-'’/]/u;
 
 // Words of a query, folded. Noise is dropped: a query or a whitespace-separated chunk with more

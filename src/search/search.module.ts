@@ -7,6 +7,7 @@ import { TextSearchPipeline } from './pipeline/text-search.pipeline';
 import { SearchController } from './search.controller';
 import { SearchRepository } from './search.repository';
 import { SearchService } from './search.service';
+import { TextFoldRepository } from './text-fold/text-fold.repository';
 
 // Everything a search needs besides the database (also used by the relevance suite and the benchmark).
 export const SEARCH_PROVIDERS = [
@@ -16,6 +17,7 @@ export const SEARCH_PROVIDERS = [
   PlaceMatcherService,
   PlaceMatchingRepository,
   RecordPlaces,
+  TextFoldRepository,
 ];
 
 @Module({

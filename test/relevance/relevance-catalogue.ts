@@ -1,5 +1,6 @@
 import { v5 as uuidv5 } from 'uuid';
-import { foldText, tokenize } from '../../src/search/search-query';
+import { tokenize } from '../../src/search/search-query';
+import { foldText } from '../../src/search/text-fold/text-fold';
 import { hashString, seededRandom } from '../../src/common/deterministic-random';
 
 // The relevance catalogue: records built from real place data (US ZIP codes from `zipcodes`, world

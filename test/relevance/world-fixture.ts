@@ -1,7 +1,7 @@
 import { v5 as uuidv5 } from 'uuid';
 import { buildWorldGazetteer } from '../../src/places/gazetteer/world-gazetteer';
 import { PlaceRecord } from '../../src/places/place-record';
-import { foldText } from '../../src/search/search-query';
+import { foldText } from '../../src/search/text-fold/text-fold';
 import { hashString } from '../../src/common/deterministic-random';
 import type { FixtureRecord } from './relevance-catalogue';
 import type { RelevanceQuery } from './relevance-fixture';

@@ -3,12 +3,12 @@ import { equivalentWords } from '../../src/search/abbreviations';
 import {
   buildTextQuery,
   collapseWhitespace,
-  foldText,
   locationCodeOf,
   resultIdFor,
   tokenize,
   wordsWithoutNoise,
 } from '../../src/search/search-query';
+import { foldText } from '../../src/search/text-fold/text-fold';
 
 describe('tokenize', () => {
   it('folds case, accents and ß like unaccent() does', () => {
