@@ -3782,150 +3782,152 @@ ORDER BY
 --   $4 = 47.1404
 --   $5 = 101
 --   $6 = 100
---   $7 = 9.519
---   $8 = 47.1378
---   $9 = 9.5229
---   $10 = 47.1404
---   $11 = 10
---   $12 = 0
---   $13 = 4759
---   $14 = 4761
---   $15 = 23568
---   $16 = 23570
---   $17 = 9.519
---   $18 = 47.1378
---   $19 = 9.5229
---   $20 = 47.1404
---   $21 = 10
---   $22 = 100
---   $23 = 10
---   $24 = 0
-SELECT
-  t.total,
-  false AS "codeMatched",
-  p.*
-FROM
-  (
+--   $7 = 10
+--   $8 = 0
+--   $9 = 4759
+--   $10 = 4761
+--   $11 = 23568
+--   $12 = 23570
+--   $13 = 9.519
+--   $14 = 47.1378
+--   $15 = 9.5229
+--   $16 = 47.1404
+--   $17 = 10
+--   $18 = 100
+--   $19 = 10
+--   $20 = 0
+WITH
+  found AS MATERIALIZED (
+    SELECT
+      i.id,
+      i.address,
+      i.captured_at,
+      i.heading,
+      i.interactive,
+      i.image_url,
+      i.location,
+      i.place_id,
+      i.locality_id
+    FROM
+      imagery i
+    WHERE
+      ST_Intersects (
+        i.location,
+        ST_MakeEnvelope (
+          $1::float8,
+          $2::float8,
+          $3::float8,
+          $4::float8,
+          4326
+        )
+      )
+    LIMIT
+      $5
+  ),
+  counted AS MATERIALIZED (
     SELECT
       count(*)::int AS total
     FROM
-      (
-        SELECT
-          1
-        FROM
-          imagery i
-        WHERE
-          ST_Intersects (
-            i.location,
-            ST_MakeEnvelope (
-              $1::float8,
-              $2::float8,
-              $3::float8,
-              $4::float8,
-              4326
-            )
-          )
-        LIMIT
-          $5
-      ) c
-  ) t
-  LEFT JOIN LATERAL (
+      found
+  ),
+  page AS (
     (
       SELECT
-        i.id,
-        i.address,
-        to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt",
-        i.heading,
-        i.interactive,
-        i.image_url AS "imageUrl",
-        ST_X (i.location) AS lon,
-        ST_Y (i.location) AS lat,
-        i.place_id AS "placeId",
-        i.locality_id AS "localityId",
-        0::float8 AS score,
-        NULL::float8 AS distance
+        *
       FROM
-        imagery i
+        found i
       WHERE
-        t.total <= $6
-        AND ST_Intersects (
-          i.location,
-          ST_MakeEnvelope (
-            $7::float8,
-            $8::float8,
-            $9::float8,
-            $10::float8,
-            4326
-          )
-        )
+        (
+          SELECT
+            total
+          FROM
+            counted
+        ) <= $6
       ORDER BY
         i.captured_at DESC,
         i.id DESC
       LIMIT
-        $11
+        $7
       OFFSET
-        $12
+        $8
     )
     UNION ALL
     (
       SELECT
-        i.id,
-        i.address,
-        to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt",
-        i.heading,
-        i.interactive,
-        i.image_url AS "imageUrl",
-        ST_X (i.location) AS lon,
-        ST_Y (i.location) AS lat,
-        i.place_id AS "placeId",
-        i.locality_id AS "localityId",
-        0::float8 AS score,
-        NULL::float8 AS distance
+        i.*
       FROM
+        generate_series($9::int, $10::int) cx
+        CROSS JOIN generate_series($11::int, $12::int) cy
+        CROSS JOIN LATERAL (
+          SELECT
+            i.id,
+            i.address,
+            i.captured_at,
+            i.heading,
+            i.interactive,
+            i.image_url,
+            i.location,
+            i.place_id,
+            i.locality_id
+          FROM
+            imagery i
+          WHERE
+            floor(ST_X (i.location) * 500)::int = cx
+            AND floor(ST_Y (i.location) * 500)::int = cy
+            AND _ST_Intersects (
+              i.location,
+              ST_MakeEnvelope (
+                $13::float8,
+                $14::float8,
+                $15::float8,
+                $16::float8,
+                4326
+              )
+            )
+          ORDER BY
+            i.captured_at DESC,
+            i.id DESC
+          LIMIT
+            $17
+        ) i
+      WHERE
         (
           SELECT
-            w.id,
-            w.captured_at
+            total
           FROM
-            generate_series($13::int, $14::int) cx
-            CROSS JOIN generate_series($15::int, $16::int) cy
-            CROSS JOIN LATERAL (
-              SELECT
-                i.id,
-                i.captured_at
-              FROM
-                imagery i
-              WHERE
-                floor(ST_X (i.location) * 500)::int = cx
-                AND floor(ST_Y (i.location) * 500)::int = cy
-                AND _ST_Intersects (
-                  i.location,
-                  ST_MakeEnvelope (
-                    $17::float8,
-                    $18::float8,
-                    $19::float8,
-                    $20::float8,
-                    4326
-                  )
-                )
-              ORDER BY
-                i.captured_at DESC,
-                i.id DESC
-              LIMIT
-                $21
-            ) w
-          WHERE
-            t.total > $22
-          ORDER BY
-            w.captured_at DESC,
-            w.id DESC
-          LIMIT
-            $23
-          OFFSET
-            $24
-        ) n
-        JOIN imagery i ON i.id = n.id
+            counted
+        ) > $18
+      ORDER BY
+        i.captured_at DESC,
+        i.id DESC
+      LIMIT
+        $19
+      OFFSET
+        $20
     )
+  )
+SELECT
+  c.total,
+  false AS "codeMatched",
+  p.*
+FROM
+  counted c
+  LEFT JOIN LATERAL (
+    SELECT
+      i.id,
+      i.address,
+      to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt",
+      i.heading,
+      i.interactive,
+      i.image_url AS "imageUrl",
+      ST_X (i.location) AS lon,
+      ST_Y (i.location) AS lat,
+      i.place_id AS "placeId",
+      i.locality_id AS "localityId",
+      0::float8 AS score,
+      NULL::float8 AS distance
+    FROM
+      page i
   ) p ON true
 ORDER BY
   p."capturedAt" DESC,

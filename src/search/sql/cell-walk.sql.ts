@@ -34,16 +34,21 @@ export function walksCells(plan: SearchPlan): boolean {
   return (x1 - x0 + 1) * (y1 - y0 + 1) <= MAX_WALKED_CELLS;
 }
 
+// The columns ROW_COLUMNS reads (alias i), carried from the rows read to the page's.
+const RAW_COLUMNS = Prisma.sql`i.id, i.address, i.captured_at, i.heading, i.interactive, i.image_url, i.location,
+  i.place_id, i.locality_id`;
+
 // A bbox newest (or oldest) first, counted like sortedPageSql (the first cap + 1 matches, from the
-// geometry GiST index). A box holding cap or fewer is paged as sortedPageSql pages it: every match
-// read and sorted. A box holding more (a city block holds thousands, and sorting them all was most of
-// the statement) is read cell by cell: in each cell the box covers, the first offset + limit matches
-// in page order from imagery_cell_captured_at_idx, then those merged, sorted by (captured_at, id) and
-// paged. The page's rows are among their cells' first offset + limit, so it is the page sortedPageSql
-// reads, ties included (id ends the order). Each cell's walk reads its records until it has found
-// offset + limit in the box: a cell the box only grazes may read most of its records. The box test
-// inside a cell's walk is _ST_Intersects, ST_Intersects without its index support, so the planner
-// cannot turn the walk into a read of the whole box from the geometry index.
+// geometry GiST index), whose rows are kept: a box holding cap or fewer is paged from them, sorted,
+// without reading the box again. A box holding more (a city block holds thousands, and reading and
+// sorting them all was most of the statement) is read cell by cell: in each cell the box covers, the
+// first offset + limit matches in page order from imagery_cell_captured_at_idx, then those merged,
+// sorted by (captured_at, id) and paged. The page's rows are among their cells' first offset + limit,
+// so it is the page of every match sorted, ties included (id ends the order). Each cell's walk reads
+// its records until it has found offset + limit in the box: a cell the box only grazes may read most
+// of its records. The box test inside a cell's walk is _ST_Intersects, ST_Intersects without its
+// index support, so the planner cannot turn the walk into a read of the whole box from the geometry
+// index. Two reads of imagery, as sortedPageSql: each one the planner opens costs planning time.
 export function cellWalkSql(window: PageWindow, plan: SearchPlan, cap: number): Prisma.Sql {
   const box = plan.filters.bbox!;
   const where = Prisma.join(filterConditions(plan.filters), ' AND ');
@@ -58,30 +63,25 @@ export function cellWalkSql(window: PageWindow, plan: SearchPlan, cap: number): 
     ' AND ',
   );
   const dir = Prisma.raw(plan.sort === 'newest' ? 'DESC' : 'ASC');
+  const order = Prisma.sql`ORDER BY i.captured_at ${dir}, i.id ${dir}`;
   const [x0, x1] = cellRange(box.west, box.east);
   const [y0, y1] = cellRange(box.south, box.north);
   return Prisma.sql`
-    SELECT t.total, false AS "codeMatched", p.*
-    FROM (SELECT count(*)::int AS total FROM (SELECT 1 FROM imagery i WHERE ${where} LIMIT ${cap + 1}) c) t
-    LEFT JOIN LATERAL (
-      (SELECT ${ROW_COLUMNS}, 0::float8 AS score, NULL::float8 AS distance
-       FROM imagery i
-       WHERE t.total <= ${cap} AND ${where}
-       ORDER BY i.captured_at ${dir}, i.id ${dir}
-       LIMIT ${window.limit} OFFSET ${window.offset})
+    WITH found AS MATERIALIZED (SELECT ${RAW_COLUMNS} FROM imagery i WHERE ${where} LIMIT ${cap + 1}),
+    counted AS MATERIALIZED (SELECT count(*)::int AS total FROM found),
+    page AS (
+      (SELECT * FROM found i WHERE (SELECT total FROM counted) <= ${cap}
+       ${order} LIMIT ${window.limit} OFFSET ${window.offset})
       UNION ALL
-      (SELECT ${ROW_COLUMNS}, 0::float8 AS score, NULL::float8 AS distance
-       FROM (
-         SELECT w.id, w.captured_at
-         FROM generate_series(${x0}::int, ${x1}::int) cx CROSS JOIN generate_series(${y0}::int, ${y1}::int) cy
-         CROSS JOIN LATERAL (
-           SELECT i.id, i.captured_at FROM imagery i WHERE ${inCell}
-           ORDER BY i.captured_at ${dir}, i.id ${dir} LIMIT ${window.offset + window.limit}
-         ) w
-         WHERE t.total > ${cap}
-         ORDER BY w.captured_at ${dir}, w.id ${dir}
-         LIMIT ${window.limit} OFFSET ${window.offset}
-       ) n JOIN imagery i ON i.id = n.id)
-    ) p ON true
+      (SELECT i.* FROM generate_series(${x0}::int, ${x1}::int) cx CROSS JOIN generate_series(${y0}::int, ${y1}::int) cy
+       CROSS JOIN LATERAL (
+         SELECT ${RAW_COLUMNS} FROM imagery i WHERE ${inCell} ${order} LIMIT ${window.offset + window.limit}
+       ) i
+       WHERE (SELECT total FROM counted) > ${cap}
+       ${order} LIMIT ${window.limit} OFFSET ${window.offset})
+    )
+    SELECT c.total, false AS "codeMatched", p.*
+    FROM counted c
+    LEFT JOIN LATERAL (SELECT ${ROW_COLUMNS}, 0::float8 AS score, NULL::float8 AS distance FROM page i) p ON true
     ORDER BY p."capturedAt" ${dir}, p.id ${dir}`;
 }
