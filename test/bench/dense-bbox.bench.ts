@@ -20,6 +20,7 @@ import { ensureDatabase, withClient } from './bench-database';
 import { loadAverage } from './bench-environment';
 
 const CENTRE = { lat: 47.1391, lon: 9.5209 };
+type Box = [number, number, number, number];
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => {
   const i = args.indexOf(`--${name}`);
@@ -28,7 +29,7 @@ const option = (name: string, fallback: string) => {
 const options = (name: string) => args.flatMap((a, i) => (a === `--${name}` ? [args[i + 1]] : []));
 
 // The block's 300 x 300 m box, as the plan test asks it.
-function blockBox(): number[] {
+function blockBox(): Box {
   const dLat = 150 / 111_320;
   const dLon = 150 / (111_320 * Math.cos((CENTRE.lat * Math.PI) / 180));
   return [CENTRE.lon - dLon, CENTRE.lat - dLat, CENTRE.lon + dLon, CENTRE.lat + dLat];
@@ -53,7 +54,7 @@ async function loadBlock(url: string): Promise<void> {
 }
 
 // The statement before the per-cell walk: every match in the box read and sorted.
-const before = (window: { limit: number; offset: number }, body: object): Prisma.Sql =>
+const before = (window: { limit: number; offset: number }, body: Parameters<typeof searchPlan>[0]): Prisma.Sql =>
   sortedPageSql(window, searchPlan(body), {
     match: null,
     score: Prisma.sql`0`,
@@ -81,7 +82,7 @@ async function main() {
     await new Migrator(url).migrate();
     await loadBlock(url);
   }
-  const boxes = options('box').map((b) => b.split(',').map(Number));
+  const boxes = options('box').map((b) => b.split(',').map(Number) as Box);
   if (block && boxes.length === 0) boxes.push(blockBox());
   const sort = option('sort', 'newest') as 'newest' | 'oldest';
   const page = Number(option('page', '1'));
