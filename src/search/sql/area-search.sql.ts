@@ -13,7 +13,7 @@ import { distanceSql, geography } from './spatial.sql';
 // a few pages past the page as nearest first is (areaCountCap): a box over a dense block holds
 // thousands of records, and counting up to COUNT_CAP of them cost far more than the page.
 export function areaSql(window: PageWindow, plan: SearchPlan): Prisma.Sql {
-  if (walksCells(plan)) return cellWalkSql(window, plan, areaCountCap(window));
+  if (walksCells(plan, window)) return cellWalkSql(window, plan, areaCountCap(window));
   return sortedPageSql(window, plan, {
     match: null,
     score: Prisma.sql`0`,

@@ -1,6 +1,6 @@
 import { Prisma } from '@prisma/client';
 import { SearchPlan } from '../search-planner';
-import { PageWindow } from '../search-limits';
+import { areaCountCap, PageWindow } from '../search-limits';
 import { filterConditions } from './filter-conditions.sql';
 import { ROW_COLUMNS } from './page-strategies.sql';
 
@@ -22,16 +22,26 @@ const cellRange = (from: number, to: number) => [
   Math.floor(to * CELLS_PER_DEGREE),
 ];
 
+// The cell walk reads at most (cells) x (offset + limit) rows, where sorting the box reads every
+// match, more than the count's cap when the walk runs: a box is walked when that bound is at most this
+// many times the cap. Page 1 of a box of 64 cells stays within it (640 rows for a cap of 100); a deep
+// page of a wide box, whose walk could read several times the box, keeps the sort.
+export const CELL_READS_PER_COUNTED = 8;
+
 // Whether a search without text is read by cellWalkSql: newest or oldest first, a bbox (not across
-// the antimeridian) covering at most MAX_WALKED_CELLS cells, and no circle (whose box condition would
-// lead each cell's walk to the geometry index).
-export function walksCells(plan: SearchPlan): boolean {
+// the antimeridian) covering at most MAX_WALKED_CELLS cells, few enough for the page
+// (CELL_READS_PER_COUNTED), and no circle (whose box condition would lead each cell's walk to the
+// geometry index).
+export function walksCells(plan: SearchPlan, window: PageWindow): boolean {
   const box = plan.filters.bbox;
   if (!box || box.west > box.east || plan.filters.circles.length > 0) return false;
   if (plan.sort !== 'newest' && plan.sort !== 'oldest') return false;
   const [x0, x1] = cellRange(box.west, box.east);
   const [y0, y1] = cellRange(box.south, box.north);
-  return (x1 - x0 + 1) * (y1 - y0 + 1) <= MAX_WALKED_CELLS;
+  const cells = (x1 - x0 + 1) * (y1 - y0 + 1);
+  return (
+    cells <= MAX_WALKED_CELLS && cells * (window.offset + window.limit) <= CELL_READS_PER_COUNTED * areaCountCap(window)
+  );
 }
 
 // The columns ROW_COLUMNS reads (alias i), carried from the rows read to the page's.
