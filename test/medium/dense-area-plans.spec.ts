@@ -135,6 +135,17 @@ describe('search query plans: a dense block', () => {
   // (imagery_cell_captured_at_idx): each covered cell's first offset + limit, not all ~14,000 records
   // in the box (what the geometry index and a sort read when the planner takes the box for a row or
   // two, as it does on a world-wide catalogue). The same page as sorting the box, ties included.
+  // The page as it was read before the cell walk: every match in the box, sorted.
+  const sortedBox = (window: { limit: number; offset: number }, plan: ReturnType<typeof searchPlan>) =>
+    sortedPageSql(window, plan, {
+      match: null,
+      score: Prisma.sql`0`,
+      codeMatch: Prisma.sql`false`,
+      cap: areaCountCap(window),
+    });
+  const ids = async (sql: Prisma.Sql) =>
+    (await prisma.$queryRawUnsafe<Array<{ id: string }>>(sql.text, ...sql.values)).map((r) => r.id);
+
   it('pages a dense box newest or oldest first cell by cell: the rows read follow the page, not the box', async () => {
     const [x0, x1] = [bbox[0], bbox[2]].map((d) => Math.floor(d * CELLS_PER_DEGREE));
     const [y0, y1] = [bbox[1], bbox[3]].map((d) => Math.floor(d * CELLS_PER_DEGREE));
@@ -153,16 +164,32 @@ describe('search query plans: a dense block', () => {
         expect(read.map((n) => n.on)).toEqual(['imagery_cell_captured_at_idx']);
         expect(read[0].loops).toBe(cells);
         expect(read[0].rows * read[0].loops).toBeLessThanOrEqual(cells * (window.offset + window.limit));
-        const sorted = sortedPageSql(window, plan, {
-          match: null,
-          score: Prisma.sql`0`,
-          codeMatch: Prisma.sql`false`,
-          cap: areaCountCap(window),
-        });
-        const ids = async (s: Prisma.Sql) =>
-          (await prisma.$queryRawUnsafe<Array<{ id: string }>>(s.text, ...s.values)).map((r) => r.id);
-        expect(await ids(sql)).toEqual(await ids(sorted));
+        expect(await ids(sql)).toEqual(await ids(sortedBox(window, plan)));
       }
+    }
+  });
+
+  it('pages a dense box with other filters cell by cell, and a box holding fewer than it counts from the counted rows', async () => {
+    const window = { limit: 10, offset: 0 };
+    for (const sort of ['newest', 'oldest'] as const) {
+      const filtered = searchPlan({ bbox, sort, interactive: true, captured_after: '2018-01-01', facing: 'N' });
+      const nodes = await explainAnalyzed(moduleRef.get(PrismaService), SearchRepository.areaSql(window, filtered));
+      expect(nodes.some((n) => n.on === 'imagery_cell_captured_at_idx' && n.executed)).toBe(true);
+      const page = await ids(SearchRepository.areaSql(window, filtered));
+      expect(page).toHaveLength(10);
+      expect(page).toEqual(await ids(sortedBox(window, filtered)));
+      // 10 x 10 m at the centre: a dozen records, read once (by the count) and sorted.
+      const d = 5 / 111_320;
+      const small = searchPlan({
+        bbox: [CENTRE.lon - 2 * d, CENTRE.lat - d, CENTRE.lon + 2 * d, CENTRE.lat + d],
+        sort,
+      });
+      const read = (
+        await explainAnalyzed(moduleRef.get(PrismaService), SearchRepository.areaSql(window, small))
+      ).filter((n) => n.on.startsWith('imagery') && n.executed);
+      expect(read.map((n) => n.on)).toEqual(['imagery_location_idx']);
+      expect(read[0].rows).toBeLessThanOrEqual(areaCountCap(window));
+      expect(await ids(SearchRepository.areaSql(window, small))).toEqual(await ids(sortedBox(window, small)));
     }
   });
 
