@@ -3775,6 +3775,165 @@ ORDER BY
   p.id DESC
 ;
 
+-- SearchRepository.searchArea: a bbox of a few grid cells, newest first: counted, then sorted or read cell by cell
+--   $1 = 9.519
+--   $2 = 47.1378
+--   $3 = 9.5229
+--   $4 = 47.1404
+--   $5 = 101
+--   $6 = 100
+--   $7 = 10
+--   $8 = 0
+--   $9 = 4759
+--   $10 = 4761
+--   $11 = 23568
+--   $12 = 23570
+--   $13 = 9.519
+--   $14 = 47.1378
+--   $15 = 9.5229
+--   $16 = 47.1404
+--   $17 = 10
+--   $18 = 100
+--   $19 = 10
+--   $20 = 0
+WITH
+  found AS MATERIALIZED (
+    SELECT
+      i.id,
+      i.address,
+      i.captured_at,
+      i.heading,
+      i.interactive,
+      i.image_url,
+      i.location,
+      i.place_id,
+      i.locality_id
+    FROM
+      imagery i
+    WHERE
+      ST_Intersects (
+        i.location,
+        ST_MakeEnvelope (
+          $1::float8,
+          $2::float8,
+          $3::float8,
+          $4::float8,
+          4326
+        )
+      )
+    LIMIT
+      $5
+  ),
+  counted AS MATERIALIZED (
+    SELECT
+      count(*)::int AS total
+    FROM
+      found
+  ),
+  page AS (
+    (
+      SELECT
+        *
+      FROM
+        found i
+      WHERE
+        (
+          SELECT
+            total
+          FROM
+            counted
+        ) <= $6
+      ORDER BY
+        i.captured_at DESC,
+        i.id DESC
+      LIMIT
+        $7
+      OFFSET
+        $8
+    )
+    UNION ALL
+    (
+      SELECT
+        i.*
+      FROM
+        generate_series($9::int, $10::int) cx
+        CROSS JOIN generate_series($11::int, $12::int) cy
+        CROSS JOIN LATERAL (
+          SELECT
+            i.id,
+            i.address,
+            i.captured_at,
+            i.heading,
+            i.interactive,
+            i.image_url,
+            i.location,
+            i.place_id,
+            i.locality_id
+          FROM
+            imagery i
+          WHERE
+            floor(ST_X (i.location) * 500)::int = cx
+            AND floor(ST_Y (i.location) * 500)::int = cy
+            AND _ST_Intersects (
+              i.location,
+              ST_MakeEnvelope (
+                $13::float8,
+                $14::float8,
+                $15::float8,
+                $16::float8,
+                4326
+              )
+            )
+          ORDER BY
+            i.captured_at DESC,
+            i.id DESC
+          LIMIT
+            $17
+        ) i
+      WHERE
+        (
+          SELECT
+            total
+          FROM
+            counted
+        ) > $18
+      ORDER BY
+        i.captured_at DESC,
+        i.id DESC
+      LIMIT
+        $19
+      OFFSET
+        $20
+    )
+  )
+SELECT
+  c.total,
+  false AS "codeMatched",
+  p.*
+FROM
+  counted c
+  LEFT JOIN LATERAL (
+    SELECT
+      i.id,
+      i.address,
+      to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt",
+      i.heading,
+      i.interactive,
+      i.image_url AS "imageUrl",
+      ST_X (i.location) AS lon,
+      ST_Y (i.location) AS lat,
+      i.place_id AS "placeId",
+      i.locality_id AS "localityId",
+      0::float8 AS score,
+      NULL::float8 AS distance
+    FROM
+      page i
+  ) p ON true
+ORDER BY
+  p."capturedAt" DESC,
+  p.id DESC
+;
+
 -- SearchRepository.searchArea: nearest first, the circle alone
 --   $1 = 9.52
 --   $2 = 47.14

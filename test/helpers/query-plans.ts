@@ -15,8 +15,9 @@ export interface PlanNode {
   type: string;
   /** The index or table the node reads, '' for nodes that read neither. */
   on: string;
-  /** Rows the node produced (a bitmap index scan lists matching row ids, not rows). */
+  /** Rows the node produced per loop (a bitmap index scan lists matching row ids, not rows). */
   rows: number;
+  loops: number;
   executed: boolean;
 }
 
@@ -32,6 +33,7 @@ export async function explainAnalyzed(prisma: PrismaClient, sql: Prisma.Sql): Pr
       type: n['Node Type'],
       on: n['Index Name'] ?? n['Relation Name'] ?? '',
       rows: n['Actual Rows'],
+      loops: n['Actual Loops'],
       executed: n['Actual Loops'] > 0,
     });
     for (const child of n.Plans ?? []) walk(child);

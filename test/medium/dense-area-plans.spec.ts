@@ -1,8 +1,10 @@
-import { PrismaClient } from '@prisma/client';
+import { Prisma, PrismaClient } from '@prisma/client';
 import { TestingModule } from '@nestjs/testing';
 import { PrismaService } from '../../src/database/prisma.service';
 import { areaCountCap, COUNT_CAP } from '../../src/search/search-limits';
 import { SearchRepository } from '../../src/search/search.repository';
+import { CELLS_PER_DEGREE } from '../../src/search/sql/cell-walk.sql';
+import { sortedPageSql } from '../../src/search/sql/page-strategies.sql';
 import { denseBlockSql, explainAnalyzed, searchPlan, seedPlanCatalogue } from '../helpers/query-plans';
 import { startSearchService } from '../helpers/search-service';
 import { prismaClient, resetImagery } from '../helpers/test-app';
@@ -127,6 +129,68 @@ describe('search query plans: a dense block', () => {
     expect(await counted({ limit: 10, offset: 0 })).toBe(areaCountCap({ limit: 10, offset: 0 }) + 1);
     expect(await counted({ limit: 100, offset: 4_900 })).toBe(areaCountCap({ limit: 100, offset: 4_900 }) + 1);
     expect(await counted({ limit: 100, offset: COUNT_CAP - 100 })).toBe(COUNT_CAP + 1);
+  });
+
+  // Newest or oldest first, a box holding more than it counts is read cell by cell
+  // (imagery_cell_captured_at_idx): each covered cell's first offset + limit, not all ~14,000 records
+  // in the box (what the geometry index and a sort read when the planner takes the box for a row or
+  // two, as it does on a world-wide catalogue). The same page as sorting the box, ties included.
+  // The page as it was read before the cell walk: every match in the box, sorted.
+  const sortedBox = (window: { limit: number; offset: number }, plan: ReturnType<typeof searchPlan>) =>
+    sortedPageSql(window, plan, {
+      match: null,
+      score: Prisma.sql`0`,
+      codeMatch: Prisma.sql`false`,
+      cap: areaCountCap(window),
+    });
+  const ids = async (sql: Prisma.Sql) =>
+    (await prisma.$queryRawUnsafe<Array<{ id: string }>>(sql.text, ...sql.values)).map((r) => r.id);
+
+  it('pages a dense box newest or oldest first cell by cell: the rows read follow the page, not the box', async () => {
+    const [x0, x1] = [bbox[0], bbox[2]].map((d) => Math.floor(d * CELLS_PER_DEGREE));
+    const [y0, y1] = [bbox[1], bbox[3]].map((d) => Math.floor(d * CELLS_PER_DEGREE));
+    const cells = (x1 - x0 + 1) * (y1 - y0 + 1);
+    for (const sort of ['newest', 'oldest'] as const) {
+      const plan = searchPlan({ bbox, sort });
+      for (const window of [
+        { limit: 10, offset: 0 },
+        { limit: 10, offset: 490 },
+      ]) {
+        const sql = SearchRepository.areaSql(window, plan);
+        const nodes = await explainAnalyzed(moduleRef.get(PrismaService), sql);
+        // The page's nodes (after the count): each cell's walk, nothing else read from imagery.
+        const page = nodes.slice(nodes.findIndex((n) => n.type === 'Append'));
+        const read = page.filter((n) => n.on.startsWith('imagery') && n.executed);
+        expect(read.map((n) => n.on)).toEqual(['imagery_cell_captured_at_idx']);
+        expect(read[0].loops).toBe(cells);
+        expect(read[0].rows * read[0].loops).toBeLessThanOrEqual(cells * (window.offset + window.limit));
+        expect(await ids(sql)).toEqual(await ids(sortedBox(window, plan)));
+      }
+    }
+  });
+
+  it('pages a dense box with other filters cell by cell, and a box holding fewer than it counts from the counted rows', async () => {
+    const window = { limit: 10, offset: 0 };
+    for (const sort of ['newest', 'oldest'] as const) {
+      const filtered = searchPlan({ bbox, sort, interactive: true, captured_after: '2018-01-01', facing: 'N' });
+      const nodes = await explainAnalyzed(moduleRef.get(PrismaService), SearchRepository.areaSql(window, filtered));
+      expect(nodes.some((n) => n.on === 'imagery_cell_captured_at_idx' && n.executed)).toBe(true);
+      const page = await ids(SearchRepository.areaSql(window, filtered));
+      expect(page).toHaveLength(10);
+      expect(page).toEqual(await ids(sortedBox(window, filtered)));
+      // 10 x 10 m at the centre: a dozen records, read once (by the count) and sorted.
+      const d = 5 / 111_320;
+      const small = searchPlan({
+        bbox: [CENTRE.lon - 2 * d, CENTRE.lat - d, CENTRE.lon + 2 * d, CENTRE.lat + d],
+        sort,
+      });
+      const read = (
+        await explainAnalyzed(moduleRef.get(PrismaService), SearchRepository.areaSql(window, small))
+      ).filter((n) => n.on.startsWith('imagery') && n.executed);
+      expect(read.map((n) => n.on)).toEqual(['imagery_location_idx']);
+      expect(read[0].rows).toBeLessThanOrEqual(areaCountCap(window));
+      expect(await ids(SearchRepository.areaSql(window, small))).toEqual(await ids(sortedBox(window, small)));
+    }
   });
 
   it("says a box's total is a lower bound, and every page up to pageTotal has records", async () => {

@@ -3,6 +3,7 @@ import { LatLon } from '../coordinates';
 import { SearchFilters, SearchPlan } from '../search-planner';
 import { areaCountCap, PageWindow } from '../search-limits';
 import { filterConditions } from './filter-conditions.sql';
+import { cellWalkSql, walksCells } from './cell-walk.sql';
 import { ROW_COLUMNS, sortedPageSql } from './page-strategies.sql';
 import { distanceSql, geography } from './spatial.sql';
 
@@ -12,6 +13,7 @@ import { distanceSql, geography } from './spatial.sql';
 // a few pages past the page as nearest first is (areaCountCap): a box over a dense block holds
 // thousands of records, and counting up to COUNT_CAP of them cost far more than the page.
 export function areaSql(window: PageWindow, plan: SearchPlan): Prisma.Sql {
+  if (walksCells(plan, window)) return cellWalkSql(window, plan, areaCountCap(window));
   return sortedPageSql(window, plan, {
     match: null,
     score: Prisma.sql`0`,

@@ -1,0 +1,97 @@
+import { Prisma } from '@prisma/client';
+import { SearchPlan } from '../search-planner';
+import { areaCountCap, PageWindow } from '../search-limits';
+import { filterConditions } from './filter-conditions.sql';
+import { ROW_COLUMNS } from './page-strategies.sql';
+
+// The grid of imagery_cell_captured_at_idx: cells of 1/500 degree (0.002: 222 m of latitude, 150 m
+// of longitude at 47 degrees), a cell being (floor(lon * 500), floor(lat * 500)). The index holds
+// (cell x, cell y, captured_at, id), so each cell's records are in page order, newest or oldest first.
+// The expressions are written out, never bound, so the planner matches them to the index's.
+export const CELLS_PER_DEGREE = 500;
+const CELL_X = Prisma.raw(`floor(ST_X(i.location) * ${CELLS_PER_DEGREE})::int`);
+const CELL_Y = Prisma.raw(`floor(ST_Y(i.location) * ${CELLS_PER_DEGREE})::int`);
+
+// A box is walked cell by cell when it covers at most this many cells (a 1 km box: 25 to 48);
+// wider boxes keep the single statement of sortedPageSql, where the planner's estimate of the box
+// (good at that scale) picks the geometry index or a backward walk of imagery_captured_at_idx.
+export const MAX_WALKED_CELLS = 64;
+
+const cellRange = (from: number, to: number) => [
+  Math.floor(from * CELLS_PER_DEGREE),
+  Math.floor(to * CELLS_PER_DEGREE),
+];
+
+// The cell walk reads at most (cells) x (offset + limit) rows, where sorting the box reads every
+// match, more than the count's cap when the walk runs: a box is walked when that bound is at most this
+// many times the cap. Page 1 of a box of 64 cells stays within it (640 rows for a cap of 100); a deep
+// page of a wide box, whose walk could read several times the box, keeps the sort.
+export const CELL_READS_PER_COUNTED = 8;
+
+// Whether a search without text is read by cellWalkSql: newest or oldest first, a bbox (not across
+// the antimeridian) covering at most MAX_WALKED_CELLS cells, few enough for the page
+// (CELL_READS_PER_COUNTED), and no circle (whose box condition would lead each cell's walk to the
+// geometry index).
+export function walksCells(plan: SearchPlan, window: PageWindow): boolean {
+  const box = plan.filters.bbox;
+  if (!box || box.west > box.east || plan.filters.circles.length > 0) return false;
+  if (plan.sort !== 'newest' && plan.sort !== 'oldest') return false;
+  const [x0, x1] = cellRange(box.west, box.east);
+  const [y0, y1] = cellRange(box.south, box.north);
+  const cells = (x1 - x0 + 1) * (y1 - y0 + 1);
+  return (
+    cells <= MAX_WALKED_CELLS && cells * (window.offset + window.limit) <= CELL_READS_PER_COUNTED * areaCountCap(window)
+  );
+}
+
+// The columns ROW_COLUMNS reads (alias i), carried from the rows read to the page's.
+const RAW_COLUMNS = Prisma.sql`i.id, i.address, i.captured_at, i.heading, i.interactive, i.image_url, i.location,
+  i.place_id, i.locality_id`;
+
+// A bbox newest (or oldest) first, counted like sortedPageSql (the first cap + 1 matches, from the
+// geometry GiST index), whose rows are kept: a box holding cap or fewer is paged from them, sorted,
+// without reading the box again. A box holding more (a city block holds thousands, and reading and
+// sorting them all was most of the statement) is read cell by cell: in each cell the box covers, the
+// first offset + limit matches in page order from imagery_cell_captured_at_idx, then those merged,
+// sorted by (captured_at, id) and paged. The page's rows are among their cells' first offset + limit,
+// so it is the page of every match sorted, ties included (id ends the order). Each cell's walk reads
+// its records until it has found offset + limit in the box: a cell the box only grazes may read most
+// of its records. The box test inside a cell's walk is _ST_Intersects, ST_Intersects without its
+// index support, so the planner cannot turn the walk into a read of the whole box from the geometry
+// index. Two reads of imagery, as sortedPageSql: each one the planner opens costs planning time.
+export function cellWalkSql(window: PageWindow, plan: SearchPlan, cap: number): Prisma.Sql {
+  const box = plan.filters.bbox!;
+  const where = Prisma.join(filterConditions(plan.filters), ' AND ');
+  const envelope = Prisma.sql`ST_MakeEnvelope(${box.west}::float8, ${box.south}::float8, ${box.east}::float8, ${box.north}::float8, 4326)`;
+  const inCell = Prisma.join(
+    [
+      Prisma.sql`${CELL_X} = cx`,
+      Prisma.sql`${CELL_Y} = cy`,
+      Prisma.sql`_ST_Intersects(i.location, ${envelope})`,
+      ...filterConditions({ ...plan.filters, bbox: undefined }),
+    ],
+    ' AND ',
+  );
+  const dir = Prisma.raw(plan.sort === 'newest' ? 'DESC' : 'ASC');
+  const order = Prisma.sql`ORDER BY i.captured_at ${dir}, i.id ${dir}`;
+  const [x0, x1] = cellRange(box.west, box.east);
+  const [y0, y1] = cellRange(box.south, box.north);
+  return Prisma.sql`
+    WITH found AS MATERIALIZED (SELECT ${RAW_COLUMNS} FROM imagery i WHERE ${where} LIMIT ${cap + 1}),
+    counted AS MATERIALIZED (SELECT count(*)::int AS total FROM found),
+    page AS (
+      (SELECT * FROM found i WHERE (SELECT total FROM counted) <= ${cap}
+       ${order} LIMIT ${window.limit} OFFSET ${window.offset})
+      UNION ALL
+      (SELECT i.* FROM generate_series(${x0}::int, ${x1}::int) cx CROSS JOIN generate_series(${y0}::int, ${y1}::int) cy
+       CROSS JOIN LATERAL (
+         SELECT ${RAW_COLUMNS} FROM imagery i WHERE ${inCell} ${order} LIMIT ${window.offset + window.limit}
+       ) i
+       WHERE (SELECT total FROM counted) > ${cap}
+       ${order} LIMIT ${window.limit} OFFSET ${window.offset})
+    )
+    SELECT c.total, false AS "codeMatched", p.*
+    FROM counted c
+    LEFT JOIN LATERAL (SELECT ${ROW_COLUMNS}, 0::float8 AS score, NULL::float8 AS distance FROM page i) p ON true
+    ORDER BY p."capturedAt" ${dir}, p.id ${dir}`;
+}
