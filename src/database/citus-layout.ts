@@ -70,3 +70,19 @@ export function citusSummary(c: CitusCluster): string {
     (c.madeReference.length > 0 ? ` (made reference now: ${c.madeReference.join(', ')})` : '')
   );
 }
+
+// Whether imagery is a distributed table here (a Citus coordinator with imagery hashed over its workers,
+// docs/scaling.md#citus): some search statements take another form then, one Citus plans (see
+// src/search/sql/place-pins.sql.ts). False on plain PostgreSQL, the built-in database, and a coordinator
+// holding imagery itself; read once when the service starts (distributing imagery needs a restart).
+export async function imageryIsDistributed(db: {
+  query: (text: string) => Promise<{ rows: Array<{ distributed: boolean }> }>;
+}): Promise<boolean> {
+  const { rows } = await db.query(`SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') AS distributed`);
+  if (!rows[0]?.distributed) return false;
+  const dist = await db.query(
+    `SELECT EXISTS (SELECT 1 FROM pg_dist_partition
+       WHERE logicalrelid = to_regclass('imagery') AND partmethod <> 'n') AS distributed`,
+  );
+  return dist.rows[0]?.distributed === true;
+}

@@ -8,6 +8,7 @@ import { describeDatabaseUrl } from '../config/replica-urls';
 import { PG_TIMEOUT } from '../common/database-errors';
 import { ReadRouter } from './read-router';
 import { SESSION_OPTIONS } from './session-options';
+import { imageryIsDistributed } from './citus-layout';
 
 // Client-side limit on top of the server's statement_timeout: a connection that went silent (a cut
 // network path sends no reset) would otherwise wait forever; the pool then discards that connection.
@@ -60,6 +61,8 @@ export class PrismaService extends PrismaClient implements OnModuleInit, OnModul
   private readonly bestEffortMs: number;
   private readonly logger = new Logger('Database');
   private readonly bulk: { connectionString: string; statementTimeoutMs: number };
+  /** imagery is a distributed table of a Citus coordinator (read at start): some statements take their Citus form. */
+  imageryDistributed = false;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     const primary = createPool(config, requireDatabaseUrl(config), 'location-imagery-search');
@@ -154,6 +157,7 @@ export class PrismaService extends PrismaClient implements OnModuleInit, OnModul
   async onModuleInit(): Promise<void> {
     await this.$connect();
     await this.reads.start();
+    this.imageryDistributed = await imageryIsDistributed(this.pools.primary);
   }
 
   async onModuleDestroy(): Promise<void> {

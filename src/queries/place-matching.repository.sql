@@ -689,6 +689,153 @@ FROM
   ) r ON true
 ;
 
+-- PlaceMatchingRepository.categoryImagery: imagery distributed (Citus): the pois joined with imagery
+--   $1 = ["amenity=restaurant"]
+--   $2 = "LI"
+--   $3 = 100
+--   $4 = 100
+--   $5 = 50
+--   $6 = 20
+--   $7 = 10
+--   $8 = 0
+WITH
+  poi AS MATERIALIZED (
+    SELECT
+      q.*,
+      row_number() OVER (
+        ORDER BY
+          q.ord,
+          q.id
+      ) AS poi_rank
+    FROM
+      (
+        SELECT
+          p.*
+        FROM
+          unnest($1::text[]) AS t (tag)
+          CROSS JOIN LATERAL (
+            SELECT
+              p.id,
+              p.kind,
+              p.name,
+              p.label,
+              p.alt_names,
+              p.importance,
+              p.location,
+              ST_X (p.location) AS lon,
+              ST_Y (p.location) AS lat,
+              - p.importance::float8 AS ord
+            FROM
+              places p
+            WHERE
+              p.category IS NOT NULL
+              AND (
+                p.country_code IS NULL
+                OR p.country_code = $2
+              )
+              AND p.category = t.tag
+            ORDER BY
+              p.importance DESC,
+              p.id
+            LIMIT
+              $3
+          ) p
+        ORDER BY
+          p.ord,
+          p.id
+        LIMIT
+          $4
+      ) q
+  ),
+  reach AS MATERIALIZED (
+    SELECT
+      i.id,
+      poi.poi_rank,
+      poi.id AS poi_id,
+      (i.location::geography <-> poi.location::geography) AS d
+    FROM
+      poi
+      JOIN imagery i ON ST_DWithin (
+        i.location::geography,
+        poi.location::geography,
+        $5::float8
+      )
+  ),
+  hit AS MATERIALIZED (
+    SELECT DISTINCT
+      ON (x.id) x.id,
+      x.poi_rank,
+      x.poi_id,
+      x.d
+    FROM
+      (
+        SELECT
+          r.*,
+          row_number() OVER (
+            PARTITION BY
+              r.poi_rank
+            ORDER BY
+              r.d,
+              r.id
+          ) AS k
+        FROM
+          reach r
+      ) x
+    WHERE
+      x.k <= $6
+    ORDER BY
+      x.id,
+      x.poi_rank,
+      x.d
+  )
+SELECT
+  c.total,
+  r.*
+FROM
+  (
+    SELECT
+      count(*)::int AS total
+    FROM
+      hit
+  ) c
+  LEFT JOIN LATERAL (
+    SELECT
+      i.id,
+      i.address,
+      to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt",
+      i.heading,
+      i.interactive,
+      i.image_url AS "imageUrl",
+      ST_X (i.location) AS lon,
+      ST_Y (i.location) AS lat,
+      i.place_id AS "placeId",
+      i.locality_id AS "localityId",
+      0::float8 AS score,
+      h.d::float8 AS distance,
+      h.poi_rank,
+      poi.id AS "poiId",
+      poi.kind AS "poiKind",
+      poi.name AS "poiName",
+      poi.label AS "poiLabel",
+      poi.alt_names AS "poiAltNames",
+      poi.importance AS "poiImportance",
+      poi.lon AS "poiLon",
+      poi.lat AS "poiLat"
+    FROM
+      hit h
+      JOIN imagery i ON i.id = h.id
+      JOIN poi ON poi.id = h.poi_id
+    ORDER BY
+      h.poi_rank,
+      h.d,
+      i.id
+    LIMIT
+      $7
+    OFFSET
+      $8
+  ) r ON true
+;
+
 -- PlaceMatchingRepository.recordPlaces
 --   $1 = ["0f5ca291-e477-55f8-b961-57871f26c005"]
 --   $2 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b"]

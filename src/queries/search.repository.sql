@@ -3585,6 +3585,1448 @@ ORDER BY
   p.pos
 ;
 
+-- SearchRepository.searchFullText: imagery distributed (Citus): the query names places
+--   $1 = "Springfield IL"
+--   $2 = "springfieldil"
+--   $3 = "Springfield IL"
+--   $4 = "Springfield IL"
+--   $5 = "'springfield' & 'il'"
+--   $6 = [40,30]
+--   $7 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $8 = "'springfield'"
+--   $9 = "'herrengasse' & '35'"
+--   $10 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $11 = [40,30]
+--   $12 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $13 = -89.65
+--   $14 = 39.78
+--   $15 = 500
+--   $16 = [40,30]
+--   $17 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $18 = "<generated uuid>"
+--   $19 = "<generated uuid>"
+--   $20 = -89.65
+--   $21 = 39.78
+--   $22 = 500
+--   $23 = -89.65
+--   $24 = 39.78
+--   $25 = "springfieldil"
+--   $26 = 1000
+--   $27 = -89.65
+--   $28 = 39.78
+--   $29 = 500
+--   $30 = -89.65
+--   $31 = 39.78
+--   $32 = 200
+--   $33 = "<generated uuid>"
+--   $34 = 200
+--   $35 = "'springfield'"
+--   $36 = "<generated uuid>"
+--   $37 = 2000
+--   $38 = 200
+--   $39 = "<generated uuid>"
+--   $40 = 200
+--   $41 = "'herrengasse' & '35'"
+--   $42 = "<generated uuid>"
+--   $43 = 2000
+--   $44 = 200
+--   $45 = 200
+--   $46 = 200
+--   $47 = 1000
+--   $48 = "Springfield IL"
+--   $49 = "springfieldil"
+--   $50 = "Springfield IL"
+--   $51 = "Springfield IL"
+--   $52 = "'springfield' & 'il'"
+--   $53 = 10
+--   $54 = "'springfield' & 'il':*"
+--   $55 = 10001
+--   $56 = 1000
+--   $57 = false
+--   $58 = 10001
+--   $59 = 1000
+--   $60 = 1000
+--   $61 = 10
+--   $62 = 0
+--   $63 = 10
+--   $64 = 1000
+--   $65 = 0
+--   $66 = 10
+--   $67 = 0
+--   $68 = "Springfield IL"
+--   $69 = "springfieldil"
+--   $70 = "Springfield IL"
+--   $71 = "Springfield IL"
+--   $72 = "'springfield' & 'il'"
+WITH
+  pinned AS MATERIALIZED (
+    SELECT DISTINCT
+      ON (x.id) x.id,
+      x.code_match,
+      (
+        similarity (i.address_norm, lis_normalize ($1)) + CASE
+          WHEN coalesce(i.address_code = $2, false) THEN 10
+          ELSE 0
+        END + CASE
+          WHEN i.address_norm = lis_normalize ($3) THEN 2
+          ELSE 0
+        END + CASE
+          WHEN starts_with(i.address_norm, lis_normalize ($4)) THEN 0.5
+          ELSE 0
+        END + CASE
+          WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5
+          ELSE 0
+        END + coalesce(
+          coalesce(
+            greatest(
+              ($6::float8[]) [array_position($7::uuid[], i.place_id)],
+              CASE
+                WHEN (
+                  i.address_origin <> 'own'
+                  OR i.address_tsv @@ (
+                    ARRAY[
+                      to_tsquery('simple', $8),
+                      to_tsquery('simple', $9)
+                    ]
+                  ) [array_position($10::uuid[], i.locality_id)]
+                ) THEN ($11::float8[]) [array_position($12::uuid[], i.locality_id)]
+              END
+            ),
+            CASE
+              WHEN ST_DWithin (
+                i.location::geography,
+                ST_SetSRID (ST_MakePoint ($13::float8, $14::float8), 4326)::geography,
+                $15::float8,
+                false
+              ) THEN ($16::float8[]) [array_position($17::uuid[], $18::uuid)]
+            END
+          ) + CASE
+            WHEN $19::uuid IN (i.place_id, i.locality_id)
+            OR ST_DWithin (
+              i.location::geography,
+              ST_SetSRID (ST_MakePoint ($20::float8, $21::float8), 4326)::geography,
+              $22::float8,
+              false
+            ) THEN 20 / (
+              1 + ST_Distance (
+                i.location::geography,
+                ST_SetSRID (ST_MakePoint ($23::float8, $24::float8), 4326)::geography,
+                false
+              ) / 50
+            )
+            ELSE 0
+          END,
+          0
+        )
+      )::float8 AS score
+    FROM
+      (
+        (
+          SELECT
+            i.id,
+            true AS code_match
+          FROM
+            imagery i
+          WHERE
+            i.address_code = $25
+          LIMIT
+            $26
+        )
+        UNION ALL
+        (
+          SELECT
+            r.id,
+            false AS code_match
+          FROM
+            (
+              SELECT
+                u.id
+              FROM
+                (
+                  (
+                    SELECT
+                      i.id
+                    FROM
+                      imagery i
+                    WHERE
+                      ST_DWithin (
+                        i.location::geography,
+                        ST_SetSRID (ST_MakePoint ($27::float8, $28::float8), 4326)::geography,
+                        $29::float8,
+                        false
+                      )
+                    ORDER BY
+                      i.location::geography <-> ST_SetSRID (ST_MakePoint ($30::float8, $31::float8), 4326)::geography
+                    LIMIT
+                      $32
+                  )
+                  UNION ALL
+                  (
+                    SELECT
+                      x.id
+                    FROM
+                      (
+                        (
+                          SELECT
+                            i.id
+                          FROM
+                            imagery i
+                          WHERE
+                            i.place_id = $33::uuid
+                          LIMIT
+                            $34
+                        )
+                        UNION ALL
+                        (
+                          SELECT
+                            l.id
+                          FROM
+                            (
+                              SELECT
+                                i.id,
+                                (
+                                  i.address_origin <> 'own'
+                                  OR i.address_tsv @@ to_tsquery('simple', $35)
+                                ) AS its
+                              FROM
+                                imagery i
+                              WHERE
+                                i.locality_id = $36::uuid
+                              LIMIT
+                                $37
+                            ) l
+                          WHERE
+                            l.its
+                          LIMIT
+                            $38
+                        )
+                        UNION ALL
+                        (
+                          SELECT
+                            i.id
+                          FROM
+                            imagery i
+                          WHERE
+                            i.place_id = $39::uuid
+                          LIMIT
+                            $40
+                        )
+                        UNION ALL
+                        (
+                          SELECT
+                            l.id
+                          FROM
+                            (
+                              SELECT
+                                i.id,
+                                (
+                                  i.address_origin <> 'own'
+                                  OR i.address_tsv @@ to_tsquery('simple', $41)
+                                ) AS its
+                              FROM
+                                imagery i
+                              WHERE
+                                i.locality_id = $42::uuid
+                              LIMIT
+                                $43
+                            ) l
+                          WHERE
+                            l.its
+                          LIMIT
+                            $44
+                        )
+                      ) x
+                    LIMIT
+                      $45
+                  )
+                ) u
+              LIMIT
+                $46
+            ) r
+        )
+      ) x
+      JOIN imagery i ON i.id = x.id
+    ORDER BY
+      x.id,
+      x.code_match DESC
+  ),
+  head AS MATERIALIZED (
+    SELECT
+      i.id,
+      row_number() OVER () AS seq,
+      CASE
+        WHEN row_number() OVER () <= $47
+        AND NOT f.fill THEN (
+          similarity (i.address_norm, lis_normalize ($48)) + CASE
+            WHEN coalesce(i.address_code = $49, false) THEN 10
+            ELSE 0
+          END + CASE
+            WHEN i.address_norm = lis_normalize ($50) THEN 2
+            ELSE 0
+          END + CASE
+            WHEN starts_with(i.address_norm, lis_normalize ($51)) THEN 0.5
+            ELSE 0
+          END + CASE
+            WHEN i.address_tsv @@ to_tsquery('simple', $52) THEN 0.5
+            ELSE 0
+          END
+        )::float8
+      END AS score
+    FROM
+      imagery i
+      CROSS JOIN (
+        SELECT
+          (
+            SELECT
+              count(*)
+            FROM
+              pinned
+          ) >= $53 AS fill
+      ) f
+    WHERE
+      i.address_tsv @@ to_tsquery('simple', $54)
+      AND i.id NOT IN (
+        SELECT
+          id
+        FROM
+          pinned
+      )
+    LIMIT
+      $55
+  ),
+  sizes AS MATERIALIZED (
+    SELECT
+      (
+        SELECT
+          count(*)
+        FROM
+          head
+      )::int AS head,
+      (
+        SELECT
+          count(*)
+        FROM
+          pinned
+      )::int AS pinned,
+      (
+        SELECT
+          coalesce(bool_or(code_match), false)
+        FROM
+          pinned
+      ) AS code_matched
+  ),
+  counted AS MATERIALIZED (
+    SELECT
+      s.pinned + CASE
+        WHEN s.head > $56
+        AND $57 THEN $58
+        ELSE s.head
+      END AS total,
+      least(s.head, $59) + s.pinned AS ranked
+    FROM
+      sizes s
+  ),
+  ranked AS MATERIALIZED (
+    SELECT
+      r.id,
+      r.score,
+      row_number() OVER (
+        ORDER BY
+          r.score DESC,
+          r.id
+      ) AS pos
+    FROM
+      (
+        SELECT
+          id,
+          score
+        FROM
+          head
+        WHERE
+          seq <= $60
+          AND NOT (
+            SELECT
+              count(*)
+            FROM
+              pinned
+          ) >= $61
+        UNION ALL
+        SELECT
+          id,
+          score
+        FROM
+          pinned
+      ) r
+  ),
+  page AS MATERIALIZED (
+    SELECT
+      r.id,
+      r.score,
+      r.pos
+    FROM
+      ranked r
+    WHERE
+      r.pos > $62
+      AND r.pos <= $63
+    UNION ALL
+    SELECT
+      t.id,
+      NULL,
+      (
+        SELECT
+          ranked
+        FROM
+          counted
+      ) + t.n
+    FROM
+      (
+        SELECT
+          x.id,
+          row_number() OVER () AS n
+        FROM
+          (
+            SELECT
+              h.id
+            FROM
+              head h
+            WHERE
+              h.seq > $64
+            ORDER BY
+              h.seq
+          ) x
+        OFFSET
+          greatest(
+            0,
+            $65 - (
+              SELECT
+                ranked
+              FROM
+                counted
+            )
+          )
+        LIMIT
+          greatest(
+            0,
+            $66 - greatest(
+              $67,
+              (
+                SELECT
+                  ranked
+                FROM
+                  counted
+              )
+            )
+          )
+      ) t
+  )
+SELECT
+  t.total,
+  (
+    SELECT
+      code_matched
+    FROM
+      sizes
+  ) AS "codeMatched",
+  false AS estimated,
+  t.ranked AS known,
+  p.*
+FROM
+  counted t
+  LEFT JOIN LATERAL (
+    SELECT
+      i.id,
+      i.address,
+      to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt",
+      i.heading,
+      i.interactive,
+      i.image_url AS "imageUrl",
+      ST_X (i.location) AS lon,
+      ST_Y (i.location) AS lat,
+      i.place_id AS "placeId",
+      i.locality_id AS "localityId",
+      coalesce(
+        pg.score,
+        (
+          similarity (i.address_norm, lis_normalize ($68)) + CASE
+            WHEN coalesce(i.address_code = $69, false) THEN 10
+            ELSE 0
+          END + CASE
+            WHEN i.address_norm = lis_normalize ($70) THEN 2
+            ELSE 0
+          END + CASE
+            WHEN starts_with(i.address_norm, lis_normalize ($71)) THEN 0.5
+            ELSE 0
+          END + CASE
+            WHEN i.address_tsv @@ to_tsquery('simple', $72) THEN 0.5
+            ELSE 0
+          END
+        )::float8
+      ) AS score,
+      NULL::float8 AS distance,
+      pg.pos
+    FROM
+      page pg
+      JOIN imagery i ON i.id = pg.id
+  ) p ON true
+ORDER BY
+  p.pos
+;
+
+-- SearchRepository.searchFullText: imagery distributed (Citus): a broad word that names a place
+--   $1 = "springfield"
+--   $2 = "springfield"
+--   $3 = "springfield"
+--   $4 = "springfield"
+--   $5 = "'springfield'"
+--   $6 = [40,30]
+--   $7 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $8 = "'springfield'"
+--   $9 = "'herrengasse' & '35'"
+--   $10 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $11 = [40,30]
+--   $12 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $13 = -89.65
+--   $14 = 39.78
+--   $15 = 500
+--   $16 = [40,30]
+--   $17 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $18 = "<generated uuid>"
+--   $19 = "<generated uuid>"
+--   $20 = -89.65
+--   $21 = 39.78
+--   $22 = 500
+--   $23 = -89.65
+--   $24 = 39.78
+--   $25 = "springfield"
+--   $26 = 1000
+--   $27 = -89.65
+--   $28 = 39.78
+--   $29 = 500
+--   $30 = -89.65
+--   $31 = 39.78
+--   $32 = 200
+--   $33 = "<generated uuid>"
+--   $34 = 200
+--   $35 = "'springfield'"
+--   $36 = "<generated uuid>"
+--   $37 = 2000
+--   $38 = 200
+--   $39 = "<generated uuid>"
+--   $40 = 200
+--   $41 = "'herrengasse' & '35'"
+--   $42 = "<generated uuid>"
+--   $43 = 2000
+--   $44 = 200
+--   $45 = 200
+--   $46 = 200
+--   $47 = 1000
+--   $48 = "springfield"
+--   $49 = "springfield"
+--   $50 = "springfield"
+--   $51 = "springfield"
+--   $52 = "'springfield'"
+--   $53 = 40
+--   $54 = "'springfield':*"
+--   $55 = 1001
+--   $56 = 1000
+--   $57 = true
+--   $58 = 10001
+--   $59 = 1000
+--   $60 = 1000
+--   $61 = 40
+--   $62 = 20
+--   $63 = 40
+--   $64 = 1000
+--   $65 = "'springfield':*"
+--   $66 = 1000
+--   $67 = 40
+--   $68 = 20
+--   $69 = 40
+--   $70 = 20
+--   $71 = "springfield"
+--   $72 = "springfield"
+--   $73 = "springfield"
+--   $74 = "springfield"
+--   $75 = "'springfield'"
+WITH
+  pinned AS MATERIALIZED (
+    SELECT DISTINCT
+      ON (x.id) x.id,
+      x.code_match,
+      (
+        similarity (i.address_norm, lis_normalize ($1)) + CASE
+          WHEN coalesce(i.address_code = $2, false) THEN 10
+          ELSE 0
+        END + CASE
+          WHEN i.address_norm = lis_normalize ($3) THEN 2
+          ELSE 0
+        END + CASE
+          WHEN starts_with(i.address_norm, lis_normalize ($4)) THEN 0.5
+          ELSE 0
+        END + CASE
+          WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5
+          ELSE 0
+        END + coalesce(
+          coalesce(
+            greatest(
+              ($6::float8[]) [array_position($7::uuid[], i.place_id)],
+              CASE
+                WHEN (
+                  i.address_origin <> 'own'
+                  OR i.address_tsv @@ (
+                    ARRAY[
+                      to_tsquery('simple', $8),
+                      to_tsquery('simple', $9)
+                    ]
+                  ) [array_position($10::uuid[], i.locality_id)]
+                ) THEN ($11::float8[]) [array_position($12::uuid[], i.locality_id)]
+              END
+            ),
+            CASE
+              WHEN ST_DWithin (
+                i.location::geography,
+                ST_SetSRID (ST_MakePoint ($13::float8, $14::float8), 4326)::geography,
+                $15::float8,
+                false
+              ) THEN ($16::float8[]) [array_position($17::uuid[], $18::uuid)]
+            END
+          ) + CASE
+            WHEN $19::uuid IN (i.place_id, i.locality_id)
+            OR ST_DWithin (
+              i.location::geography,
+              ST_SetSRID (ST_MakePoint ($20::float8, $21::float8), 4326)::geography,
+              $22::float8,
+              false
+            ) THEN 20 / (
+              1 + ST_Distance (
+                i.location::geography,
+                ST_SetSRID (ST_MakePoint ($23::float8, $24::float8), 4326)::geography,
+                false
+              ) / 50
+            )
+            ELSE 0
+          END,
+          0
+        )
+      )::float8 AS score
+    FROM
+      (
+        (
+          SELECT
+            i.id,
+            true AS code_match
+          FROM
+            imagery i
+          WHERE
+            i.address_code = $25
+          LIMIT
+            $26
+        )
+        UNION ALL
+        (
+          SELECT
+            r.id,
+            false AS code_match
+          FROM
+            (
+              SELECT
+                u.id
+              FROM
+                (
+                  (
+                    SELECT
+                      i.id
+                    FROM
+                      imagery i
+                    WHERE
+                      ST_DWithin (
+                        i.location::geography,
+                        ST_SetSRID (ST_MakePoint ($27::float8, $28::float8), 4326)::geography,
+                        $29::float8,
+                        false
+                      )
+                    ORDER BY
+                      i.location::geography <-> ST_SetSRID (ST_MakePoint ($30::float8, $31::float8), 4326)::geography
+                    LIMIT
+                      $32
+                  )
+                  UNION ALL
+                  (
+                    SELECT
+                      x.id
+                    FROM
+                      (
+                        (
+                          SELECT
+                            i.id
+                          FROM
+                            imagery i
+                          WHERE
+                            i.place_id = $33::uuid
+                          LIMIT
+                            $34
+                        )
+                        UNION ALL
+                        (
+                          SELECT
+                            l.id
+                          FROM
+                            (
+                              SELECT
+                                i.id,
+                                (
+                                  i.address_origin <> 'own'
+                                  OR i.address_tsv @@ to_tsquery('simple', $35)
+                                ) AS its
+                              FROM
+                                imagery i
+                              WHERE
+                                i.locality_id = $36::uuid
+                              LIMIT
+                                $37
+                            ) l
+                          WHERE
+                            l.its
+                          LIMIT
+                            $38
+                        )
+                        UNION ALL
+                        (
+                          SELECT
+                            i.id
+                          FROM
+                            imagery i
+                          WHERE
+                            i.place_id = $39::uuid
+                          LIMIT
+                            $40
+                        )
+                        UNION ALL
+                        (
+                          SELECT
+                            l.id
+                          FROM
+                            (
+                              SELECT
+                                i.id,
+                                (
+                                  i.address_origin <> 'own'
+                                  OR i.address_tsv @@ to_tsquery('simple', $41)
+                                ) AS its
+                              FROM
+                                imagery i
+                              WHERE
+                                i.locality_id = $42::uuid
+                              LIMIT
+                                $43
+                            ) l
+                          WHERE
+                            l.its
+                          LIMIT
+                            $44
+                        )
+                      ) x
+                    LIMIT
+                      $45
+                  )
+                ) u
+              LIMIT
+                $46
+            ) r
+        )
+      ) x
+      JOIN imagery i ON i.id = x.id
+    ORDER BY
+      x.id,
+      x.code_match DESC
+  ),
+  head AS MATERIALIZED (
+    SELECT
+      i.id,
+      row_number() OVER () AS seq,
+      CASE
+        WHEN row_number() OVER () <= $47
+        AND NOT f.fill THEN (
+          similarity (i.address_norm, lis_normalize ($48)) + CASE
+            WHEN coalesce(i.address_code = $49, false) THEN 10
+            ELSE 0
+          END + CASE
+            WHEN i.address_norm = lis_normalize ($50) THEN 2
+            ELSE 0
+          END + CASE
+            WHEN starts_with(i.address_norm, lis_normalize ($51)) THEN 0.5
+            ELSE 0
+          END + CASE
+            WHEN i.address_tsv @@ to_tsquery('simple', $52) THEN 0.5
+            ELSE 0
+          END
+        )::float8
+      END AS score
+    FROM
+      imagery i
+      CROSS JOIN (
+        SELECT
+          (
+            SELECT
+              count(*)
+            FROM
+              pinned
+          ) >= $53 AS fill
+      ) f
+    WHERE
+      i.address_tsv @@ to_tsquery('simple', $54)
+      AND i.id NOT IN (
+        SELECT
+          id
+        FROM
+          pinned
+      )
+    LIMIT
+      $55
+  ),
+  sizes AS MATERIALIZED (
+    SELECT
+      (
+        SELECT
+          count(*)
+        FROM
+          head
+      )::int AS head,
+      (
+        SELECT
+          count(*)
+        FROM
+          pinned
+      )::int AS pinned,
+      (
+        SELECT
+          coalesce(bool_or(code_match), false)
+        FROM
+          pinned
+      ) AS code_matched
+  ),
+  counted AS MATERIALIZED (
+    SELECT
+      s.pinned + CASE
+        WHEN s.head > $56
+        AND $57 THEN $58
+        ELSE s.head
+      END AS total,
+      least(s.head, $59) + s.pinned AS ranked
+    FROM
+      sizes s
+  ),
+  ranked AS MATERIALIZED (
+    SELECT
+      r.id,
+      r.score,
+      row_number() OVER (
+        ORDER BY
+          r.score DESC,
+          r.id
+      ) AS pos
+    FROM
+      (
+        SELECT
+          id,
+          score
+        FROM
+          head
+        WHERE
+          seq <= $60
+          AND NOT (
+            SELECT
+              count(*)
+            FROM
+              pinned
+          ) >= $61
+        UNION ALL
+        SELECT
+          id,
+          score
+        FROM
+          pinned
+      ) r
+  ),
+  page AS MATERIALIZED (
+    SELECT
+      r.id,
+      r.score,
+      r.pos
+    FROM
+      ranked r
+    WHERE
+      r.pos > $62
+      AND r.pos <= $63
+    UNION ALL
+    SELECT
+      t.id,
+      NULL,
+      (
+        SELECT
+          ranked
+        FROM
+          counted
+      ) + t.n
+    FROM
+      (
+        SELECT
+          x.id,
+          row_number() OVER () AS n
+        FROM
+          (
+            SELECT
+              i.id
+            FROM
+              imagery i
+            WHERE
+              (
+                SELECT
+                  head
+                FROM
+                  sizes
+              ) > $64
+              AND i.address_tsv @@ to_tsquery('simple', $65)
+              AND i.id NOT IN (
+                SELECT
+                  id
+                FROM
+                  pinned
+              )
+            OFFSET
+              $66
+            LIMIT
+              $67
+          ) x
+        OFFSET
+          greatest(
+            0,
+            $68 - (
+              SELECT
+                ranked
+              FROM
+                counted
+            )
+          )
+        LIMIT
+          greatest(
+            0,
+            $69 - greatest(
+              $70,
+              (
+                SELECT
+                  ranked
+                FROM
+                  counted
+              )
+            )
+          )
+      ) t
+  )
+SELECT
+  t.total,
+  (
+    SELECT
+      code_matched
+    FROM
+      sizes
+  ) AS "codeMatched",
+  false AS estimated,
+  t.ranked AS known,
+  p.*
+FROM
+  counted t
+  LEFT JOIN LATERAL (
+    SELECT
+      i.id,
+      i.address,
+      to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt",
+      i.heading,
+      i.interactive,
+      i.image_url AS "imageUrl",
+      ST_X (i.location) AS lon,
+      ST_Y (i.location) AS lat,
+      i.place_id AS "placeId",
+      i.locality_id AS "localityId",
+      coalesce(
+        pg.score,
+        (
+          similarity (i.address_norm, lis_normalize ($71)) + CASE
+            WHEN coalesce(i.address_code = $72, false) THEN 10
+            ELSE 0
+          END + CASE
+            WHEN i.address_norm = lis_normalize ($73) THEN 2
+            ELSE 0
+          END + CASE
+            WHEN starts_with(i.address_norm, lis_normalize ($74)) THEN 0.5
+            ELSE 0
+          END + CASE
+            WHEN i.address_tsv @@ to_tsquery('simple', $75) THEN 0.5
+            ELSE 0
+          END
+        )::float8
+      ) AS score,
+      NULL::float8 AS distance,
+      pg.pos
+    FROM
+      page pg
+      JOIN imagery i ON i.id = pg.id
+  ) p ON true
+ORDER BY
+  p.pos
+;
+
+-- SearchRepository.searchFullText: imagery distributed (Citus): ranked word lists and a named place
+--   $1 = "che"
+--   $2 = "che"
+--   $3 = "che"
+--   $4 = "che"
+--   $5 = "'che'"
+--   $6 = [40,30]
+--   $7 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $8 = "'springfield'"
+--   $9 = "'herrengasse' & '35'"
+--   $10 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $11 = [40,30]
+--   $12 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $13 = -89.65
+--   $14 = 39.78
+--   $15 = 500
+--   $16 = [40,30]
+--   $17 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $18 = "<generated uuid>"
+--   $19 = "<generated uuid>"
+--   $20 = -89.65
+--   $21 = 39.78
+--   $22 = 500
+--   $23 = -89.65
+--   $24 = 39.78
+--   $25 = "che"
+--   $26 = 1000
+--   $27 = -89.65
+--   $28 = 39.78
+--   $29 = 500
+--   $30 = -89.65
+--   $31 = 39.78
+--   $32 = 200
+--   $33 = "<generated uuid>"
+--   $34 = 200
+--   $35 = "'springfield'"
+--   $36 = "<generated uuid>"
+--   $37 = 2000
+--   $38 = 200
+--   $39 = "<generated uuid>"
+--   $40 = 200
+--   $41 = "'herrengasse' & '35'"
+--   $42 = "<generated uuid>"
+--   $43 = 2000
+--   $44 = 200
+--   $45 = 200
+--   $46 = 200
+--   $47 = ["cherry","chestnut"]
+--   $48 = 11
+--   $49 = 1000
+--   $50 = 13102
+--   $51 = 10001
+--   $52 = 0
+--   $53 = 11
+--   $54 = "'che':*"
+--   $55 = 11
+--   $56 = 0
+--   $57 = 11
+--   $58 = 0
+--   $59 = "che"
+--   $60 = "che"
+--   $61 = "che"
+--   $62 = "che"
+--   $63 = "'che'"
+WITH
+  pinned AS MATERIALIZED (
+    SELECT DISTINCT
+      ON (x.id) x.id,
+      x.code_match,
+      (
+        similarity (i.address_norm, lis_normalize ($1)) + CASE
+          WHEN coalesce(i.address_code = $2, false) THEN 10
+          ELSE 0
+        END + CASE
+          WHEN i.address_norm = lis_normalize ($3) THEN 2
+          ELSE 0
+        END + CASE
+          WHEN starts_with(i.address_norm, lis_normalize ($4)) THEN 0.5
+          ELSE 0
+        END + CASE
+          WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5
+          ELSE 0
+        END + coalesce(
+          coalesce(
+            greatest(
+              ($6::float8[]) [array_position($7::uuid[], i.place_id)],
+              CASE
+                WHEN (
+                  i.address_origin <> 'own'
+                  OR i.address_tsv @@ (
+                    ARRAY[
+                      to_tsquery('simple', $8),
+                      to_tsquery('simple', $9)
+                    ]
+                  ) [array_position($10::uuid[], i.locality_id)]
+                ) THEN ($11::float8[]) [array_position($12::uuid[], i.locality_id)]
+              END
+            ),
+            CASE
+              WHEN ST_DWithin (
+                i.location::geography,
+                ST_SetSRID (ST_MakePoint ($13::float8, $14::float8), 4326)::geography,
+                $15::float8,
+                false
+              ) THEN ($16::float8[]) [array_position($17::uuid[], $18::uuid)]
+            END
+          ) + CASE
+            WHEN $19::uuid IN (i.place_id, i.locality_id)
+            OR ST_DWithin (
+              i.location::geography,
+              ST_SetSRID (ST_MakePoint ($20::float8, $21::float8), 4326)::geography,
+              $22::float8,
+              false
+            ) THEN 20 / (
+              1 + ST_Distance (
+                i.location::geography,
+                ST_SetSRID (ST_MakePoint ($23::float8, $24::float8), 4326)::geography,
+                false
+              ) / 50
+            )
+            ELSE 0
+          END,
+          0
+        )
+      )::float8 AS score
+    FROM
+      (
+        (
+          SELECT
+            i.id,
+            true AS code_match
+          FROM
+            imagery i
+          WHERE
+            i.address_code = $25
+          LIMIT
+            $26
+        )
+        UNION ALL
+        (
+          SELECT
+            r.id,
+            false AS code_match
+          FROM
+            (
+              SELECT
+                u.id
+              FROM
+                (
+                  (
+                    SELECT
+                      i.id
+                    FROM
+                      imagery i
+                    WHERE
+                      ST_DWithin (
+                        i.location::geography,
+                        ST_SetSRID (ST_MakePoint ($27::float8, $28::float8), 4326)::geography,
+                        $29::float8,
+                        false
+                      )
+                    ORDER BY
+                      i.location::geography <-> ST_SetSRID (ST_MakePoint ($30::float8, $31::float8), 4326)::geography
+                    LIMIT
+                      $32
+                  )
+                  UNION ALL
+                  (
+                    SELECT
+                      x.id
+                    FROM
+                      (
+                        (
+                          SELECT
+                            i.id
+                          FROM
+                            imagery i
+                          WHERE
+                            i.place_id = $33::uuid
+                          LIMIT
+                            $34
+                        )
+                        UNION ALL
+                        (
+                          SELECT
+                            l.id
+                          FROM
+                            (
+                              SELECT
+                                i.id,
+                                (
+                                  i.address_origin <> 'own'
+                                  OR i.address_tsv @@ to_tsquery('simple', $35)
+                                ) AS its
+                              FROM
+                                imagery i
+                              WHERE
+                                i.locality_id = $36::uuid
+                              LIMIT
+                                $37
+                            ) l
+                          WHERE
+                            l.its
+                          LIMIT
+                            $38
+                        )
+                        UNION ALL
+                        (
+                          SELECT
+                            i.id
+                          FROM
+                            imagery i
+                          WHERE
+                            i.place_id = $39::uuid
+                          LIMIT
+                            $40
+                        )
+                        UNION ALL
+                        (
+                          SELECT
+                            l.id
+                          FROM
+                            (
+                              SELECT
+                                i.id,
+                                (
+                                  i.address_origin <> 'own'
+                                  OR i.address_tsv @@ to_tsquery('simple', $41)
+                                ) AS its
+                              FROM
+                                imagery i
+                              WHERE
+                                i.locality_id = $42::uuid
+                              LIMIT
+                                $43
+                            ) l
+                          WHERE
+                            l.its
+                          LIMIT
+                            $44
+                        )
+                      ) x
+                    LIMIT
+                      $45
+                  )
+                ) u
+              LIMIT
+                $46
+            ) r
+        )
+      ) x
+      JOIN imagery i ON i.id = x.id
+    ORDER BY
+      x.id,
+      x.code_match DESC
+  ),
+  listed AS (
+    SELECT
+      r.imagery_id AS id,
+      max(r.score)::float8 AS score
+    FROM
+      imagery_word_ranks r
+    WHERE
+      r.word = ANY ($47::text[])
+      AND r.imagery_id NOT IN (
+        SELECT
+          id
+        FROM
+          pinned
+      )
+      AND NOT (
+        SELECT
+          count(*)
+        FROM
+          pinned
+      ) >= $48
+    GROUP BY
+      r.imagery_id
+  ),
+  head AS MATERIALIZED (
+    SELECT
+      l.id,
+      l.score
+    FROM
+      listed l
+    ORDER BY
+      score DESC,
+      id
+    LIMIT
+      $49
+  ),
+  ranked AS MATERIALIZED (
+    SELECT
+      r.id,
+      r.score,
+      row_number() OVER (
+        ORDER BY
+          r.score DESC,
+          r.id
+      ) AS pos
+    FROM
+      (
+        SELECT
+          id,
+          score
+        FROM
+          head
+        UNION ALL
+        SELECT
+          id,
+          score
+        FROM
+          pinned
+      ) r
+  ),
+  counted AS MATERIALIZED (
+    SELECT
+      n.ranked,
+      greatest(n.ranked, $50) AS known,
+      greatest(n.ranked, $51) AS total
+    FROM
+      (
+        SELECT
+          (
+            SELECT
+              count(*)
+            FROM
+              ranked
+          )::int AS ranked
+      ) n
+  ),
+  page AS MATERIALIZED (
+    SELECT
+      r.id,
+      r.score,
+      r.pos
+    FROM
+      ranked r
+    WHERE
+      r.pos > $52
+      AND r.pos <= $53
+    UNION ALL
+    SELECT
+      t.id,
+      NULL,
+      (
+        SELECT
+          ranked
+        FROM
+          counted
+      ) + t.n
+    FROM
+      (
+        SELECT
+          x.id,
+          row_number() OVER () AS n
+        FROM
+          (
+            SELECT
+              i.id
+            FROM
+              imagery i
+            WHERE
+              i.address_tsv @@ to_tsquery('simple', $54)
+              AND i.id NOT IN (
+                SELECT
+                  id
+                FROM
+                  ranked
+              )
+            LIMIT
+              $55
+          ) x
+        OFFSET
+          greatest(
+            0,
+            $56 - (
+              SELECT
+                ranked
+              FROM
+                counted
+            )
+          )
+        LIMIT
+          greatest(
+            0,
+            $57 - greatest(
+              $58,
+              (
+                SELECT
+                  ranked
+                FROM
+                  counted
+              )
+            )
+          )
+      ) t
+  )
+SELECT
+  t.total,
+  (
+    SELECT
+      coalesce(bool_or(code_match), false)
+    FROM
+      pinned
+  ) AS "codeMatched",
+  true AS estimated,
+  t.known,
+  p.*
+FROM
+  counted t
+  LEFT JOIN LATERAL (
+    SELECT
+      i.id,
+      i.address,
+      to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt",
+      i.heading,
+      i.interactive,
+      i.image_url AS "imageUrl",
+      ST_X (i.location) AS lon,
+      ST_Y (i.location) AS lat,
+      i.place_id AS "placeId",
+      i.locality_id AS "localityId",
+      coalesce(
+        pg.score,
+        (
+          similarity (i.address_norm, lis_normalize ($59)) + CASE
+            WHEN coalesce(i.address_code = $60, false) THEN 10
+            ELSE 0
+          END + CASE
+            WHEN i.address_norm = lis_normalize ($61) THEN 2
+            ELSE 0
+          END + CASE
+            WHEN starts_with(i.address_norm, lis_normalize ($62)) THEN 0.5
+            ELSE 0
+          END + CASE
+            WHEN i.address_tsv @@ to_tsquery('simple', $63) THEN 0.5
+            ELSE 0
+          END
+        )::float8
+      ) AS score,
+      NULL::float8 AS distance,
+      pg.pos
+    FROM
+      page pg
+      JOIN imagery i ON i.id = pg.id
+  ) p ON true
+ORDER BY
+  p.pos
+;
+
 -- SearchRepository.vocabulary
 --   the statement of SearchRepository.searchFullText: relevance, no filters (head and tail) [1/2]
 

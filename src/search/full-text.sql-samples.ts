@@ -100,4 +100,39 @@ export const FULL_TEXT_SQL_EXAMPLES: SqlExample[] = [
     sql: () =>
       fullTextSql(text('Springfield'), page, plan({ query: 'Springfield', region: 'US-IL' }), undefined, pins(null)),
   },
+  // With imagery distributed over Citus workers (docs/scaling.md#citus): the forms Citus plans.
+  {
+    name: 'imagery distributed (Citus): the query names places',
+    sql: () =>
+      fullTextSql(text('Springfield IL'), page, plan({ query: 'Springfield IL' }), undefined, pins(null), true),
+  },
+  {
+    name: 'imagery distributed (Citus): a broad word that names a place',
+    sql: () =>
+      fullTextSql(
+        text('springfield'),
+        { limit: 20, offset: 20 },
+        plan({ query: 'springfield' }),
+        { splitPrefix: false, broad: true, lists: null, estimate: null },
+        pins(null),
+        true,
+      ),
+  },
+  {
+    name: 'imagery distributed (Citus): ranked word lists and a named place',
+    sql: () =>
+      fullTextSql(
+        text('che'),
+        page,
+        plan({ query: 'che' }),
+        {
+          splitPrefix: false,
+          broad: true,
+          lists: { words: ['cherry', 'chestnut'], estimate: 24_765, checked: false, floor: 13_102 },
+          estimate: 24_765,
+        },
+        pins(null),
+        true,
+      ),
+  },
 ];

@@ -90,7 +90,11 @@ export class SearchRepository {
     pins: PlacePins | null = null,
   ): Promise<SearchPage> {
     const shape = shapeTextQuery(query, await this.vocabulary(), COUNT_CAP, pins?.nameWords);
-    return this.run(fullTextSql(query, window, plan, shape, pins), window, COUNT_CAP);
+    return this.run(
+      fullTextSql(query, window, plan, shape, pins, this.prisma.imageryDistributed === true),
+      window,
+      COUNT_CAP,
+    );
   }
 
   @GenerateSql({ answers: [[NO_VOCABULARY]] })

@@ -154,6 +154,31 @@ describe('search that knows places: paging past the pinned records', () => {
     expect(LONDON_RECORDS + OTHERS).toBeLessThan(SCORE_CAP); // all of them would be scored otherwise
     expect(await similarityCalls(prisma, sql)).toBeLessThanOrEqual(PINNED_RECORDS_CAP + limit);
   });
+
+  // With imagery distributed (Citus) the statements take other forms (a query per named place, the
+  // pins-fill test as a join, the tail's constant LIMIT: docs/scaling.md#citus); run on one server they
+  // must answer exactly as the forms it uses.
+  it('answers the same in the forms it sends when imagery is distributed', async () => {
+    const prisma = moduleRef.get(PrismaService);
+    const bodies = [
+      ...[1, 2, 20, 21, 26].map((page) => ({ query: 'London', limit: 10, page })),
+      ...[1, 2, 5].map((page) => ({ query: 'London', limit: 10, page, region: 'GB-ENG' })),
+      ...[1, 20, 22].map((page) => ({ query: 'San Francisco', limit: 10, page })),
+      { query: 'Munich', limit: 10 },
+      { query: 'Baker Street London', limit: 10 },
+    ].map((b) => ({ ...b, include: ['total', 'score'] }));
+    const answers = async (distributed: boolean) => {
+      prisma.imageryDistributed = distributed;
+      try {
+        return await Promise.all(bodies.map((b) => search(b)));
+      } finally {
+        prisma.imageryDistributed = false;
+      }
+    };
+    const single = await answers(false);
+    expect(single.every((a) => a.data.length > 0)).toBe(true);
+    expect(await answers(true)).toEqual(single);
+  });
 });
 
 // How many times a statement calls similarity() (pg_trgm), as PostgreSQL counts it in its transaction.

@@ -1,4 +1,4 @@
-import { CITUS_REFERENCE_TABLES, citusSummary } from '../../src/database/citus-layout';
+import { CITUS_REFERENCE_TABLES, citusSummary, imageryIsDistributed } from '../../src/database/citus-layout';
 
 describe('the start-up line on a Citus coordinator', () => {
   it('names the reference and distributed tables, and where imagery is', () => {
@@ -26,5 +26,25 @@ describe('the start-up line on a Citus coordinator', () => {
 
   it('keeps imagery out of the reference tables (it is the table to distribute)', () => {
     expect(CITUS_REFERENCE_TABLES).not.toContain('imagery');
+  });
+
+  it('finds imagery distributed only on a Citus server whose pg_dist_partition hashes it', async () => {
+    // Answers the two probes in turn: the citus extension, then imagery's distribution.
+    const server = (citus: boolean, distributed: boolean) => {
+      const answers = [citus, distributed];
+      const sent: string[] = [];
+      return {
+        sent,
+        query: async (text: string) => {
+          sent.push(text);
+          return { rows: [{ distributed: answers[sent.length - 1] }] };
+        },
+      };
+    };
+    const plain = server(false, false);
+    expect(await imageryIsDistributed(plain)).toBe(false);
+    expect(plain.sent).toHaveLength(1); // pg_dist_partition exists only with Citus
+    expect(await imageryIsDistributed(server(true, false))).toBe(false);
+    expect(await imageryIsDistributed(server(true, true))).toBe(true);
   });
 });

@@ -52,6 +52,11 @@ export class PlaceMatchingRepository {
         samplePlan({}),
       ],
     },
+    {
+      name: 'imagery distributed (Citus): the pois joined with imagery',
+      sql: () =>
+        categoryImagerySql(['amenity=restaurant'], { around: null, country: 'LI' }, SAMPLE_PAGE, samplePlan({}), true),
+    },
   )
   async categoryImagery(
     tags: string[],
@@ -59,7 +64,8 @@ export class PlaceMatchingRepository {
     window: PageWindow,
     plan: SearchPlan,
   ): Promise<CategoryImagery> {
-    return categoryPage(await this.prisma.rawQuery<CategoryRow>(categoryImagerySql(tags, area, window, plan)));
+    const sql = categoryImagerySql(tags, area, window, plan, this.prisma.imageryDistributed === true);
+    return categoryPage(await this.prisma.rawQuery<CategoryRow>(sql));
   }
 
   @GenerateSql({ params: () => [[SAMPLE_UUID], [SAMPLE_UUID_2]] })

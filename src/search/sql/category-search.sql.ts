@@ -58,7 +58,15 @@ function poisSql(tags: string[], area: CategoryArea): Prisma.Sql {
         LIMIT ${CATEGORY_POIS}`;
 }
 
-export function categoryImagerySql(tags: string[], area: CategoryArea, window: PageWindow, plan: SearchPlan) {
+// Of each poi its CATEGORY_RECORDS_PER_POI nearest records within CATEGORY_REACH_M, each record shown
+// once, at its best-ranked poi. distributed: imagery is distributed (Citus), see hitsSql.
+export function categoryImagerySql(
+  tags: string[],
+  area: CategoryArea,
+  window: PageWindow,
+  plan: SearchPlan,
+  distributed = false,
+) {
   const imagery = [
     Prisma.sql`ST_DWithin(i.location::geography, poi.location::geography, ${CATEGORY_REACH_M}::float8)`,
     ...filterConditions(plan.filters),
@@ -68,17 +76,7 @@ export function categoryImagerySql(tags: string[], area: CategoryArea, window: P
       SELECT q.*, row_number() OVER (ORDER BY q.ord, q.id) AS poi_rank
       FROM (${poisSql(tags, area)}
       ) q
-    ), hit AS MATERIALIZED (
-      SELECT DISTINCT ON (x.id) x.id, poi.poi_rank, poi.id AS poi_id, x.d
-      FROM poi CROSS JOIN LATERAL (
-        SELECT i.id, (i.location::geography <-> poi.location::geography) AS d
-        FROM imagery i
-        WHERE ${Prisma.join(imagery, ' AND ')}
-        ORDER BY 2
-        LIMIT ${CATEGORY_RECORDS_PER_POI}
-      ) x
-      ORDER BY x.id, poi.poi_rank, x.d
-    )
+    ), ${distributed ? joinedHitsSql(imagery) : lateralHitsSql(imagery)}
     SELECT c.total, r.*
     FROM (SELECT count(*)::int AS total FROM hit) c
     LEFT JOIN LATERAL (
@@ -89,4 +87,38 @@ export function categoryImagerySql(tags: string[], area: CategoryArea, window: P
       ORDER BY h.poi_rank, h.d, i.id
       LIMIT ${window.limit} OFFSET ${window.offset}
     ) r ON true`;
+}
+
+// On one server: per poi a LATERAL read of its nearest records (the geography index's nearest-first
+// walk stops at CATEGORY_RECORDS_PER_POI; at equal distance, the index's order).
+function lateralHitsSql(imagery: Prisma.Sql[]): Prisma.Sql {
+  return Prisma.sql`hit AS MATERIALIZED (
+      SELECT DISTINCT ON (x.id) x.id, poi.poi_rank, poi.id AS poi_id, x.d
+      FROM poi CROSS JOIN LATERAL (
+        SELECT i.id, (i.location::geography <-> poi.location::geography) AS d
+        FROM imagery i
+        WHERE ${Prisma.join(imagery, ' AND ')}
+        ORDER BY 2
+        LIMIT ${CATEGORY_RECORDS_PER_POI}
+      ) x
+      ORDER BY x.id, poi.poi_rank, x.d
+    )`;
+}
+
+// With imagery distributed (Citus, which refuses a LATERAL read with its own LIMIT): the pairs within
+// reach are one join of the pois with imagery (a probe of each shard's geography index per poi), ranked
+// per poi above it (nearest first, then by id). It reads every record within CATEGORY_REACH_M of each poi,
+// which made the search slower on one server with dense imagery (docs/scaling.md#citus), so only here.
+function joinedHitsSql(imagery: Prisma.Sql[]): Prisma.Sql {
+  return Prisma.sql`reach AS MATERIALIZED (
+      SELECT i.id, poi.poi_rank, poi.id AS poi_id, (i.location::geography <-> poi.location::geography) AS d
+      FROM poi JOIN imagery i ON ${Prisma.join(imagery, ' AND ')}
+    ), hit AS MATERIALIZED (
+      SELECT DISTINCT ON (x.id) x.id, x.poi_rank, x.poi_id, x.d
+      FROM (
+        SELECT r.*, row_number() OVER (PARTITION BY r.poi_rank ORDER BY r.d, r.id) AS k FROM reach r
+      ) x
+      WHERE x.k <= ${CATEGORY_RECORDS_PER_POI}
+      ORDER BY x.id, x.poi_rank, x.d
+    )`;
 }

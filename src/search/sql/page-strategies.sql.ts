@@ -140,6 +140,11 @@ export interface HeadTailSearch extends TextSearch {
   /** Statistics show far more matches than the cap: then they are not counted. */
   broad: boolean;
   /**
+   * imagery is distributed (Citus): the page's steps take the forms Citus plans (docs/scaling.md#citus):
+   * no subquery beside the head's window function, the tail read with a constant LIMIT.
+   */
+  distributed?: boolean;
+  /**
    * Matches estimated from the vocabulary, or null. With one, a page the pinned rows fill (they rank
    * above every other match, as with ranked lists) does not read the head: the total is this
    * estimate (the pinned rows are mostly among the matches it counts), or the pinned rows if more.
@@ -161,7 +166,7 @@ export function headTailPageSql(window: PageWindow, search: HeadTailSearch): Pri
   const found = Prisma.sql`${search.found} ${notPinned(search)}`;
   const read = search.broad ? SCORE_CAP + 1 : search.cap + 1;
   const tail = search.broad
-    ? Prisma.sql`SELECT i.id FROM imagery i WHERE (SELECT head FROM sizes) > ${SCORE_CAP} AND ${found} OFFSET ${SCORE_CAP}`
+    ? Prisma.sql`SELECT i.id FROM imagery i WHERE (SELECT head FROM sizes) > ${SCORE_CAP} AND ${found} OFFSET ${SCORE_CAP}${tailLimitSql(window, search)}`
     : Prisma.sql`SELECT h.id FROM head h WHERE h.seq > ${SCORE_CAP} ORDER BY h.seq`;
   // The pinned rows fill the page: the head is not read (a one-time filter above its scan) and the
   // total is estimated. A named place's records cost little; the other matches of its words can cost
@@ -174,13 +179,18 @@ export function headTailPageSql(window: PageWindow, search: HeadTailSearch): Pri
   const pinsFill = pinsFillSql(paged, search);
   const skipHead = search.estimate != null ? pinsFill : null;
   const unscored = skipHead === null && pinsFill ? Prisma.sql`AND NOT ${pinsFill}` : Prisma.empty;
+  // Citus pushes no subquery down beside a window function: with imagery distributed the head reads
+  // whether the pinned rows fill the page from a one-row join instead.
+  const fill = search.distributed && skipHead === null && pinsFill;
+  const headUnscored = fill ? Prisma.sql`AND NOT f.fill` : unscored;
+  const headFrom = fill ? Prisma.sql`imagery i CROSS JOIN (SELECT ${pinsFill} AS fill) f` : Prisma.sql`imagery i`;
   const total = Prisma.sql`s.pinned + CASE WHEN s.head > ${SCORE_CAP} AND ${search.broad} THEN ${search.cap + 1} ELSE s.head END`;
   return Prisma.sql`
     WITH pinned AS MATERIALIZED (${pinnedRowsSql(search)}),
     head AS MATERIALIZED (
       SELECT i.id, row_number() OVER () AS seq,
-             CASE WHEN row_number() OVER () <= ${SCORE_CAP} ${unscored} THEN (${search.score})::float8 END AS score
-      FROM imagery i WHERE ${found} ${skipHead ? Prisma.sql`AND NOT ${skipHead}` : Prisma.empty} LIMIT ${read}
+             CASE WHEN row_number() OVER () <= ${SCORE_CAP} ${headUnscored} THEN (${search.score})::float8 END AS score
+      FROM ${headFrom} WHERE ${found} ${skipHead ? Prisma.sql`AND NOT ${skipHead}` : Prisma.empty} LIMIT ${read}
     ),
     sizes AS MATERIALIZED (
       SELECT (SELECT count(*) FROM head)::int AS head, (SELECT count(*) FROM pinned)::int AS pinned,
@@ -201,6 +211,14 @@ export function headTailPageSql(window: PageWindow, search: HeadTailSearch): Pri
     FROM counted t
     ${pageRowsSql(search)}`;
 }
+
+// With imagery distributed, a tail read from imagery stops at the rows a page can take from it (offset +
+// limit: the page skips and takes fewer, as the ranked rows come first): Citus reads no OFFSET or LIMIT
+// given by a subquery over a scan of a distributed table ("subquery in OFFSET is not supported in
+// multi-shard queries"), but reads a constant one on each shard, and the page's own OFFSET and LIMIT then
+// apply to its result. On one server the scan stays as it is (its plan, docs/benchmarks.md).
+export const tailLimitSql = (window: PageWindow, search: HeadTailSearch) =>
+  search.distributed ? Prisma.sql` LIMIT ${window.offset + window.limit}` : Prisma.empty;
 
 // The head-and-tail strategies' page (CTE `page`: id, score, pos): the rows of `ranked` (id, score,
 // pos) in the window, then the tail's ids (a statement in table order) after the ranked ones, each

@@ -130,6 +130,7 @@ function pinScoreSql(pins: PlacePins): Prisma.Sql {
 export function pinsSql(
   pins: PlacePins,
   alsoWhere: Prisma.Sql = Prisma.empty,
+  distributed = false,
 ): { isPinned: Prisma.Sql; score: Prisma.Sql; rows: Prisma.Sql } {
   const score = pinScoreSql(pins);
   // The index-friendly part first (imagery_place_id_idx, imagery_locality_id_idx, the geography GiST
@@ -142,7 +143,7 @@ export function pinsSql(
   return {
     isPinned: Prisma.sql`(${candidates} AND (${score}) IS NOT NULL)`,
     score: Prisma.sql`coalesce(${score}, 0)`,
-    rows: pinnedRowsSql(pins, alsoWhere),
+    rows: pinnedRowsSql(pins, alsoWhere, distributed),
   };
 }
 
@@ -152,23 +153,11 @@ export function pinsSql(
 // read from its index and checked one by one (LOCALITY_RECORDS_READ at most): the planner otherwise
 // ANDed them with every address holding the name in the text index, whose size grows with the
 // catalogue (docs/benchmarks.md, figures behind the code).
-function pinnedRowsSql(pins: PlacePins, alsoWhere: Prisma.Sql): Prisma.Sql {
+function pinnedRowsSql(pins: PlacePins, alsoWhere: Prisma.Sql, distributed: boolean): Prisma.Sql {
   // The centre's rows first, then the places' in order, read only as far as the cap: an Append runs
   // its parts one after the other, so when the centre fills the cap the places are never read (an
   // ORDER BY over both would read every place's records to sort them).
-  const places = Prisma.sql`
-      SELECT x.id FROM unnest(${pins.ids}::uuid[], ${pins.names}::text[]) WITH ORDINALITY AS p(id, name, n)
-      CROSS JOIN LATERAL (SELECT to_tsquery('simple', p.name) AS name) q
-      CROSS JOIN LATERAL (
-        (SELECT i.id FROM imagery i WHERE i.place_id = p.id ${alsoWhere} LIMIT ${PINNED_RECORDS_CAP})
-        UNION ALL
-        (SELECT l.id FROM (
-          SELECT i.id, ${ofLocalitySql(Prisma.sql`q.name`)} ${alsoWhere} AS its
-          FROM imagery i WHERE i.locality_id = p.id LIMIT ${LOCALITY_RECORDS_READ}
-        ) l WHERE l.its LIMIT ${PINNED_RECORDS_CAP})
-      ) x
-      ORDER BY p.n
-      LIMIT ${PINNED_RECORDS_CAP}`;
+  const places = distributed ? eachPlaceSql(pins, alsoWhere) : lateralPlacesSql(pins, alsoWhere);
   const c = pins.centre;
   const named = c
     ? Prisma.sql`SELECT u.id FROM (
@@ -185,4 +174,42 @@ function pinnedRowsSql(pins: PlacePins, alsoWhere: Prisma.Sql): Prisma.Sql {
           Prisma.sql`UNION ALL (SELECT i.id, false AS code_match FROM imagery i WHERE ${viewedSql(v)} ${alsoWhere} LIMIT ${PINNED_RECORDS_CAP})`,
       ),
     )}`;
+}
+
+// One named place's records: those whose address came from it, then those of its locality that are
+// its imagery (ofLocalitySql on the name's tsquery).
+function placeRowsSql(id: Prisma.Sql, name: Prisma.Sql, alsoWhere: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(SELECT i.id FROM imagery i WHERE i.place_id = ${id} ${alsoWhere} LIMIT ${PINNED_RECORDS_CAP})
+        UNION ALL
+        (SELECT l.id FROM (
+          SELECT i.id, ${ofLocalitySql(name)} ${alsoWhere} AS its
+          FROM imagery i WHERE i.locality_id = ${id} LIMIT ${LOCALITY_RECORDS_READ}
+        ) l WHERE l.its LIMIT ${PINNED_RECORDS_CAP})`;
+}
+
+// On one server: a LATERAL probe per place of the arrays, in their order (the ordinality is the
+// function scan's order, so the cap stops the probes without a sort), each name parsed once.
+function lateralPlacesSql(pins: PlacePins, alsoWhere: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`
+      SELECT x.id FROM unnest(${pins.ids}::uuid[], ${pins.names}::text[]) WITH ORDINALITY AS p(id, name, n)
+      CROSS JOIN LATERAL (SELECT to_tsquery('simple', p.name) AS name) q
+      CROSS JOIN LATERAL (
+        ${placeRowsSql(Prisma.sql`p.id`, Prisma.sql`q.name`, alsoWhere)}
+      ) x
+      ORDER BY p.n
+      LIMIT ${PINNED_RECORDS_CAP}`;
+}
+
+// With imagery distributed (Citus): each place's probes are queries of their own on its id, one after
+// the other (UNION ALL; an Append reads its parts in order, so the rows and their order are the LATERAL
+// form's). Citus plans each as a query of imagery alone, where a LATERAL read with its own LIMIT is
+// refused (docs/scaling.md#citus). Not on one server: a pair of subqueries per place (up to
+// MAX_PINNED_PLACES) costs the planner more than the probes cost to run.
+function eachPlaceSql(pins: PlacePins, alsoWhere: Prisma.Sql): Prisma.Sql {
+  const each = pins.ids.map((id, k) =>
+    placeRowsSql(Prisma.sql`${id}::uuid`, Prisma.sql`to_tsquery('simple', ${pins.names[k]})`, alsoWhere),
+  );
+  return Prisma.sql`
+      SELECT x.id FROM (${Prisma.join(each, ' UNION ALL ')}) x
+      LIMIT ${PINNED_RECORDS_CAP}`;
 }

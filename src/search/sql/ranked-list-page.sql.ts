@@ -1,7 +1,15 @@
 import { Prisma } from '@prisma/client';
 import { PageWindow, SCORE_CAP } from '../search-limits';
 import { RankedListChoice } from '../index-choice';
-import { HeadTailSearch, notPinned, pageCteSql, pageRowsSql, pinnedRowsSql, pinsFillSql } from './page-strategies.sql';
+import {
+  HeadTailSearch,
+  notPinned,
+  pageCteSql,
+  pageRowsSql,
+  pinnedRowsSql,
+  pinsFillSql,
+  tailLimitSql,
+} from './page-strategies.sql';
 
 // Relevance without filters for a query with many matches (see rankedListChoice): the head is the
 // best SCORE_CAP records of the words' ranked lists (imagery_word_ranks, read from its index; a record
@@ -42,7 +50,7 @@ export function rankedListPageSql(window: PageWindow, search: HeadTailSearch, li
       SELECT n.ranked, greatest(n.ranked, ${lists.floor}) AS known, greatest(n.ranked, ${Math.min(lists.estimate, search.cap + 1)}) AS total
       FROM (SELECT (SELECT count(*) FROM ranked)::int AS ranked) n
     ),
-    ${pageCteSql(paged, Prisma.sql`SELECT i.id FROM imagery i WHERE ${search.found} AND i.id NOT IN (SELECT id FROM ranked)`)}
+    ${pageCteSql(paged, Prisma.sql`SELECT i.id FROM imagery i WHERE ${search.found} AND i.id NOT IN (SELECT id FROM ranked)${tailLimitSql(paged, search)}`)}
     SELECT t.total, (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS "codeMatched", true AS estimated, t.known, p.*
     FROM counted t
     ${pageRowsSql(search)}`;

@@ -26,6 +26,8 @@ export function fullTextSql(
   plan: SearchPlan = NO_FILTERS,
   shape = PLAIN_SHAPE,
   pins: PlacePins | null = null,
+  // imagery is distributed (Citus): the named places' records are read in the form Citus plans.
+  distributed = false,
 ): Prisma.Sql {
   const norm = Prisma.sql`lis_normalize(${query.text})`;
   // Split (see shapeTextQuery): the index looks up all words but the last and the whole query (its
@@ -48,7 +50,7 @@ export function fullTextSql(
   const regionOnly = plan.sort === 'relevance' && isRegionOnly(plan);
   const within = regionOnly ? filterConditions(plan.filters)[0] : null;
   const and = within ? Prisma.sql`AND coalesce(${within}, false)` : Prisma.empty;
-  const pinned = pins && pins.ids.length > 0 ? pinsSql(pins, and) : null;
+  const pinned = pins && pins.ids.length > 0 ? pinsSql(pins, and, distributed) : null;
   const isPinned = pinned?.isPinned ?? null;
   const matches = [
     tsv,
@@ -87,6 +89,7 @@ export function fullTextSql(
     // The vocabulary counts the whole catalogue, not a region: the matches in one are counted.
     broad: !within && shape.broad,
     estimate: within ? null : shape.estimate,
+    distributed,
   };
   if (within) return headTailPageSql(window, headTail);
   return shape.lists ? rankedListPageSql(window, headTail, shape.lists) : headTailPageSql(window, headTail);
