@@ -5752,6 +5752,7 @@ LIMIT
 -- SearchRepository.wordCandidates
 --   $1 = ["herengase","vadus"]
 --   $2 = 20
+--   $3 = 20
 SELECT
   q.typed,
   w.word
@@ -5759,16 +5760,29 @@ FROM
   unnest($1::text[]) WITH ORDINALITY AS q (typed, n)
   CROSS JOIN LATERAL (
     SELECT
-      v.word,
-      v.word <-> q.typed AS d
+      t.word,
+      t.d
     FROM
-      imagery_words v
-    WHERE
-      v.docs > 0
+      (
+        SELECT
+          v.word,
+          v.word <-> q.typed AS d
+        FROM
+          imagery_words v
+        WHERE
+          v.docs > 0
+        ORDER BY
+          v.word <-> q.typed
+        FETCH FIRST
+          $2 ROWS
+        WITH
+          TIES
+      ) t
     ORDER BY
-      v.word <-> q.typed
+      t.d,
+      t.word
     LIMIT
-      $2
+      $3
   ) w
 ORDER BY
   q.n,

@@ -16,18 +16,25 @@ export function vocabularySql(): Prisma.Sql {
 
 // KNN on the trigram GiST index of the vocabulary (imagery_words_trgm_idx): per word, the
 // vocabulary words nearest to it, nearest first. Only words the vocabulary in memory does not hold
-// are sent (see SearchService). Not pruned by similarity (word % typed, pg_trgm's 0.3): that took
-// half the time but lost swapped letters in short words ("Rfuus" for "Rufus", typo top-5 98.3% ->
-// 95.0% in npm run relevance).
+// are sent (see SearchService). Not pruned by similarity (word % typed, pg_trgm's 0.3): that lost
+// swapped letters in short words ("Rfuus" for "Rufus"; docs/benchmarks.md, Figures behind the code).
+// Words tied with the last one are all read (WITH TIES) and cut alphabetically, so that every copy of
+// the vocabulary (a replica, a restored dump, a Citus reference table) offers the same candidates; an
+// ORDER BY distance, word in the probe itself would sort the whole vocabulary.
 export function wordCandidatesSql(words: string[]): Prisma.Sql {
   return Prisma.sql`
     SELECT q.typed, w.word
     FROM unnest(${words}::text[]) WITH ORDINALITY AS q(typed, n)
     CROSS JOIN LATERAL (
-      SELECT v.word, v.word <-> q.typed AS d
-      FROM imagery_words v
-      WHERE v.docs > 0
-      ORDER BY v.word <-> q.typed
+      SELECT t.word, t.d
+      FROM (
+        SELECT v.word, v.word <-> q.typed AS d
+        FROM imagery_words v
+        WHERE v.docs > 0
+        ORDER BY v.word <-> q.typed
+        FETCH FIRST ${WORD_CANDIDATES} ROWS WITH TIES
+      ) t
+      ORDER BY t.d, t.word
       LIMIT ${WORD_CANDIDATES}
     ) w
     ORDER BY q.n, w.d, w.word`;
