@@ -3790,7 +3790,7 @@ WITH
           WHERE
             floor(ST_X (i.location) * 500)::int = cx
             AND floor(ST_Y (i.location) * 500)::int = cy
-            AND geometry_overlaps (
+            AND _ST_Intersects (
               i.location,
               ST_MakeEnvelope (
                 $16::float8,

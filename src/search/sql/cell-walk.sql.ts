@@ -75,7 +75,7 @@ const RAW_COLUMNS = Prisma.sql`i.id, i.address, i.captured_at, i.heading, i.inte
 // its records until it has found offset + limit in the box: a cell the box only grazes may read most
 // of its records (a circle's corner cells, the most). Inside a cell's walk the filters are the same
 // tests written without index support (filterConditions' `unindexed`: the bbox by _ST_Intersects, a
-// circle's box by geometry_overlaps, then its sphere distance), so the planner cannot turn the walk
+// circle's box by _ST_Intersects too, then its sphere distance), so the planner cannot turn the walk
 // into a read of the whole area from the geometry index. Two reads of imagery, as sortedPageSql: each
 // one the planner opens costs planning time.
 export function cellWalkSql(window: PageWindow, plan: SearchPlan, cap: number): Prisma.Sql {

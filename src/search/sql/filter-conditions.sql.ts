@@ -5,9 +5,12 @@ import { distanceSql, geography } from './spatial.sql';
 import { inRegionSql } from './region.sql';
 
 // The WHERE conditions of a request's filters (alias i = imagery); the same for every strategy.
-// `unindexed`: the same tests written so that no index of imagery.location serves them (&& as its
-// function geometry_overlaps, ST_Intersects as _ST_Intersects), for a walk of another index that
-// tests them row by row (cellWalkSql): the rows they pass are the same.
+// `unindexed`: the same tests written so that no index of imagery.location serves them, for a walk
+// of another index that tests them row by row (cellWalkSql): ST_Intersects as _ST_Intersects, and a
+// circle's box as _ST_Intersects too, which passes the same rows as && once the sphere distance is
+// tested (every point within the radius lies inside the box; && only adds points just outside it).
+// _ST_Intersects' declared cost (10000) is what makes the planner stop each walk after its page
+// rather than read the whole cell and sort it (which it did with the box as geometry_overlaps).
 export function filterConditions(f: SearchFilters, { unindexed = false } = {}): Prisma.Sql[] {
   const where: Prisma.Sql[] = [];
   // A radius: the box around the circle for the geometry GiST index (its statistics give the planner
@@ -18,7 +21,7 @@ export function filterConditions(f: SearchFilters, { unindexed = false } = {}): 
       Prisma.sql`ST_MakeEnvelope(${w}::float8, ${south}::float8, ${e}::float8, ${north}::float8, 4326)`;
     const box = (w: number, e: number) =>
       unindexed
-        ? Prisma.sql`geometry_overlaps(i.location, ${envelope(w, e)})`
+        ? Prisma.sql`_ST_Intersects(i.location, ${envelope(w, e)})`
         : Prisma.sql`i.location && ${envelope(w, e)}`;
     where.push(west <= east ? box(west, east) : Prisma.sql`(${box(west, 180)} OR ${box(-180, east)})`);
     where.push(Prisma.sql`${distanceSql(c)} <= ${c.radiusM}::float8`);
