@@ -67,7 +67,7 @@ describe('walksCells', () => {
     const deep = { limit: 10, offset: 490 };
     expect(walksCells(searchPlan({ bbox: box(3, 3), sort: 'newest' }), deep)).toBe(true);
     expect(walksCells(searchPlan({ bbox: box(4, 3), sort: 'newest' }), deep)).toBe(false);
-    // A 100 m circle covers 4 to 6 cells, a 250 m one 12 to 20.
+    // A 100 m circle covers 2 to 6 cells, a 250 m one 12 to 20.
     expect(walksCells(searchPlan({ query: point, near: { radius_m: 100 }, sort: 'oldest' }), deep)).toBe(true);
     expect(walksCells(searchPlan({ query: point, sort: 'oldest' }), deep)).toBe(false);
     expect(walksCells(searchPlan({ query: point, sort: 'oldest' }), { limit: 10, offset: 40 })).toBe(true);

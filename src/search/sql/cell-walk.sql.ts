@@ -47,8 +47,8 @@ export function walkedBox(filters: SearchFilters): Bounds | null {
 
 // Whether a search without text is read by cellWalkSql: newest or oldest first, a bbox or a circle
 // (a point's radius, near, looking_at) whose box (walkedBox) covers at most MAX_WALKED_CELLS cells,
-// few enough for the page (CELL_READS_PER_COUNTED). A 250 m circle covers 12 to 20 cells, a 1 km
-// circle over 100 (it keeps sortedPageSql).
+// few enough for the page (CELL_READS_PER_COUNTED). At 47 degrees a 250 m circle covers 12 to 20
+// cells (walked for its first 6 pages at least), a 100 m one 2 to 6, a 1 km one over 100 (it keeps sortedPageSql).
 export function walksCells(plan: SearchPlan, window: PageWindow): boolean {
   if (plan.sort !== 'newest' && plan.sort !== 'oldest') return false;
   const box = walkedBox(plan.filters);
