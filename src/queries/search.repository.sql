@@ -5125,7 +5125,7 @@ ORDER BY
   p.id
 ;
 
--- SearchRepository.searchArea: coordinates, newest first
+-- SearchRepository.searchArea: coordinates, newest first: counted, then sorted or read cell by cell
 --   $1 = 9.51669436090063
 --   $2 = 47.13775147325051
 --   $3 = 9.52330563909937
@@ -5134,15 +5134,187 @@ ORDER BY
 --   $6 = 47.14
 --   $7 = 250
 --   $8 = 101
+--   $9 = 100
+--   $10 = 10
+--   $11 = 0
+--   $12 = 4758
+--   $13 = 4761
+--   $14 = 23568
+--   $15 = 23571
+--   $16 = 9.51669436090063
+--   $17 = 47.13775147325051
+--   $18 = 9.52330563909937
+--   $19 = 47.14224852674949
+--   $20 = 9.52
+--   $21 = 47.14
+--   $22 = 250
+--   $23 = 10
+--   $24 = 100
+--   $25 = 10
+--   $26 = 0
+--   $27 = 9.52
+--   $28 = 47.14
+WITH
+  found AS MATERIALIZED (
+    SELECT
+      i.id,
+      i.address,
+      i.captured_at,
+      i.heading,
+      i.interactive,
+      i.image_url,
+      i.location,
+      i.place_id,
+      i.locality_id
+    FROM
+      imagery i
+    WHERE
+      i.location && ST_MakeEnvelope (
+        $1::float8,
+        $2::float8,
+        $3::float8,
+        $4::float8,
+        4326
+      )
+      AND (
+        i.location::geography <-> ST_SetSRID (ST_MakePoint ($5::float8, $6::float8), 4326)::geography
+      ) <= $7::float8
+    LIMIT
+      $8
+  ),
+  counted AS MATERIALIZED (
+    SELECT
+      count(*)::int AS total
+    FROM
+      found
+  ),
+  page AS (
+    (
+      SELECT
+        *
+      FROM
+        found i
+      WHERE
+        (
+          SELECT
+            total
+          FROM
+            counted
+        ) <= $9
+      ORDER BY
+        i.captured_at DESC,
+        i.id DESC
+      LIMIT
+        $10
+      OFFSET
+        $11
+    )
+    UNION ALL
+    (
+      SELECT
+        i.*
+      FROM
+        generate_series($12::int, $13::int) cx
+        CROSS JOIN generate_series($14::int, $15::int) cy
+        CROSS JOIN LATERAL (
+          SELECT
+            i.id,
+            i.address,
+            i.captured_at,
+            i.heading,
+            i.interactive,
+            i.image_url,
+            i.location,
+            i.place_id,
+            i.locality_id
+          FROM
+            imagery i
+          WHERE
+            floor(ST_X (i.location) * 500)::int = cx
+            AND floor(ST_Y (i.location) * 500)::int = cy
+            AND _ST_Intersects (
+              i.location,
+              ST_MakeEnvelope (
+                $16::float8,
+                $17::float8,
+                $18::float8,
+                $19::float8,
+                4326
+              )
+            )
+            AND (
+              i.location::geography <-> ST_SetSRID (ST_MakePoint ($20::float8, $21::float8), 4326)::geography
+            ) <= $22::float8
+          ORDER BY
+            i.captured_at DESC,
+            i.id DESC
+          LIMIT
+            $23
+        ) i
+      WHERE
+        (
+          SELECT
+            total
+          FROM
+            counted
+        ) > $24
+      ORDER BY
+        i.captured_at DESC,
+        i.id DESC
+      LIMIT
+        $25
+      OFFSET
+        $26
+    )
+  )
+SELECT
+  c.total,
+  false AS "codeMatched",
+  p.*
+FROM
+  counted c
+  LEFT JOIN LATERAL (
+    SELECT
+      i.id,
+      i.address,
+      to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt",
+      i.heading,
+      i.interactive,
+      i.image_url AS "imageUrl",
+      ST_X (i.location) AS lon,
+      ST_Y (i.location) AS lat,
+      i.place_id AS "placeId",
+      i.locality_id AS "localityId",
+      0::float8 AS score,
+      (
+        i.location::geography <-> ST_SetSRID (ST_MakePoint ($27::float8, $28::float8), 4326)::geography
+      )::float8 AS distance
+    FROM
+      page i
+  ) p ON true
+ORDER BY
+  p."capturedAt" DESC,
+  p.id DESC
+;
+
+-- SearchRepository.searchArea: coordinates with a 1 km radius, newest first (too many cells to walk)
+--   $1 = 9.506777446543396
+--   $2 = 47.13100589600202
+--   $3 = 9.533222553456604
+--   $4 = 47.14899410399798
+--   $5 = 9.52
+--   $6 = 47.14
+--   $7 = 1000
+--   $8 = 101
 --   $9 = 9.52
 --   $10 = 47.14
---   $11 = 9.51669436090063
---   $12 = 47.13775147325051
---   $13 = 9.52330563909937
---   $14 = 47.14224852674949
+--   $11 = 9.506777446543396
+--   $12 = 47.13100589600202
+--   $13 = 9.533222553456604
+--   $14 = 47.14899410399798
 --   $15 = 9.52
 --   $16 = 47.14
---   $17 = 250
+--   $17 = 1000
 --   $18 = 10
 --   $19 = 0
 SELECT

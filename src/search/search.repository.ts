@@ -141,10 +141,17 @@ export class SearchRepository {
 
   // Counted a few pages ahead (areaCountCap), a lower bound past that. Nearest first with the circle
   // alone: one statement (nearestWalkSql); with other filters, count, then fetch the page from the
-  // k nearest (see nearestPageSql). Other orders: one statement (a bbox of a few grid cells holding
-  // more than it counts is read cell by cell, see cellWalkSql).
+  // k nearest (see nearestPageSql). Other orders: one statement (a bbox or circle of a few grid cells
+  // holding more than it counts is read cell by cell, see cellWalkSql).
   @GenerateSql(
-    { name: 'coordinates, newest first', params: () => [page, plan({ query: '47.14, 9.52', sort: 'newest' })] },
+    {
+      name: 'coordinates, newest first: counted, then sorted or read cell by cell',
+      params: () => [page, plan({ query: '47.14, 9.52', sort: 'newest' })],
+    },
+    {
+      name: 'coordinates with a 1 km radius, newest first (too many cells to walk)',
+      params: () => [page, plan({ query: '47.14, 9.52', near: { radius_m: 1000 }, sort: 'newest' })],
+    },
     {
       name: 'a bbox of a few grid cells, newest first: counted, then sorted or read cell by cell',
       params: () => [page, plan({ bbox: [9.519, 47.1378, 9.5229, 47.1404], sort: 'newest' })],

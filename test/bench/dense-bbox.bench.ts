@@ -1,12 +1,13 @@
-// A bbox search without text, newest (or oldest) first: the statement before the per-cell walk
-// (sortedPageSql over the box) and now (areaSql: cellWalkSql for a box of a few cells), run
+// A bbox or circle search without text, newest (or oldest) first: the statement before the per-cell
+// walk (sortedPageSql over the area) and now (areaSql: cellWalkSql for an area of a few cells), run
 // alternately on one connection with the request session options, median wall time of each, and
 // EXPLAIN (ANALYZE, BUFFERS) of both with --explain. Either on a database loaded by
 // `npm run bench -- --dataset dense` (--url, boxes given), or with --block on a database of its own
 // holding the plan test's catalogue (test/medium/dense-area-plans.spec.ts: 50,000 records on a grid
 // around Vaduz and 20,000 in a 200 m disc; created, migrated and loaded when missing).
+// A circle is a coordinate search (`query: "lat, lon"`) with `near: { radius_m }`.
 //   ts-node --transpile-only test/bench/dense-bbox.bench.ts --url URL [--block] [--box w,s,e,n]...
-//     [--sort newest|oldest] [--page N] [--runs N] [--explain]
+//     [--circle lat,lon,radius_m]... [--sort newest|oldest] [--page N] [--runs N] [--explain]
 import { Client } from 'pg';
 import { Prisma, PrismaClient } from '@prisma/client';
 import { PrismaPg } from '@prisma/adapter-pg';
@@ -82,8 +83,19 @@ async function main() {
     await new Migrator(url).migrate();
     await loadBlock(url);
   }
-  const boxes = options('box').map((b) => b.split(',').map(Number) as Box);
-  if (block && boxes.length === 0) boxes.push(blockBox());
+  type Body = Parameters<typeof searchPlan>[0];
+  const areas: Array<{ name: string; body: Body }> = options('box').map((b) => {
+    const bbox = b.split(',').map(Number) as Box;
+    return { name: `bbox ${bbox.map((n) => n.toFixed(6)).join(',')}`, body: { bbox } };
+  });
+  for (const c of options('circle')) {
+    const [lat, lon, radius] = c.split(',').map(Number);
+    areas.push({
+      name: `circle ${lat},${lon} ${radius} m`,
+      body: { query: `${lat}, ${lon}`, near: { radius_m: radius } },
+    });
+  }
+  if (block && areas.length === 0) areas.push({ name: 'the block box', body: { bbox: blockBox() } });
   const sort = option('sort', 'newest') as 'newest' | 'oldest';
   const page = Number(option('page', '1'));
   const runs = Number(option('runs', '21'));
@@ -95,8 +107,8 @@ async function main() {
       const [name, value] = o.trim().split('=');
       await c.query('SELECT set_config($1, $2, false)', [name, value]);
     }
-    for (const bbox of boxes) {
-      const body = { bbox, sort };
+    for (const area of areas) {
+      const body = { ...area.body, sort };
       const statements = { before: before(window, body), after: areaSql(window, searchPlan(body)) };
       const times = { before: [] as number[], after: [] as number[] };
       const server = { before: [] as number[], after: [] as number[] };
@@ -104,7 +116,7 @@ async function main() {
       for (let r = 0; r < runs + 1; r++) {
         const a = await timed(c, statements.before);
         const b = await timed(c, statements.after);
-        if (a.ids.join() !== b.ids.join()) throw new Error(`pages differ for ${bbox.join(',')}`);
+        if (a.ids.join() !== b.ids.join()) throw new Error(`pages differ for ${area.name}`);
         if (r === 0) continue; // the first of each warms the connection's caches
         times.before.push(a.ms);
         times.after.push(b.ms);
@@ -114,7 +126,7 @@ async function main() {
       const line = (k: 'before' | 'after') =>
         `${k} median ${median(times[k]).toFixed(2)} ms (server ${median(server[k]).toFixed(2)})`;
       console.log(
-        `bbox ${bbox.map((n) => n.toFixed(6)).join(',')} ${sort} page ${page}: ${line('before')}, ${line('after')} ` +
+        `${area.name} ${sort} page ${page}: ${line('before')}, ${line('after')} ` +
           `(${runs} runs each, alternated; load ${loadBefore.join(' ')} -> ${loadAverage().join(' ')}; same pages)`,
       );
       if (!args.includes('--explain')) continue;

@@ -66,6 +66,11 @@ describe('search pages: a walk over every page of many searches', () => {
     }),
     denseNewest: () => ({ query: `${DENSE_CENTRE.lat}, ${DENSE_CENTRE.lon}`, sort: 'newest' }),
     nearOnly: (u) => ({ near: { ...DENSE_CENTRE, radius_m: 20 + Math.floor(u * 200) } }),
+    // Read cell by cell when the circle covers few cells (cellWalkSql), sorted past that.
+    nearSorted: (u) => ({
+      near: { ...DENSE_CENTRE, radius_m: 20 + Math.floor(u * 400) },
+      sort: u < 0.5 ? 'newest' : 'oldest',
+    }),
     denseBbox: (u) => ({
       bbox: boxAround(DENSE_CENTRE, 20 + Math.floor(u * 130)),
       sort: u < 0.5 ? 'newest' : 'oldest',
@@ -140,6 +145,10 @@ describe('search pages: a walk over every page of many searches', () => {
       expect(seen.size).toBe(await withinRadius(point.lat!, point.lon!, point.radius_m!));
     }
     if (Array.isArray(body.bbox) && body.query === undefined) expect(seen.size).toBe(await withinBox(body.bbox));
+    const near = body.near as { lat?: number; lon?: number; radius_m: number } | undefined;
+    if (near?.lat !== undefined && body.query === undefined && body.bbox === undefined) {
+      expect(seen.size).toBe(await withinRadius(near.lat, near.lon!, near.radius_m));
+    }
   }
 
   it('holds for every kind of search at limit 10', async () => {

@@ -1,8 +1,10 @@
 import { Prisma } from '@prisma/client';
-import { SearchPlan } from '../search-planner';
+import { Bounds, circleBounds } from '../coordinates';
+import { SearchFilters, SearchPlan } from '../search-planner';
 import { areaCountCap, PageWindow } from '../search-limits';
 import { filterConditions } from './filter-conditions.sql';
 import { ROW_COLUMNS } from './page-strategies.sql';
+import { distanceSql } from './spatial.sql';
 
 // The grid of imagery_cell_captured_at_idx: cells of 1/500 degree (0.002: 222 m of latitude, 150 m
 // of longitude at 47 degrees), a cell being (floor(lon * 500), floor(lat * 500)). The index holds
@@ -28,14 +30,29 @@ const cellRange = (from: number, to: number) => [
 // page of a wide box, whose walk could read several times the box, keeps the sort.
 export const CELL_READS_PER_COUNTED = 8;
 
-// Whether a search without text is read by cellWalkSql: newest or oldest first, a bbox (not across
-// the antimeridian) covering at most MAX_WALKED_CELLS cells, few enough for the page
-// (CELL_READS_PER_COUNTED), and no circle (whose box condition would lead each cell's walk to the
-// geometry index).
+// The box a cell walk covers: the bbox and every circle's bounding box (circleBounds, the box the
+// circle's own filter tests), intersected; null when one of them crosses the antimeridian (or, near a
+// pole, spans every longitude) or they do not meet.
+export function walkedBox(filters: SearchFilters): Bounds | null {
+  const boxes = [...(filters.bbox ? [filters.bbox] : []), ...filters.circles.map((c) => circleBounds(c, c.radiusM))];
+  if (boxes.length === 0 || boxes.some((b) => b.west > b.east)) return null;
+  const box = {
+    west: Math.max(...boxes.map((b) => b.west)),
+    south: Math.max(...boxes.map((b) => b.south)),
+    east: Math.min(...boxes.map((b) => b.east)),
+    north: Math.min(...boxes.map((b) => b.north)),
+  };
+  return box.west <= box.east && box.south <= box.north ? box : null;
+}
+
+// Whether a search without text is read by cellWalkSql: newest or oldest first, a bbox or a circle
+// (a point's radius, near, looking_at) whose box (walkedBox) covers at most MAX_WALKED_CELLS cells,
+// few enough for the page (CELL_READS_PER_COUNTED). At 47 degrees a 250 m circle covers 12 to 20
+// cells (walked for its first 6 pages at least), a 100 m one 2 to 6, a 1 km one over 100 (it keeps sortedPageSql).
 export function walksCells(plan: SearchPlan, window: PageWindow): boolean {
-  const box = plan.filters.bbox;
-  if (!box || box.west > box.east || plan.filters.circles.length > 0) return false;
   if (plan.sort !== 'newest' && plan.sort !== 'oldest') return false;
+  const box = walkedBox(plan.filters);
+  if (!box) return false;
   const [x0, x1] = cellRange(box.west, box.east);
   const [y0, y1] = cellRange(box.south, box.north);
   const cells = (x1 - x0 + 1) * (y1 - y0 + 1);
@@ -48,28 +65,24 @@ export function walksCells(plan: SearchPlan, window: PageWindow): boolean {
 const RAW_COLUMNS = Prisma.sql`i.id, i.address, i.captured_at, i.heading, i.interactive, i.image_url, i.location,
   i.place_id, i.locality_id`;
 
-// A bbox newest (or oldest) first, counted like sortedPageSql (the first cap + 1 matches, from the
-// geometry GiST index), whose rows are kept: a box holding cap or fewer is paged from them, sorted,
-// without reading the box again. A box holding more (a city block holds thousands, and reading and
-// sorting them all was most of the statement) is read cell by cell: in each cell the box covers, the
+// A bbox or circle newest (or oldest) first, counted like sortedPageSql (the first cap + 1 matches,
+// from the geometry GiST index), whose rows are kept: an area holding cap or fewer is paged from them,
+// sorted, without reading it again. An area holding more (a city block holds thousands, and reading and
+// sorting them all was most of the statement) is read cell by cell: in each cell walkedBox covers, the
 // first offset + limit matches in page order from imagery_cell_captured_at_idx, then those merged,
 // sorted by (captured_at, id) and paged. The page's rows are among their cells' first offset + limit,
 // so it is the page of every match sorted, ties included (id ends the order). Each cell's walk reads
 // its records until it has found offset + limit in the box: a cell the box only grazes may read most
-// of its records. The box test inside a cell's walk is _ST_Intersects, ST_Intersects without its
-// index support, so the planner cannot turn the walk into a read of the whole box from the geometry
-// index. Two reads of imagery, as sortedPageSql: each one the planner opens costs planning time.
+// of its records (a circle's corner cells, the most). Inside a cell's walk the filters are the same
+// tests written without index support (filterConditions' `unindexed`: the bbox by _ST_Intersects, a
+// circle's box by _ST_Intersects too, then its sphere distance), so the planner cannot turn the walk
+// into a read of the whole area from the geometry index. Two reads of imagery, as sortedPageSql: each
+// one the planner opens costs planning time.
 export function cellWalkSql(window: PageWindow, plan: SearchPlan, cap: number): Prisma.Sql {
-  const box = plan.filters.bbox!;
+  const box = walkedBox(plan.filters)!;
   const where = Prisma.join(filterConditions(plan.filters), ' AND ');
-  const envelope = Prisma.sql`ST_MakeEnvelope(${box.west}::float8, ${box.south}::float8, ${box.east}::float8, ${box.north}::float8, 4326)`;
   const inCell = Prisma.join(
-    [
-      Prisma.sql`${CELL_X} = cx`,
-      Prisma.sql`${CELL_Y} = cy`,
-      Prisma.sql`_ST_Intersects(i.location, ${envelope})`,
-      ...filterConditions({ ...plan.filters, bbox: undefined }),
-    ],
+    [Prisma.sql`${CELL_X} = cx`, Prisma.sql`${CELL_Y} = cy`, ...filterConditions(plan.filters, { unindexed: true })],
     ' AND ',
   );
   const dir = Prisma.raw(plan.sort === 'newest' ? 'DESC' : 'ASC');
@@ -92,6 +105,8 @@ export function cellWalkSql(window: PageWindow, plan: SearchPlan, cap: number): 
     )
     SELECT c.total, false AS "codeMatched", p.*
     FROM counted c
-    LEFT JOIN LATERAL (SELECT ${ROW_COLUMNS}, 0::float8 AS score, NULL::float8 AS distance FROM page i) p ON true
+    LEFT JOIN LATERAL (
+      SELECT ${ROW_COLUMNS}, 0::float8 AS score, ${distanceSql(plan.anchor)}::float8 AS distance FROM page i
+    ) p ON true
     ORDER BY p."capturedAt" ${dir}, p.id ${dir}`;
 }

@@ -5,22 +5,33 @@ import { distanceSql, geography } from './spatial.sql';
 import { inRegionSql } from './region.sql';
 
 // The WHERE conditions of a request's filters (alias i = imagery); the same for every strategy.
-export function filterConditions(f: SearchFilters): Prisma.Sql[] {
+// `unindexed`: the same tests written so that no index of imagery.location serves them, for a walk
+// of another index that tests them row by row (cellWalkSql): ST_Intersects as _ST_Intersects, and a
+// circle's box as _ST_Intersects too, which passes the same rows as && once the sphere distance is
+// tested (every point within the radius lies inside the box; && only adds points just outside it).
+// _ST_Intersects' declared cost (10000) is what makes the planner stop each walk after its page
+// rather than read the whole cell and sort it (which it did with the box as geometry_overlaps).
+export function filterConditions(f: SearchFilters, { unindexed = false } = {}): Prisma.Sql[] {
   const where: Prisma.Sql[] = [];
   // A radius: the box around the circle for the geometry GiST index (its statistics give the planner
   // true row estimates, which ST_DWithin on geography does not), then the exact sphere distance.
   for (const c of f.circles) {
     const { west, south, east, north } = circleBounds(c, c.radiusM);
+    const envelope = (w: number, e: number) =>
+      Prisma.sql`ST_MakeEnvelope(${w}::float8, ${south}::float8, ${e}::float8, ${north}::float8, 4326)`;
     const box = (w: number, e: number) =>
-      Prisma.sql`i.location && ST_MakeEnvelope(${w}::float8, ${south}::float8, ${e}::float8, ${north}::float8, 4326)`;
+      unindexed
+        ? Prisma.sql`_ST_Intersects(i.location, ${envelope(w, e)})`
+        : Prisma.sql`i.location && ${envelope(w, e)}`;
     where.push(west <= east ? box(west, east) : Prisma.sql`(${box(west, 180)} OR ${box(-180, east)})`);
     where.push(Prisma.sql`${distanceSql(c)} <= ${c.radiusM}::float8`);
   }
   if (f.bbox) {
     const { west, south, east, north } = f.bbox;
     // ST_Intersects: the GiST && test (single-precision boxes) plus an exact one, edges included.
+    const intersects = Prisma.raw(unindexed ? '_ST_Intersects' : 'ST_Intersects');
     const box = (w: number, e: number) =>
-      Prisma.sql`ST_Intersects(i.location, ST_MakeEnvelope(${w}::float8, ${south}::float8, ${e}::float8, ${north}::float8, 4326))`;
+      Prisma.sql`${intersects}(i.location, ST_MakeEnvelope(${w}::float8, ${south}::float8, ${e}::float8, ${north}::float8, 4326))`;
     // Across the antimeridian: the part east of west, and the part west of east.
     where.push(west < east ? box(west, east) : Prisma.sql`(${box(west, 180)} OR ${box(-180, east)})`);
   }

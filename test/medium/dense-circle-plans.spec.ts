@@ -1,0 +1,117 @@
+import { Prisma, PrismaClient } from '@prisma/client';
+import { TestingModule } from '@nestjs/testing';
+import { PrismaService } from '../../src/database/prisma.service';
+import { areaCountCap, PageWindow } from '../../src/search/search-limits';
+import { SearchRepository } from '../../src/search/search.repository';
+import { CELLS_PER_DEGREE, walkedBox, walksCells } from '../../src/search/sql/cell-walk.sql';
+import { sortedPageSql } from '../../src/search/sql/page-strategies.sql';
+import { denseBlockSql, explainAnalyzed, searchPlan, seedPlanCatalogue } from '../helpers/query-plans';
+import { startSearchService } from '../helpers/search-service';
+import { prismaClient, resetImagery } from '../helpers/test-app';
+
+// A point's circle newest or oldest first (a coordinate search with `sort`, or `near`) over a dense
+// block (the block of dense-area-plans.spec.ts: 20,000 records in a 200 m disc on a 50,000-record
+// grid): read cell by cell (imagery_cell_captured_at_idx), each cell's first offset + limit in the
+// circle, where the statement before read and sorted every record in the circle. The same rows.
+describe('search query plans: a circle in a dense block, newest or oldest first', () => {
+  let prisma: PrismaClient;
+  let moduleRef: TestingModule;
+  let search: Awaited<ReturnType<typeof startSearchService>>['search'];
+  const CENTRE = { lat: 47.1391, lon: 9.5209 };
+  const query = `${CENTRE.lat}, ${CENTRE.lon}`;
+
+  beforeAll(async () => {
+    await resetImagery();
+    prisma = prismaClient();
+    await seedPlanCatalogue(prisma, 50_000);
+    const dense = denseBlockSql(20_000, CENTRE, 200);
+    await prisma.$transaction([
+      prisma.$queryRawUnsafe('SELECT setseed(0.36)::text AS seeded'),
+      prisma.$executeRawUnsafe(dense.text, ...dense.values),
+    ]);
+    await prisma.$executeRawUnsafe('ANALYZE imagery');
+    ({ moduleRef, search } = await startSearchService());
+  }, 300_000);
+
+  afterAll(async () => {
+    await moduleRef?.close();
+    await resetImagery();
+    await prisma.$disconnect();
+  });
+
+  // The statement before the cell walk: every match in the circle, sorted.
+  const sortedCircle = (window: PageWindow, plan: ReturnType<typeof searchPlan>) =>
+    sortedPageSql(window, plan, {
+      match: null,
+      score: Prisma.sql`0`,
+      codeMatch: Prisma.sql`false`,
+      cap: areaCountCap(window),
+    });
+  const rows = async (sql: Prisma.Sql) =>
+    (await prisma.$queryRawUnsafe<Array<{ id: string; distance: number }>>(sql.text, ...sql.values)).map((r) => [
+      r.id,
+      r.distance,
+    ]);
+  const cellsOf = (plan: ReturnType<typeof searchPlan>) => {
+    const b = walkedBox(plan.filters)!;
+    const [x0, x1, y0, y1] = [b.west, b.east, b.south, b.north].map((d) => Math.floor(d * CELLS_PER_DEGREE));
+    return (x1 - x0 + 1) * (y1 - y0 + 1);
+  };
+
+  // The page's nodes (after the count): each cell's walk, nothing else read from imagery; at most
+  // offset + limit rows per cell; the rows (ids and distances) of the statement before.
+  const expectWalked = async (plan: ReturnType<typeof searchPlan>, window: PageWindow) => {
+    expect(walksCells(plan, window)).toBe(true);
+    const sql = SearchRepository.areaSql(window, plan);
+    const nodes = await explainAnalyzed(moduleRef.get(PrismaService), sql);
+    const page = nodes.slice(nodes.findIndex((n) => n.type === 'Append'));
+    const read = page.filter((n) => n.on.startsWith('imagery') && n.executed);
+    expect(read.map((n) => n.on)).toEqual(['imagery_cell_captured_at_idx']);
+    expect(read[0].loops).toBe(cellsOf(plan));
+    expect(read[0].rows * read[0].loops).toBeLessThanOrEqual(cellsOf(plan) * (window.offset + window.limit));
+    const walked = await rows(sql);
+    expect(walked).toHaveLength(window.limit);
+    expect(walked).toEqual(await rows(sortedCircle(window, plan)));
+  };
+
+  it('pages a 250 m circle cell by cell, newest and oldest, page 1 and page 5, with and without filters', async () => {
+    for (const sort of ['newest', 'oldest'] as const) {
+      for (const window of [
+        { limit: 10, offset: 0 },
+        { limit: 10, offset: 40 },
+      ]) {
+        await expectWalked(searchPlan({ query, sort }), window);
+        await expectWalked(searchPlan({ near: { ...CENTRE, radius_m: 250 }, sort }), window);
+        await expectWalked(
+          searchPlan({ query, sort, interactive: false, captured_after: '2018-01-01', facing: 'N' }),
+          window,
+        );
+      }
+    }
+  });
+
+  it('pages a deep page (50) of a 100 m circle cell by cell, with and without filters', async () => {
+    const window = { limit: 10, offset: 490 };
+    for (const sort of ['newest', 'oldest'] as const) {
+      await expectWalked(searchPlan({ query, near: { radius_m: 100 }, sort }), window);
+      await expectWalked(searchPlan({ query, near: { radius_m: 100 }, sort, captured_before: '2024-06-30' }), window);
+    }
+  });
+
+  it('keeps the statement before for a 1 km circle (too many cells), with the same rows', async () => {
+    const window = { limit: 10, offset: 0 };
+    const plan = searchPlan({ query, near: { radius_m: 1000 }, sort: 'newest' });
+    expect(walksCells(plan, window)).toBe(false);
+    expect(await rows(SearchRepository.areaSql(window, plan))).toEqual(await rows(sortedCircle(window, plan)));
+  });
+
+  it('answers a coordinate search newest first through the service, every page up to pageTotal with records', async () => {
+    const first = await search({ query, sort: 'newest', include: ['total', 'captured_at'] });
+    expect(first).toMatchObject({ total: areaCountCap({ limit: 10, offset: 0 }), total_exact: false });
+    expect(first.data).toHaveLength(10);
+    const dates = first.data.map((d) => d.captured_at);
+    expect(dates).toEqual([...dates].sort().reverse());
+    const last = await search({ query, sort: 'oldest', page: first.pageTotal, include: ['total'] });
+    expect(last.data).toHaveLength(10);
+  });
+});
