@@ -1,0 +1,39 @@
+-- Function lis_update_coverage, as the migrations leave it (written by `npm run sql:functions`; change it in a migration).
+
+CREATE OR REPLACE FUNCTION public.lis_update_coverage(full_above double precision DEFAULT 0.02, OUT rebuilt boolean, OUT cells bigint)
+ RETURNS record
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  touched bigint;
+  catalogue float8;
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtext('lis_refresh_coverage'));
+  PERFORM set_config('jit', 'off', true);
+  CREATE TEMPORARY TABLE coverage_touched_now ON COMMIT DROP AS SELECT location FROM coverage_touched WHERE false;
+  WITH taken AS (DELETE FROM coverage_touched RETURNING location)
+  INSERT INTO coverage_touched_now SELECT location FROM taken;
+  GET DIAGNOSTICS touched = ROW_COUNT;
+  SELECT greatest(c.reltuples, 0) INTO catalogue FROM pg_class c WHERE c.oid = 'imagery'::regclass;
+  rebuilt := touched > 0 AND (EXISTS (SELECT 1 FROM coverage_touched_now WHERE location IS NULL)
+                              OR NOT EXISTS (SELECT 1 FROM coverage_cells)
+                              OR touched > full_above * catalogue);
+  IF rebuilt THEN
+    cells := lis_refresh_coverage();
+  ELSIF touched > 0 THEN
+    CREATE TEMPORARY TABLE coverage_changed (geom geometry) ON COMMIT DROP;
+    cells := lis_update_coverage_16();
+    IF EXISTS (SELECT 1 FROM coverage_changed) THEN
+      cells := cells + lis_update_coverage_15();
+    END IF;
+    FOR z IN REVERSE 14..0 LOOP
+      EXIT WHEN NOT EXISTS (SELECT 1 FROM coverage_changed);
+      cells := cells + lis_update_coverage_low(z);
+    END LOOP;
+    DROP TABLE coverage_changed;
+    PERFORM lis_map_data_changed();
+  ELSE
+    cells := 0;
+  END IF;
+  DROP TABLE coverage_touched_now;
+END $function$;
