@@ -114,15 +114,17 @@ $$;
 -- Puts one zoom's recomputed cells in place (the incremental refresh's step for each zoom): compares
 -- the cells found (coverage_old, with their row ids) with the cells recomputed (coverage_new), both by
 -- the cell's key (kx, ky), deletes the ones that changed or emptied and inserts the changed or new
--- ones. Leaves in coverage_changed the old and new points of the cells that changed, whose cells of
--- the zoom below are the next step's. Returns the cells changed.
+-- ones. Leaves in coverage_changed each changed cell's old point with its count taken away and its
+-- new point with its count added: the next step's changes to the counts of the zoom below. Returns the
+-- cells changed.
 CREATE FUNCTION lis_apply_coverage_cells(z integer) RETURNS bigint
 LANGUAGE plpgsql AS $$
 DECLARE
   changed bigint;
 BEGIN
   CREATE TEMPORARY TABLE coverage_diff ON COMMIT DROP AS
-  SELECT o.row_id, o.geom AS old_geom, n.geom, n.count, n.image_id, n.heading, n.interactive, n.captured_at
+  SELECT o.row_id, o.geom AS old_geom, o.count AS old_count, n.geom, n.count, n.image_id, n.heading, n.interactive,
+         n.captured_at
   FROM coverage_old o FULL JOIN coverage_new n ON n.kx = o.kx AND n.ky = o.ky
   WHERE (ST_X(o.geom), ST_Y(o.geom), o.count, o.image_id, o.heading, o.interactive, o.captured_at)
         IS DISTINCT FROM (ST_X(n.geom), ST_Y(n.geom), n.count, n.image_id, n.heading, n.interactive, n.captured_at);
@@ -130,8 +132,9 @@ BEGIN
   INSERT INTO coverage_cells (zoom, geom, count, image_id, heading, interactive, captured_at)
   SELECT z, geom, count, image_id, heading, interactive, captured_at FROM coverage_diff WHERE geom IS NOT NULL;
   DELETE FROM coverage_changed;
-  INSERT INTO coverage_changed (geom)
-  SELECT old_geom FROM coverage_diff WHERE old_geom IS NOT NULL UNION ALL SELECT geom FROM coverage_diff WHERE geom IS NOT NULL;
+  INSERT INTO coverage_changed (geom, delta)
+  SELECT old_geom, -old_count FROM coverage_diff WHERE old_geom IS NOT NULL
+  UNION ALL SELECT geom, count FROM coverage_diff WHERE geom IS NOT NULL;
   SELECT count(*) INTO changed FROM coverage_diff;
   DROP TABLE coverage_old, coverage_new, coverage_diff;
   RETURN changed;
@@ -205,9 +208,11 @@ BEGIN
   RETURN lis_apply_coverage_cells(15);
 END $$;
 
--- The incremental refresh's zoom z (0 to 14): the cells of the zoom z + 1 cells that changed, each the
--- sum of the counts of the cells above that snap to it (the same ST_SnapToGrid as the full rebuild's).
--- The zoom is written into the statements (EXECUTE) so that each picks its zoom's partial index.
+-- The incremental refresh's zoom z (0 to 14): a cell's count is the sum of the counts of the zoom z + 1
+-- cells that snap to it (the same ST_SnapToGrid as the full rebuild's), so each cell the changes of
+-- zoom z + 1 snap to gets their sum added to its count, without reading the cells around: a cell whose
+-- count falls to 0 has no cell above it left and is deleted, a cell that had none is new. The zoom is
+-- written into the statement (EXECUTE) so that it picks its zoom's partial index.
 CREATE FUNCTION lis_update_coverage_low(z integer) RETURNS bigint
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -215,27 +220,21 @@ DECLARE
   origin CONSTANT float8 := -20037508.342789244;
 BEGIN
   CREATE TEMPORARY TABLE coverage_keys ON COMMIT DROP AS
-  SELECT DISTINCT ON (ST_X(p), ST_Y(p)) ST_X(p) AS kx, ST_Y(p) AS ky, p
+  SELECT ST_X(p) AS kx, ST_Y(p) AS ky, (array_agg(p))[1] AS p, sum(delta) AS delta
   FROM (SELECT ST_SnapToGrid(geom, origin + world / (2 ^ z * 64) / 2, origin + world / (2 ^ z * 64) / 2,
-                             world / (2 ^ z * 64), world / (2 ^ z * 64)) AS p FROM coverage_changed) c;
+                             world / (2 ^ z * 64), world / (2 ^ z * 64)) AS p, delta FROM coverage_changed) c
+  GROUP BY 1, 2 HAVING sum(delta) <> 0;
   ANALYZE coverage_keys;
-  EXECUTE format($sql$
-    CREATE TEMPORARY TABLE coverage_new ON COMMIT DROP AS
-    SELECT k.kx, k.ky, k.p AS geom, s.count, NULL::uuid AS image_id, NULL::float8 AS heading,
-           NULL::boolean AS interactive, NULL::date AS captured_at
-    FROM coverage_keys k JOIN (
-      SELECT k.kx, k.ky, sum(c.count) AS count
-      FROM coverage_keys k CROSS JOIN LATERAL (
-        SELECT ST_SnapToGrid(c.geom, $1, $1, $2, $2) AS g, c.count
-        FROM coverage_cells c WHERE c.zoom = %s AND c.geom && ST_Expand(k.p, $2)) c
-      WHERE ST_X(c.g) = k.kx AND ST_Y(c.g) = k.ky
-      GROUP BY k.kx, k.ky) s ON s.kx = k.kx AND s.ky = k.ky$sql$, z + 1)
-  USING origin + world / (2 ^ z * 64) / 2, world / (2 ^ z * 64);
   EXECUTE format($sql$
     CREATE TEMPORARY TABLE coverage_old ON COMMIT DROP AS
     SELECT c.ctid AS row_id, k.kx, k.ky, c.geom, c.count, c.image_id, c.heading, c.interactive, c.captured_at
     FROM coverage_keys k JOIN coverage_cells c
       ON c.zoom = %s AND c.geom && k.p AND ST_X(c.geom) = k.kx AND ST_Y(c.geom) = k.ky$sql$, z);
+  CREATE TEMPORARY TABLE coverage_new ON COMMIT DROP AS
+  SELECT k.kx, k.ky, k.p AS geom, coalesce(o.count, 0) + k.delta AS count, NULL::uuid AS image_id,
+         NULL::float8 AS heading, NULL::boolean AS interactive, NULL::date AS captured_at
+  FROM coverage_keys k LEFT JOIN coverage_old o ON o.kx = k.kx AND o.ky = k.ky
+  WHERE coalesce(o.count, 0) + k.delta > 0;
   DROP TABLE coverage_keys;
   RETURN lis_apply_coverage_cells(z);
 END $$;
@@ -266,7 +265,7 @@ BEGIN
   IF rebuilt THEN
     cells := lis_refresh_coverage();
   ELSIF touched > 0 THEN
-    CREATE TEMPORARY TABLE coverage_changed (geom geometry) ON COMMIT DROP;
+    CREATE TEMPORARY TABLE coverage_changed (geom geometry, delta bigint) ON COMMIT DROP;
     cells := lis_update_coverage_16();
     IF EXISTS (SELECT 1 FROM coverage_changed) THEN
       cells := cells + lis_update_coverage_15();

@@ -14,14 +14,13 @@ BEGIN
   WITH taken AS (DELETE FROM coverage_touched RETURNING location)
   INSERT INTO coverage_touched_now SELECT location FROM taken;
   GET DIAGNOSTICS touched = ROW_COUNT;
-  SELECT greatest(c.reltuples, 0) INTO catalogue FROM pg_class c WHERE c.oid = 'imagery'::regclass;
+  SELECT coalesce(sum(count), 0) INTO catalogue FROM coverage_cells WHERE zoom = 0;
   rebuilt := touched > 0 AND (EXISTS (SELECT 1 FROM coverage_touched_now WHERE location IS NULL)
-                              OR NOT EXISTS (SELECT 1 FROM coverage_cells)
-                              OR touched > full_above * catalogue);
+                              OR catalogue = 0 OR touched > full_above * catalogue);
   IF rebuilt THEN
     cells := lis_refresh_coverage();
   ELSIF touched > 0 THEN
-    CREATE TEMPORARY TABLE coverage_changed (geom geometry) ON COMMIT DROP;
+    CREATE TEMPORARY TABLE coverage_changed (geom geometry, delta bigint) ON COMMIT DROP;
     cells := lis_update_coverage_16();
     IF EXISTS (SELECT 1 FROM coverage_changed) THEN
       cells := cells + lis_update_coverage_15();

@@ -9,27 +9,21 @@ DECLARE
   origin CONSTANT float8 := -20037508.342789244;
 BEGIN
   CREATE TEMPORARY TABLE coverage_keys ON COMMIT DROP AS
-  SELECT DISTINCT ON (ST_X(p), ST_Y(p)) ST_X(p) AS kx, ST_Y(p) AS ky, p
+  SELECT ST_X(p) AS kx, ST_Y(p) AS ky, (array_agg(p))[1] AS p, sum(delta) AS delta
   FROM (SELECT ST_SnapToGrid(geom, origin + world / (2 ^ z * 64) / 2, origin + world / (2 ^ z * 64) / 2,
-                             world / (2 ^ z * 64), world / (2 ^ z * 64)) AS p FROM coverage_changed) c;
+                             world / (2 ^ z * 64), world / (2 ^ z * 64)) AS p, delta FROM coverage_changed) c
+  GROUP BY 1, 2 HAVING sum(delta) <> 0;
   ANALYZE coverage_keys;
-  EXECUTE format($sql$
-    CREATE TEMPORARY TABLE coverage_new ON COMMIT DROP AS
-    SELECT k.kx, k.ky, k.p AS geom, s.count, NULL::uuid AS image_id, NULL::float8 AS heading,
-           NULL::boolean AS interactive, NULL::date AS captured_at
-    FROM coverage_keys k JOIN (
-      SELECT k.kx, k.ky, sum(c.count) AS count
-      FROM coverage_keys k CROSS JOIN LATERAL (
-        SELECT ST_SnapToGrid(c.geom, $1, $1, $2, $2) AS g, c.count
-        FROM coverage_cells c WHERE c.zoom = %s AND c.geom && ST_Expand(k.p, $2)) c
-      WHERE ST_X(c.g) = k.kx AND ST_Y(c.g) = k.ky
-      GROUP BY k.kx, k.ky) s ON s.kx = k.kx AND s.ky = k.ky$sql$, z + 1)
-  USING origin + world / (2 ^ z * 64) / 2, world / (2 ^ z * 64);
   EXECUTE format($sql$
     CREATE TEMPORARY TABLE coverage_old ON COMMIT DROP AS
     SELECT c.ctid AS row_id, k.kx, k.ky, c.geom, c.count, c.image_id, c.heading, c.interactive, c.captured_at
     FROM coverage_keys k JOIN coverage_cells c
       ON c.zoom = %s AND c.geom && k.p AND ST_X(c.geom) = k.kx AND ST_Y(c.geom) = k.ky$sql$, z);
+  CREATE TEMPORARY TABLE coverage_new ON COMMIT DROP AS
+  SELECT k.kx, k.ky, k.p AS geom, coalesce(o.count, 0) + k.delta AS count, NULL::uuid AS image_id,
+         NULL::float8 AS heading, NULL::boolean AS interactive, NULL::date AS captured_at
+  FROM coverage_keys k LEFT JOIN coverage_old o ON o.kx = k.kx AND o.ky = k.ky
+  WHERE coalesce(o.count, 0) + k.delta > 0;
   DROP TABLE coverage_keys;
   RETURN lis_apply_coverage_cells(z);
 END $function$;
