@@ -280,4 +280,17 @@ describe('incremental coverage refresh', () => {
     await q('SELECT lis_refresh_coverage()');
     expect(await cells()).toEqual(afterDeletion);
   });
+
+  it('rebuilds every cell instead when it touched more cells than its share of the catalogue', async () => {
+    const [{ n }] = await q<{ n: number }>('SELECT sum(count)::int AS n FROM coverage_cells WHERE zoom = 0');
+    const share = 1.5 / n; // 1 cell touched: recomputed; 2: rebuilt
+    await insert([
+      { lon: LON + 0.01, lat: LAT },
+      { lon: LON + 0.02, lat: LAT },
+    ]);
+    expect(await q('SELECT rebuilt FROM lis_update_coverage($1)', [share])).toEqual([{ rebuilt: true }]);
+    await insert([{ lon: LON + 0.03, lat: LAT }]);
+    expect(await q('SELECT rebuilt FROM lis_update_coverage($1)', [share])).toEqual([{ rebuilt: false }]);
+    expect(await touched()).toBe(0);
+  });
 });

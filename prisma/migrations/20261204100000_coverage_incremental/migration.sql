@@ -140,8 +140,8 @@ BEGIN
   RETURN changed;
 END $$;
 
--- The incremental refresh's zoom 16: the cells of the touched locations (coverage_touched_now),
--- recomputed from their images read through imagery_location_idx, each image in the cell of the same
+-- The incremental refresh's zoom 16: the cells of the touched locations (coverage_keys, made by
+-- lis_update_coverage), recomputed from their images read through imagery_location_idx, each image in the cell of the same
 -- floor() of its projected point as the full rebuild's.
 CREATE FUNCTION lis_update_coverage_16() RETURNS bigint
 LANGUAGE plpgsql AS $$
@@ -149,11 +149,6 @@ DECLARE
   world CONSTANT float8 := 40075016.685578488;
   origin CONSTANT float8 := -20037508.342789244;
 BEGIN
-  CREATE TEMPORARY TABLE coverage_keys ON COMMIT DROP AS
-  SELECT DISTINCT floor((ST_X(p) - origin) / (world / (2 ^ 16 * 64)))::int AS cx,
-                  floor((-origin - ST_Y(p)) / (world / (2 ^ 16 * 64)))::int AS cy
-  FROM (SELECT ST_Transform(location, 3857) AS p FROM coverage_touched_now) t;
-  ANALYZE coverage_keys;
   CREATE TEMPORARY TABLE coverage_new ON COMMIT DROP AS
   SELECT DISTINCT ON (i.cy, i.cx) i.cx::float8 AS kx, i.cy::float8 AS ky, i.p AS geom,
          count(*) OVER (PARTITION BY i.cy, i.cx) AS count, i.id AS image_id, i.heading, i.interactive, i.captured_at
@@ -242,14 +237,17 @@ END $$;
 -- The coverage refresh after an import: recomputes the cells of the locations touched since the last
 -- refresh (coverage_touched) in place, zoom 16 from the images, each lower zoom from the cells above
 -- that changed, then raises the data version; nothing at all when nothing was touched. Rebuilds in full
--- (lis_refresh_coverage) after a TRUNCATE or a first load, when there are no cells yet, or when more
--- locations were touched than `full_above` of the catalogue (the images the cells counted, zoom 0's
--- counts: exact as of the last refresh, whatever the statistics): there the full rebuild is the faster
--- (docs/map-tiles.md). One refresh at a time (the full rebuild's lock).
+-- (lis_refresh_coverage) after a TRUNCATE or a first load, when there are no cells yet, or when the
+-- zoom 16 cells touched are more than `full_above` of the catalogue's images (those the cells counted,
+-- zoom 0's counts: exact as of the last refresh, whatever the statistics): the recomputation costs
+-- about the same per cell touched, the rebuild per image, and past that share the rebuild is the
+-- faster (docs/map-tiles.md). One refresh at a time (the full rebuild's lock).
 -- Returns whether it rebuilt in full, and the cells it wrote (all of them in a full rebuild).
 CREATE FUNCTION lis_update_coverage(full_above float8 DEFAULT 0.02, OUT rebuilt boolean, OUT cells bigint)
 LANGUAGE plpgsql AS $$
 DECLARE
+  world CONSTANT float8 := 40075016.685578488;
+  origin CONSTANT float8 := -20037508.342789244;
   touched bigint;
   catalogue float8;
 BEGIN
@@ -259,12 +257,19 @@ BEGIN
   WITH taken AS (DELETE FROM coverage_touched RETURNING location)
   INSERT INTO coverage_touched_now SELECT location FROM taken;
   GET DIAGNOSTICS touched = ROW_COUNT;
+  -- The zoom 16 cells touched (as the full rebuild's floor() puts the images in them).
+  CREATE TEMPORARY TABLE coverage_keys ON COMMIT DROP AS
+  SELECT DISTINCT floor((ST_X(p) - origin) / (world / (2 ^ 16 * 64)))::int AS cx,
+                  floor((-origin - ST_Y(p)) / (world / (2 ^ 16 * 64)))::int AS cy
+  FROM (SELECT ST_Transform(location, 3857) AS p FROM coverage_touched_now WHERE location IS NOT NULL) t;
   SELECT coalesce(sum(count), 0) INTO catalogue FROM coverage_cells WHERE zoom = 0;
   rebuilt := touched > 0 AND (EXISTS (SELECT 1 FROM coverage_touched_now WHERE location IS NULL)
-                              OR catalogue = 0 OR touched > full_above * catalogue);
+                              OR catalogue = 0 OR (SELECT count(*) FROM coverage_keys) > full_above * catalogue);
   IF rebuilt THEN
+    DROP TABLE coverage_keys;
     cells := lis_refresh_coverage();
   ELSIF touched > 0 THEN
+    ANALYZE coverage_keys;
     CREATE TEMPORARY TABLE coverage_changed (geom geometry, delta bigint) ON COMMIT DROP;
     cells := lis_update_coverage_16();
     IF EXISTS (SELECT 1 FROM coverage_changed) THEN
@@ -277,6 +282,7 @@ BEGIN
     DROP TABLE coverage_changed;
     PERFORM lis_map_data_changed();
   ELSE
+    DROP TABLE coverage_keys;
     cells := 0;
   END IF;
   DROP TABLE coverage_touched_now;

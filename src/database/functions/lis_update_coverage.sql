@@ -5,6 +5,8 @@ CREATE OR REPLACE FUNCTION public.lis_update_coverage(full_above double precisio
  LANGUAGE plpgsql
 AS $function$
 DECLARE
+  world CONSTANT float8 := 40075016.685578488;
+  origin CONSTANT float8 := -20037508.342789244;
   touched bigint;
   catalogue float8;
 BEGIN
@@ -14,12 +16,19 @@ BEGIN
   WITH taken AS (DELETE FROM coverage_touched RETURNING location)
   INSERT INTO coverage_touched_now SELECT location FROM taken;
   GET DIAGNOSTICS touched = ROW_COUNT;
+  -- The zoom 16 cells touched (as the full rebuild's floor() puts the images in them).
+  CREATE TEMPORARY TABLE coverage_keys ON COMMIT DROP AS
+  SELECT DISTINCT floor((ST_X(p) - origin) / (world / (2 ^ 16 * 64)))::int AS cx,
+                  floor((-origin - ST_Y(p)) / (world / (2 ^ 16 * 64)))::int AS cy
+  FROM (SELECT ST_Transform(location, 3857) AS p FROM coverage_touched_now WHERE location IS NOT NULL) t;
   SELECT coalesce(sum(count), 0) INTO catalogue FROM coverage_cells WHERE zoom = 0;
   rebuilt := touched > 0 AND (EXISTS (SELECT 1 FROM coverage_touched_now WHERE location IS NULL)
-                              OR catalogue = 0 OR touched > full_above * catalogue);
+                              OR catalogue = 0 OR (SELECT count(*) FROM coverage_keys) > full_above * catalogue);
   IF rebuilt THEN
+    DROP TABLE coverage_keys;
     cells := lis_refresh_coverage();
   ELSIF touched > 0 THEN
+    ANALYZE coverage_keys;
     CREATE TEMPORARY TABLE coverage_changed (geom geometry, delta bigint) ON COMMIT DROP;
     cells := lis_update_coverage_16();
     IF EXISTS (SELECT 1 FROM coverage_changed) THEN
@@ -32,6 +41,7 @@ BEGIN
     DROP TABLE coverage_changed;
     PERFORM lis_map_data_changed();
   ELSE
+    DROP TABLE coverage_keys;
     cells := 0;
   END IF;
   DROP TABLE coverage_touched_now;

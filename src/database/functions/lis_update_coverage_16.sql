@@ -8,11 +8,6 @@ DECLARE
   world CONSTANT float8 := 40075016.685578488;
   origin CONSTANT float8 := -20037508.342789244;
 BEGIN
-  CREATE TEMPORARY TABLE coverage_keys ON COMMIT DROP AS
-  SELECT DISTINCT floor((ST_X(p) - origin) / (world / (2 ^ 16 * 64)))::int AS cx,
-                  floor((-origin - ST_Y(p)) / (world / (2 ^ 16 * 64)))::int AS cy
-  FROM (SELECT ST_Transform(location, 3857) AS p FROM coverage_touched_now) t;
-  ANALYZE coverage_keys;
   CREATE TEMPORARY TABLE coverage_new ON COMMIT DROP AS
   SELECT DISTINCT ON (i.cy, i.cx) i.cx::float8 AS kx, i.cy::float8 AS ky, i.p AS geom,
          count(*) OVER (PARTITION BY i.cy, i.cx) AS count, i.id AS image_id, i.heading, i.interactive, i.captured_at
