@@ -299,4 +299,19 @@ describe('incremental coverage refresh', () => {
     expect(await q('SELECT rebuilt FROM lis_update_coverage($1)', [share])).toEqual([{ rebuilt: false }]);
     expect(await touched()).toBe(0);
   });
+
+  it('notes a first load as one row asking for a full rebuild, not its every record', async () => {
+    await q("INSERT INTO imagery_first_load (indexes) VALUES ('{}')"); // as lis_begin_first_load leaves it
+    try {
+      await insert([
+        { lon: LON + 0.04, lat: LAT },
+        { lon: LON + 0.05, lat: LAT },
+      ]);
+      // One row per statement (two here), none with a location.
+      expect(await q('SELECT location FROM coverage_touched')).toEqual([{ location: null }, { location: null }]);
+    } finally {
+      await q('DELETE FROM imagery_first_load');
+    }
+    expect(await q('SELECT rebuilt FROM lis_update_coverage()')).toEqual([{ rebuilt: true }]);
+  });
 });
