@@ -188,4 +188,25 @@ describe('incremental coverage refresh', () => {
     }
     expect(await q('SELECT rebuilt FROM lis_update_coverage()')).toEqual([{ rebuilt: true }]);
   });
+
+  serverOnly('leaves what a write not yet committed touched for the next refresh', async () => {
+    const writer = new Client({ connectionString: process.env.DATABASE_URL });
+    await writer.connect();
+    try {
+      await writer.query('BEGIN');
+      await writer.query(
+        `INSERT INTO imagery (id, address, captured_at, heading, interactive, image_url, location)
+         VALUES (gen_random_uuid(), 'Late', DATE '2026-01-01', 0, false, 'https://img.test/l.jpg',
+                 ST_SetSRID(ST_MakePoint($1, $2), 4326))`,
+        [LON + 0.0001, LAT + 0.0001],
+      );
+      await insert([{ lon: LON + 0.06, lat: LAT }]);
+      await refreshedAsRebuilt(); // the committed image only
+      await writer.query('COMMIT');
+      expect(await touched()).toBe(1);
+      expect(await refreshedAsRebuilt()).toBeGreaterThan(0);
+    } finally {
+      await writer.end();
+    }
+  });
 });
