@@ -90,6 +90,11 @@ void runCli(async (ctx) => {
             `first load: the catalogue was empty, so its indexes were built once at the end (${s.firstLoadIndexSeconds.toFixed(1)} s)`,
           ]
         : []),
+      ...(s.coverage
+        ? [
+            `map coverage: ${s.coverage.rebuilt ? `every cell rebuilt (${s.coverage.cells})` : `${s.coverage.cells} cells recomputed`} in ${s.coverage.seconds.toFixed(1)} s`,
+          ]
+        : []),
       ...(s.deletionSkipped ? [`--delete-missing: nothing deleted because ${s.deletionSkipped}`] : []),
       ...(s.listsNotRefreshed ? [listsNotRefreshedNote(s.listsNotRefreshed)] : []),
     ],

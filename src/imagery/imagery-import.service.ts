@@ -12,7 +12,7 @@ import { FeatureItem, FeatureResult, ImageryRecord, parseFeature, validateRecord
 import { ImageryRepository } from './imagery.repository';
 import type { ImportRejection } from '../import-formats/rejection';
 import { RankedWordListsRepository } from '../search-index/ranked-word-lists.repository';
-import { MapDataRepository } from '../map-data/map-data.repository';
+import { CoverageRefresh, MapDataRepository } from '../map-data/map-data.repository';
 
 export const DEFAULT_BATCH_SIZE = 5000;
 export const MAX_BATCH_SIZE = 50_000;
@@ -34,6 +34,8 @@ export interface ImportSummary extends BulkImportSummary<ImportRejection> {
   listsNotRefreshed?: string;
   /** Seconds spent building the indexes of a first load (an import into an empty catalogue; see ImageryFirstLoadSession). */
   firstLoadIndexSeconds?: number;
+  /** The map's coverage cells brought up to date at the end (see MapDataRepository.refreshCoverage). */
+  coverage?: CoverageRefresh & { seconds: number };
 }
 
 export interface ImportOptions extends BulkImportOptions<ImportRejection, ImportSummary> {
@@ -130,7 +132,8 @@ export class ImageryImportService {
     if (!summary.dryRun && summary.inserted + summary.updated + summary.deleted > 0) {
       summary.listsNotRefreshed = await this.rankedLists.refreshOrWhyNot(connections);
       // The map's coverage layer (and every tile's ETag, docs/map-tiles.md).
-      await this.mapData.refreshCoverage();
+      const started = Date.now();
+      summary.coverage = { ...(await this.mapData.refreshCoverage()), seconds: (Date.now() - started) / 1000 };
     }
     return tally.done();
   }

@@ -6,6 +6,14 @@ CREATE TEMP TABLE map_features_staging_ < random > (LIKE map_features)
 
 -- MapDataRepository.refreshCoverage
 SELECT
+  rebuilt,
+  cells::int AS cells
+FROM
+  lis_update_coverage ()
+;
+
+-- MapDataRepository.rebuildCoverage
+SELECT
   lis_refresh_coverage ()::int AS cells
 ;
 

@@ -7,9 +7,10 @@ import { resetImagery, testConfig } from '../helpers/test-app';
 import { decodeTile } from '../helpers/vector-tiles';
 import { currentKind } from '../setup/test-database';
 
-// The coverage refresh (lis_refresh_coverage, after every imagery import) builds the cells in a table of
-// their own and swaps it in: what that must keep is checked here (the cells themselves are checked by
-// tile-coverage.spec.ts and map-tiles.spec.ts, the indexes tiles read by tile-plans.spec.ts).
+// The full coverage refresh (lis_refresh_coverage, after a first load or a large import) builds the cells
+// in a table of their own and swaps it in: what that must keep is checked here (the cells themselves by
+// tile-coverage.spec.ts and map-tiles.spec.ts, the indexes tiles read by tile-plans.spec.ts, the
+// incremental refresh after other imports by coverage-refresh-incremental.spec.ts).
 const LON = 9.52;
 const LAT = 47.14;
 const serverOnly = currentKind() === 'server' ? it : it.skip;
@@ -63,7 +64,7 @@ describe('coverage refresh', () => {
 
   it('leaves no dead rows: a second refresh of the same images leaves the cells and their indexes the same size', async () => {
     const first = await size();
-    const cells = await mapData.refreshCoverage();
+    const cells = await mapData.rebuildCoverage();
     expect(cells).toBe(Number((await owner.query('SELECT count(*) AS n FROM coverage_cells')).rows[0].n));
     // Deleting the old cells and inserting the new ones into the same table doubled it until a vacuum.
     expect(await size()).toBeLessThanOrEqual(first * 1.05);
@@ -75,7 +76,7 @@ describe('coverage refresh', () => {
       (await owner.query("SELECT indexdef FROM pg_indexes WHERE tablename = 'coverage_cells' ORDER BY indexname")).rows;
     const before = await indexes();
     expect(before).toHaveLength(17);
-    await mapData.refreshCoverage();
+    await mapData.rebuildCoverage();
     expect(await indexes()).toEqual(before);
     expect((await owner.query("SELECT to_regclass('coverage_cells_next') AS t")).rows[0].t).toBeNull();
   });
@@ -85,7 +86,7 @@ describe('coverage refresh', () => {
     const reader = new Client({ connectionString: url });
     await reader.connect();
     try {
-      await mapData.refreshCoverage();
+      await mapData.rebuildCoverage();
       const { rows } = await reader.query('SELECT sum(count)::int AS n FROM coverage_cells WHERE zoom = 0');
       expect(rows[0].n).toBe(added);
     } finally {
@@ -122,7 +123,7 @@ describe('coverage refresh', () => {
     const old = await imagesCounted(); // the tile's statement prepared on the pool's connections
     await addImages(5_000);
     const state = { done: false };
-    const refresh = mapData.refreshCoverage().finally(() => (state.done = true));
+    const refresh = mapData.rebuildCoverage().finally(() => (state.done = true));
     const seen: number[] = [];
     while (!state.done) seen.push(...(await Promise.all([imagesCounted(), imagesCounted()])));
     await refresh;

@@ -34,7 +34,7 @@ class FakeRepository {
   coverageRefreshes = 0;
   async refreshCoverage() {
     this.coverageRefreshes++;
-    return 0;
+    return { rebuilt: false, cells: 0 };
   }
   async openImportSession(options: ImportSessionOptions) {
     this.options = options;

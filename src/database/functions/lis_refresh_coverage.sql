@@ -11,6 +11,9 @@ DECLARE
   added bigint;
 BEGIN
   PERFORM pg_advisory_xact_lock(hashtext('lis_refresh_coverage'));
+  -- Before the images are read: a location touched by a write that commits later stays for the next
+  -- refresh (DELETE, not TRUNCATE: writers go on adding rows meanwhile).
+  DELETE FROM coverage_touched;
   -- The images' sort in memory rather than in files (it takes about 150 bytes an image), and no JIT:
   -- PostGIS's function costs make every statement here look worth compiling, which took seconds.
   PERFORM set_config('work_mem', '512MB', true);

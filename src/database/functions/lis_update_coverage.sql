@@ -1,0 +1,51 @@
+-- Function lis_update_coverage, as the migrations leave it (written by `npm run sql:functions`; change it in a migration).
+
+CREATE OR REPLACE FUNCTION public.lis_update_coverage(full_above double precision DEFAULT 0.02, OUT rebuilt boolean, OUT cells bigint)
+ RETURNS record
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  world CONSTANT float8 := 40075016.685578488;
+  origin CONSTANT float8 := -20037508.342789244;
+  touched bigint;
+  catalogue float8;
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtext('lis_refresh_coverage'));
+  PERFORM set_config('jit', 'off', true);
+  CREATE TEMPORARY TABLE coverage_touched_now ON COMMIT DROP AS SELECT location FROM coverage_touched WHERE false;
+  WITH taken AS (DELETE FROM coverage_touched RETURNING location)
+  INSERT INTO coverage_touched_now SELECT location FROM taken;
+  GET DIAGNOSTICS touched = ROW_COUNT;
+  -- The zoom 16 cells touched (as the full rebuild's floor() puts the images in them).
+  CREATE TEMPORARY TABLE coverage_keys ON COMMIT DROP AS
+  SELECT DISTINCT floor((ST_X(p) - origin) / (world / (2 ^ 16 * 64)))::int AS cx,
+                  floor((-origin - ST_Y(p)) / (world / (2 ^ 16 * 64)))::int AS cy
+  FROM (SELECT ST_Transform(location, 3857) AS p FROM coverage_touched_now WHERE location IS NOT NULL) t;
+  SELECT coalesce(sum(count), 0) INTO catalogue FROM coverage_cells WHERE zoom = 0;
+  -- The built-in database (PGlite) rebuilds always: its PostGIS fails to estimate a join on `&&`
+  -- ("invalid join selectivity"), which every step here is; it holds small catalogues.
+  rebuilt := touched > 0 AND (EXISTS (SELECT 1 FROM coverage_touched_now WHERE location IS NULL)
+                              OR catalogue = 0 OR (SELECT count(*) FROM coverage_keys) > full_above * catalogue
+                              OR version() LIKE '%PGlite%');
+  IF rebuilt THEN
+    DROP TABLE coverage_keys;
+    cells := lis_refresh_coverage();
+  ELSIF touched > 0 THEN
+    ANALYZE coverage_keys;
+    CREATE TEMPORARY TABLE coverage_changed (geom geometry, delta bigint) ON COMMIT DROP;
+    cells := lis_update_coverage_16();
+    IF EXISTS (SELECT 1 FROM coverage_changed) THEN
+      cells := cells + lis_update_coverage_15();
+    END IF;
+    FOR z IN REVERSE 14..0 LOOP
+      EXIT WHEN NOT EXISTS (SELECT 1 FROM coverage_changed);
+      cells := cells + lis_update_coverage_low(z);
+    END LOOP;
+    DROP TABLE coverage_changed;
+    PERFORM lis_map_data_changed();
+  ELSE
+    DROP TABLE coverage_keys;
+    cells := 0;
+  END IF;
+  DROP TABLE coverage_touched_now;
+END $function$;

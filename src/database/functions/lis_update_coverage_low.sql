@@ -1,0 +1,29 @@
+-- Function lis_update_coverage_low, as the migrations leave it (written by `npm run sql:functions`; change it in a migration).
+
+CREATE OR REPLACE FUNCTION public.lis_update_coverage_low(z integer)
+ RETURNS bigint
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  world CONSTANT float8 := 40075016.685578488;
+  origin CONSTANT float8 := -20037508.342789244;
+BEGIN
+  CREATE TEMPORARY TABLE coverage_keys ON COMMIT DROP AS
+  SELECT ST_X(p) AS kx, ST_Y(p) AS ky, (array_agg(p))[1] AS p, sum(delta) AS delta
+  FROM (SELECT ST_SnapToGrid(geom, origin + world / (2 ^ z * 64) / 2, origin + world / (2 ^ z * 64) / 2,
+                             world / (2 ^ z * 64), world / (2 ^ z * 64)) AS p, delta FROM coverage_changed) c
+  GROUP BY 1, 2 HAVING sum(delta) <> 0;
+  ANALYZE coverage_keys;
+  EXECUTE format($sql$
+    CREATE TEMPORARY TABLE coverage_old ON COMMIT DROP AS
+    SELECT c.ctid AS row_id, k.kx, k.ky, c.geom, c.count, c.image_id, c.heading, c.interactive, c.captured_at
+    FROM coverage_keys k JOIN coverage_cells c
+      ON c.zoom = %s AND c.geom && k.p AND ST_X(c.geom) = k.kx AND ST_Y(c.geom) = k.ky$sql$, z);
+  CREATE TEMPORARY TABLE coverage_new ON COMMIT DROP AS
+  SELECT k.kx, k.ky, k.p AS geom, coalesce(o.count, 0) + k.delta AS count, NULL::uuid AS image_id,
+         NULL::float8 AS heading, NULL::boolean AS interactive, NULL::date AS captured_at
+  FROM coverage_keys k LEFT JOIN coverage_old o ON o.kx = k.kx AND o.ky = k.ky
+  WHERE coalesce(o.count, 0) + k.delta > 0;
+  DROP TABLE coverage_keys;
+  RETURN lis_apply_coverage_cells(z);
+END $function$;
