@@ -5,7 +5,8 @@
 -- imagery hashed by id (its primary key; a record's country changes when it is relinked, and Citus does
 -- not move a row between shards), everything else a reference table (places' two unique keys share no
 -- column, so places cannot be hashed). Triggers cannot run on distributed tables here: their upkeep
--- (vocabulary counts, ranked-list entries) would have to move into the import.
+-- (vocabulary counts, ranked-list entries, the coverage cells' touched locations) would have to move
+-- into the import.
 \set ON_ERROR_STOP on
 BEGIN;
 DROP TRIGGER imagery_words_on_insert ON imagery;
@@ -15,6 +16,10 @@ DROP TRIGGER imagery_words_on_truncate ON imagery;
 DROP TRIGGER imagery_word_ranks_on_update ON imagery;
 DROP TRIGGER imagery_word_ranks_on_delete ON imagery;
 DROP TRIGGER imagery_word_ranks_on_truncate ON imagery;
+DROP TRIGGER imagery_coverage_on_insert ON imagery;
+DROP TRIGGER imagery_coverage_on_update ON imagery;
+DROP TRIGGER imagery_coverage_on_delete ON imagery;
+DROP TRIGGER imagery_coverage_on_truncate ON imagery;
 -- api_keys is a reference table already (the migrator makes it one, src/database/citus-layout.ts).
 SELECT create_reference_table(t) FROM unnest(ARRAY[
   'places', 'imagery_words', 'imagery_word_ranks', 'imagery_word_lists', 'imagery_word_ranks_state',
