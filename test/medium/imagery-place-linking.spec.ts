@@ -193,7 +193,12 @@ describe('ImageryPlaceLinker', () => {
 describe('place linking SQL plans', () => {
   let client: Client;
   let prisma: PrismaClient;
-  const sql = importSql({ staging: 'link_plan_staging', seen: 'link_plan_seen' });
+  const sql = importSql({
+    staging: 'link_plan_staging',
+    seen: 'link_plan_seen',
+    stored: 'link_plan_stored',
+    links: 'link_plan_links',
+  });
 
   beforeAll(async () => {
     await resetImagery();
