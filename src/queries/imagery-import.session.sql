@@ -734,7 +734,7 @@ FROM
 
 -- ImageryImportSession.writeBatch: imagery distributed: the stored rows read first (settle, 1 of 2)
 INSERT INTO
-  imagery_import_stored_0123456789ab (
+  imagery_import_stored_ < random > (
     id,
     lon,
     lat,
@@ -810,7 +810,7 @@ FROM
       AND s.address_origin = 'own' AS own
     FROM
       imagery_import_staging_ < random > s
-      JOIN imagery_import_stored_0123456789ab cur ON cur.id = s.id
+      JOIN imagery_import_stored_ < random > cur ON cur.id = s.id
       AND cur.lon = s.lon
       AND cur.lat = s.lat
   ) c
@@ -824,7 +824,7 @@ WHERE
 
 -- ImageryImportSession.writeBatch: imagery distributed: the links written first (link, 1 of 2)
 INSERT INTO
-  imagery_import_links_0123456789ab (
+  imagery_import_links_ < random > (
     id,
     locality_id,
     region_code,
@@ -1191,7 +1191,7 @@ SET
     l.country_code
   )
 FROM
-  imagery_import_links_0123456789ab l
+  imagery_import_links_ < random > l
 WHERE
   t.id = l.id
 ;
@@ -1315,8 +1315,8 @@ WHERE
 -- ImageryImportSession.close: built-in database (one lasting session; on PostgreSQL nothing: all ends with the connections) [1/2]
 DROP TABLE IF EXISTS imagery_import_staging_ < random >,
 imagery_import_seen_ < random >,
-imagery_import_stored_fa529f5d5de8,
-imagery_import_links_fa529f5d5de8
+imagery_import_stored_ < random >,
+imagery_import_links_ < random >
 ;
 -- ImageryImportSession.close: built-in database (one lasting session; on PostgreSQL nothing: all ends with the connections) [2/2]
 --   $1 = "lis-imagery-import"
