@@ -1,5 +1,5 @@
 -- The distributed form measured in docs/scaling.md#citus: NOT applied by the service (the import fails on
--- it today; the searches answer as on one node once the API is restarted after it, as the API reads at
+-- it today, at its upsert; the searches answer as on one node once the API is restarted after it, as the API reads at
 -- start whether imagery is distributed). Run it by hand on a copy to reproduce the measurement:
 --   docker compose --env-file docker/citus/citus.env exec -T citus-coordinator psql -U lis -d lis < docker/citus/distribute.sql
 -- imagery hashed by id (its primary key; a record's country changes when it is relinked, and Citus does

@@ -11,6 +11,7 @@ import {
   SAMPLE_UUID,
   SqlSubject,
 } from '../database/generate-sql';
+import { imageryIsDistributed } from '../database/citus-layout';
 import { ImageryFirstLoadSession } from './first-load/imagery-first-load-session';
 import { ImageryRecord } from './imagery-feature';
 import { ImageryException, ImageryExceptionCode } from './imagery.exception';
@@ -61,6 +62,8 @@ export class ImageryImportSession extends BulkImportSession<ImageryRecord, Impor
     copy: boolean,
     builtIn: boolean,
     private firstLoad: ImageryFirstLoadSession | null,
+    // imagery is distributed (Citus): the batch is linked in the steps Citus plans (linkStagedCitusSql).
+    private readonly distributed: boolean,
   ) {
     super(
       writers,
@@ -82,16 +85,26 @@ export class ImageryImportSession extends BulkImportSession<ImageryRecord, Impor
       sql: () => importSql(importTables()),
       setup: (sql) => (options.trackSeen ? [sql.createStaging, sql.createSeen] : [sql.createStaging]),
     });
+    const fail = async (error: unknown): Promise<never> => {
+      await Promise.all(writers.map((w) => w.client.end().catch(() => undefined)));
+      throw error;
+    };
+    // Where imagery is distributed (read once per session), two more temporary tables per connection.
+    const distributed = !builtIn && (await imageryIsDistributed(writers[0].client).catch(fail));
+    if (distributed) {
+      for (const { client, sql } of writers) {
+        await client.query(sql.citus.createStored).catch(fail);
+        await client.query(sql.citus.createLinks).catch(fail);
+      }
+    }
     // An empty catalogue is loaded without its secondary indexes (see ImageryFirstLoadSession); not on the
     // built-in database, and never in a dry run.
     const firstLoad =
       builtIn || options.dryRun || options.firstLoad === false
         ? null
-        : await ImageryFirstLoadSession.start(writers.map((w) => w.client)).catch(async (error: unknown) => {
-            await Promise.all(writers.map((w) => w.client.end().catch(() => undefined)));
-            throw error;
-          });
-    return new ImageryImportSession(writers, options, !builtIn && options.copy !== false, builtIn, firstLoad);
+        : await ImageryFirstLoadSession.start(writers.map((w) => w.client)).catch(fail);
+    const copy = !builtIn && options.copy !== false;
+    return new ImageryImportSession(writers, options, copy, builtIn, firstLoad, distributed);
   }
 
   /** Whether this session is a first load (its indexes are built when it ends). */
@@ -120,6 +133,13 @@ export class ImageryImportSession extends BulkImportSession<ImageryRecord, Impor
     },
     { name: 'dry run: classify instead of upsert', sql: () => SAMPLE_SQL.classify },
     {
+      name: 'imagery distributed: the stored rows read first (settle, 1 of 2)',
+      sql: () => SAMPLE_SQL.citus.readStored,
+    },
+    { name: 'imagery distributed: settle from them (2 of 2)', sql: () => SAMPLE_SQL.citus.settleFromStored },
+    { name: 'imagery distributed: the links written first (link, 1 of 2)', sql: () => SAMPLE_SQL.citus.linkInto },
+    { name: 'imagery distributed: link from them (2 of 2)', sql: () => SAMPLE_SQL.citus.linkFromLinks },
+    {
       name: 'built-in database: array parameters instead of COPY',
       params: () => [[SAMPLE_RECORD]],
       subjectAnswers: BUILT_IN_SESSION,
@@ -129,8 +149,7 @@ export class ImageryImportSession extends BulkImportSession<ImageryRecord, Impor
   async writeBatch(records: ImageryRecord[]): Promise<BatchResult> {
     if (records.length === 0) return { inserted: 0, updated: 0, unchanged: 0, unrecoverable: [] };
     return this.inBatch(records, async ({ client, sql }) => {
-      await client.query(sql.settle);
-      await client.query(sql.link);
+      await this.link(client, sql, records);
       const { rows: lost } = await client.query<{ id: string }>(sql.takeUnrecoverable);
       const { rows } = await client.query<{ inserted: number; updated: number }>(
         this.options.dryRun ? sql.classify : sql.upsert,
@@ -146,6 +165,21 @@ export class ImageryImportSession extends BulkImportSession<ImageryRecord, Impor
         unrecoverable,
       };
     });
+  }
+
+  // Settles and links the staged batch (see linkStagedSql): on one server two updates of the staging table,
+  // where imagery is distributed each read into a temporary table first (see linkStagedCitusSql).
+  @NoSql('part of writeBatch (declared there)')
+  private async link(client: Client, sql: ImportSql, records: ImageryRecord[]): Promise<void> {
+    if (!this.distributed) {
+      await client.query(sql.settle);
+      await client.query(sql.link);
+      return;
+    }
+    await client.query(sql.citus.readStored, [records.map((r) => r.id)]);
+    await client.query(sql.citus.settleFromStored);
+    await client.query(sql.citus.linkInto);
+    await client.query(sql.citus.linkFromLinks);
   }
 
   // Deletes (or, in a dry run, counts) the source's records that no batch of this session contained.
@@ -178,6 +212,8 @@ export class ImageryImportSession extends BulkImportSession<ImageryRecord, Impor
 const SAMPLE_SQL = importSql({
   staging: 'imagery_import_staging_0123456789ab',
   seen: 'imagery_import_seen_0123456789ab',
+  stored: 'imagery_import_stored_0123456789ab',
+  links: 'imagery_import_links_0123456789ab',
 });
 const SAMPLE_RECORD: ImageryRecord = {
   id: SAMPLE_UUID,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { bulkUpsertSql } from '../database/bulk-import/bulk-upsert.sql';
 import { StagedColumn, stagingSql } from '../database/bulk-import/staged-columns';
 import { ImageryRecord } from './imagery-feature';
-import { linkStagedSql } from './address-recovery/imagery-place-link.repository';
+import { linkStagedCitusSql, linkStagedSql } from './address-recovery/imagery-place-link.repository';
 
 // Every statement of a bulk import of imagery (see ImageryImportSession).
 
@@ -39,13 +39,21 @@ const DATA_COLUMNS = [
 export interface ImportTables {
   staging: string;
   seen: string;
+  /** Where imagery is distributed: the batch's stored rows, and its links (see linkStagedCitusSql). */
+  stored: string;
+  links: string;
 }
 
 // Fresh names per connection: temporary tables are session-local on PostgreSQL, but the built-in
 // database (PGlite) has one session for all connections, where a killed import's tables outlive it.
 export function importTables(): ImportTables {
   const suffix = randomBytes(6).toString('hex');
-  return { staging: `imagery_import_staging_${suffix}`, seen: `imagery_import_seen_${suffix}` };
+  return {
+    staging: `imagery_import_staging_${suffix}`,
+    seen: `imagery_import_seen_${suffix}`,
+    stored: `imagery_import_stored_${suffix}`,
+    links: `imagery_import_links_${suffix}`,
+  };
 }
 
 // Every statement of a bulk import, for one connection's tables (names come from importTables, never
@@ -71,6 +79,8 @@ export function importSql(t: ImportTables) {
     // Every staged record gets its locality, region and country; those without an address of their own
     // get a recovered one (the rules are the linker's, in one place; see linkStagedSql).
     ...linkStagedSql(t.staging),
+    // The same where imagery is distributed (Citus), in steps Citus plans (see linkStagedCitusSql).
+    citus: linkStagedCitusSql(t),
     // Records left without an address: no place is known to recover one from. They are rejected.
     takeUnrecoverable: `DELETE FROM ${t.staging} WHERE address IS NULL RETURNING id::text AS id`,
 
@@ -91,6 +101,6 @@ export function importSql(t: ImportTables) {
     analyzeSeen: `ANALYZE ${t.seen}`,
     deleteMissing: `DELETE FROM imagery t WHERE ${missingWhere}`,
     countMissing: `SELECT count(*)::int AS n FROM imagery t WHERE ${missingWhere}`,
-    drop: `DROP TABLE IF EXISTS ${t.staging}, ${t.seen}`,
+    drop: `DROP TABLE IF EXISTS ${t.staging}, ${t.seen}, ${t.stored}, ${t.links}`,
   };
 }

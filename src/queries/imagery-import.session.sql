@@ -732,6 +732,470 @@ FROM
   ) n
 ;
 
+-- ImageryImportSession.writeBatch: imagery distributed: the stored rows read first (settle, 1 of 2)
+INSERT INTO
+  imagery_import_stored_ < random > (
+    id,
+    lon,
+    lat,
+    address,
+    address_origin,
+    place_id,
+    locality_id,
+    region_code,
+    country_code
+  )
+SELECT
+  i.id,
+  ST_X (i.location),
+  ST_Y (i.location),
+  i.address,
+  i.address_origin,
+  i.place_id,
+  i.locality_id,
+  i.region_code,
+  i.country_code
+FROM
+  imagery i
+WHERE
+  i.id = ANY ($1::uuid[])
+  AND i.locality_id IS NOT NULL
+;
+
+-- ImageryImportSession.writeBatch: imagery distributed: settle from them (2 of 2)
+UPDATE imagery_import_staging_ < random > t
+SET
+  (
+    address,
+    address_origin,
+    place_id,
+    locality_id,
+    region_code,
+    country_code,
+    settled
+  ) = (
+    CASE
+      WHEN c.keep_address THEN c.address
+      ELSE t.address
+    END,
+    CASE
+      WHEN c.keep_address THEN c.address_origin
+      ELSE t.address_origin
+    END,
+    CASE
+      WHEN c.keep_address THEN c.place_id
+      ELSE t.place_id
+    END,
+    c.locality_id,
+    c.region_code,
+    c.country_code,
+    true
+  )
+FROM
+  (
+    SELECT
+      s.id,
+      cur.address,
+      cur.address_origin,
+      cur.place_id,
+      cur.locality_id,
+      cur.region_code,
+      cur.country_code,
+      cur.address_origin <> 'own'
+      AND (
+        s.address IS NULL
+        OR (s.address, s.address_origin) = (cur.address, cur.address_origin)
+      ) AS keep_address,
+      s.address IS NOT NULL
+      AND s.address_origin = 'own' AS own
+    FROM
+      imagery_import_staging_ < random > s
+      JOIN imagery_import_stored_ < random > cur ON cur.id = s.id
+      AND cur.lon = s.lon
+      AND cur.lat = s.lat
+  ) c
+WHERE
+  t.id = c.id
+  AND (
+    c.own
+    OR c.keep_address
+  )
+;
+
+-- ImageryImportSession.writeBatch: imagery distributed: the links written first (link, 1 of 2)
+INSERT INTO
+  imagery_import_links_ < random > (
+    id,
+    locality_id,
+    region_code,
+    country_code,
+    address,
+    address_origin,
+    place_id
+  )
+WITH
+  r AS MATERIALIZED (
+    SELECT
+      x.id,
+      x.location,
+      x.recover,
+      floor(ST_X (x.location) / 0.01) AS cx,
+      floor(ST_Y (x.location) / 0.01) AS cy
+    FROM
+      (
+        SELECT
+          s.id,
+          ST_SetSRID (ST_MakePoint (s.lon, s.lat), 4326) AS location,
+          (
+            s.address IS NULL
+            OR s.address_origin <> 'own'
+          ) AS recover
+        FROM
+          imagery_import_staging_ < random > s
+        WHERE
+          NOT s.settled
+      ) x
+  ),
+  cells AS MATERIALIZED (
+    SELECT
+      x.cx,
+      x.cy,
+      ST_SetSRID (
+        ST_MakePoint ((x.cx + 0.5) * 0.01, (x.cy + 0.5) * 0.01),
+        4326
+      ) AS centre
+    FROM
+      r x
+    GROUP BY
+      x.cx,
+      x.cy
+    HAVING
+      count(*) > 1
+  ),
+  reach AS MATERIALIZED (
+    SELECT
+      c.cx,
+      c.cy,
+      c.centre,
+      k.farthest + 0.01 * sqrt(2) AS radius
+    FROM
+      cells c
+      CROSS JOIN LATERAL (
+        SELECT
+          max(n.d) AS farthest,
+          count(*) AS found
+        FROM
+          (
+            SELECT
+              p.location <-> c.centre AS d
+            FROM
+              places p
+            WHERE
+              p.kind = 'locality'
+            ORDER BY
+              p.location <-> c.centre
+            LIMIT
+              3
+          ) n
+      ) k
+    WHERE
+      k.found = 3
+  ),
+  candidates AS MATERIALIZED (
+    SELECT
+      e.cx,
+      e.cy,
+      p.id,
+      p.name,
+      p.label,
+      p.locality,
+      p.region_code,
+      p.country_code,
+      p.location
+    FROM
+      reach e
+      JOIN places p ON p.kind = 'locality'
+      AND p.location && ST_Expand (e.centre, e.radius)
+    WHERE
+      (p.location <-> e.centre) <= e.radius
+  ),
+  cell_localities AS MATERIALIZED (
+    SELECT DISTINCT
+      ON (t.id) t.id,
+      t.loc_id,
+      t.name,
+      t.label,
+      t.locality,
+      t.region_code,
+      t.country_code,
+      t.loc_location
+    FROM
+      (
+        SELECT
+          x.id,
+          x.location,
+          c.id AS loc_id,
+          c.name,
+          c.label,
+          c.locality,
+          c.region_code,
+          c.country_code,
+          c.location AS loc_location,
+          row_number() OVER (
+            PARTITION BY
+              x.id
+            ORDER BY
+              c.location <-> x.location,
+              c.id
+          ) AS k
+        FROM
+          r x
+          JOIN candidates c ON c.cx = x.cx
+          AND c.cy = x.cy
+      ) t
+    WHERE
+      t.k <= 3
+    ORDER BY
+      t.id,
+      ST_DistanceSphere (t.loc_location, t.location),
+      t.loc_id
+  )
+SELECT
+  r.id,
+  loc.id AS locality_id,
+  loc.region_code,
+  loc.country_code,
+  CASE
+    WHEN NOT r.recover THEN NULL
+    WHEN adr.id IS NOT NULL THEN adr.label
+    WHEN st.id IS NOT NULL THEN CASE
+      WHEN loc.id IS NULL
+      OR strpos(lower(st.label), lower(loc.name)) > 0
+      OR (
+        st.locality IS NOT NULL
+        AND strpos(lower(st.label), lower(st.locality)) > 0
+      ) THEN st.label
+      ELSE st.name || ', ' || loc.label
+    END
+    WHEN far.far THEN lis_plus_code (ST_Y (r.location), ST_X (r.location))
+    ELSE loc.label
+  END AS address,
+  CASE
+    WHEN NOT r.recover THEN NULL
+    WHEN adr.id IS NOT NULL THEN 'address'
+    WHEN st.id IS NOT NULL THEN 'street'
+    WHEN far.far THEN 'plus_code'
+    WHEN loc.id IS NOT NULL THEN 'locality'
+  END AS address_origin,
+  CASE
+    WHEN r.recover THEN coalesce(
+      adr.id,
+      st.id,
+      CASE
+        WHEN NOT far.far THEN loc.id
+      END
+    )
+  END AS place_id
+FROM
+  r
+  LEFT JOIN cell_localities g ON g.id = r.id
+  LEFT JOIN LATERAL (
+    SELECT
+      c.id,
+      c.name,
+      c.label,
+      c.locality,
+      c.region_code,
+      c.country_code,
+      c.location
+    FROM
+      (
+        SELECT
+          p.id,
+          p.name,
+          p.label,
+          p.locality,
+          p.region_code,
+          p.country_code,
+          p.location AS location
+        FROM
+          places p
+        WHERE
+          g.id IS NULL
+          AND p.kind = 'locality'
+        ORDER BY
+          p.location <-> r.location
+        LIMIT
+          3
+      ) c
+    ORDER BY
+      ST_DistanceSphere (c.location, r.location),
+      c.id
+    LIMIT
+      1
+  ) own ON true
+  CROSS JOIN LATERAL (
+    SELECT
+      CASE
+        WHEN g.id IS NULL THEN own.location
+        ELSE g.loc_location
+      END AS location
+  ) nl
+  CROSS JOIN LATERAL (
+    SELECT
+      nl.location IS NOT NULL
+      AND ST_DistanceSphere (nl.location, r.location) > 25000 AS far
+  ) far
+  CROSS JOIN LATERAL (
+    SELECT
+      CASE
+        WHEN g.id IS NULL THEN own.id
+        ELSE g.loc_id
+      END AS id,
+      CASE
+        WHEN g.id IS NULL THEN own.name
+        ELSE g.name
+      END AS name,
+      CASE
+        WHEN g.id IS NULL THEN own.label
+        ELSE g.label
+      END AS label,
+      CASE
+        WHEN g.id IS NULL THEN own.region_code
+        ELSE g.region_code
+      END AS region_code,
+      CASE
+        WHEN g.id IS NULL THEN own.country_code
+        ELSE g.country_code
+      END AS country_code
+  ) loc
+  LEFT JOIN LATERAL (
+    SELECT
+      c.id,
+      c.name,
+      c.label,
+      c.locality,
+      c.region_code,
+      c.country_code,
+      c.location
+    FROM
+      (
+        SELECT
+          p.id,
+          p.name,
+          p.label,
+          p.locality,
+          p.region_code,
+          p.country_code,
+          p.location AS location
+        FROM
+          places p
+        WHERE
+          r.recover
+          AND p.kind = 'address'
+          AND p.location && ST_Expand (
+            r.location,
+            least(
+              180,
+              50 / (
+                110000 * greatest(cos(radians(ST_Y (r.location))), 1e-9)
+              )
+            ),
+            50 / 110000.0
+          )
+        ORDER BY
+          p.location <-> r.location
+        LIMIT
+          3
+      ) c
+    WHERE
+      ST_DWithin (c.location::geography, r.location::geography, 50)
+    ORDER BY
+      ST_DistanceSphere (c.location, r.location),
+      c.id
+    LIMIT
+      1
+  ) adr ON true
+  LEFT JOIN LATERAL (
+    SELECT
+      c.id,
+      c.name,
+      c.label,
+      c.locality,
+      c.region_code,
+      c.country_code,
+      c.location
+    FROM
+      (
+        SELECT
+          p.id,
+          p.name,
+          p.label,
+          p.locality,
+          p.region_code,
+          p.country_code,
+          coalesce(p.line, p.location) AS location
+        FROM
+          places p
+        WHERE
+          r.recover
+          AND adr.id IS NULL
+          AND p.kind = 'street'
+          AND coalesce(p.line, p.location) && ST_Expand (
+            r.location,
+            least(
+              180,
+              50 / (
+                110000 * greatest(cos(radians(ST_Y (r.location))), 1e-9)
+              )
+            ),
+            50 / 110000.0
+          )
+        ORDER BY
+          coalesce(p.line, p.location) <-> r.location
+        LIMIT
+          3
+      ) c
+    WHERE
+      ST_DWithin (c.location::geography, r.location::geography, 50)
+    ORDER BY
+      ST_DistanceSphere (c.location, r.location),
+      c.id
+    LIMIT
+      1
+  ) st ON true
+;
+
+-- ImageryImportSession.writeBatch: imagery distributed: link from them (2 of 2)
+UPDATE imagery_import_staging_ < random > t
+SET
+  (
+    address,
+    address_origin,
+    place_id,
+    locality_id,
+    region_code,
+    country_code
+  ) = (
+    coalesce(l.address, t.address),
+    CASE
+      WHEN l.address IS NULL THEN t.address_origin
+      ELSE l.address_origin
+    END,
+    CASE
+      WHEN l.address IS NULL THEN t.place_id
+      ELSE l.place_id
+    END,
+    l.locality_id,
+    l.region_code,
+    l.country_code
+  )
+FROM
+  imagery_import_links_ < random > l
+WHERE
+  t.id = l.id
+;
+
 -- ImageryImportSession.writeBatch: built-in database: array parameters instead of COPY [1/8]
 --   the statement of ImageryImportSession.writeBatch: one record [1/8]
 -- ImageryImportSession.writeBatch: built-in database: array parameters instead of COPY [2/8]
@@ -850,7 +1314,9 @@ WHERE
 
 -- ImageryImportSession.close: built-in database (one lasting session; on PostgreSQL nothing: all ends with the connections) [1/2]
 DROP TABLE IF EXISTS imagery_import_staging_ < random >,
-imagery_import_seen_ < random >
+imagery_import_seen_ < random >,
+imagery_import_stored_ < random >,
+imagery_import_links_ < random >
 ;
 -- ImageryImportSession.close: built-in database (one lasting session; on PostgreSQL nothing: all ends with the connections) [2/2]
 --   $1 = "lis-imagery-import"

@@ -6,7 +6,12 @@ import { prismaClient, resetImagery } from '../helpers/test-app';
 describe('imagery import SQL plans', () => {
   let client: Client;
   let prisma: PrismaClient;
-  const sql = importSql({ staging: 'imagery_import_staging', seen: 'imagery_import_seen' });
+  const sql = importSql({
+    staging: 'imagery_import_staging',
+    seen: 'imagery_import_seen',
+    stored: 'imagery_import_stored',
+    links: 'imagery_import_links',
+  });
 
   beforeAll(async () => {
     await resetImagery();

@@ -179,6 +179,63 @@ export function linkStagedSql(staging: string): { settle: string; link: string }
   return { settle: settle.text, link: link.text };
 }
 
+// The same two steps where imagery is distributed (Citus, docs/scaling.md#citus): Citus plans no UPDATE
+// of a temporary table FROM a read of imagery or of a reference table (places): "relation ... is not
+// distributed". It plans an INSERT into a temporary table from such a read (it brings the rows back to
+// the coordinator), so each step reads into a temporary table of its own first, then updates the staging
+// table from that table alone, on the coordinator:
+//  - readStored ($1: the batch's ids, an array parameter: each shard probes its primary key for them)
+//    copies the batch's stored rows with a locality into `stored`; settleFromStored is settle's update
+//    from them (the same rules: the point compared, own addresses keep theirs);
+//  - linkInto writes the links of the records not settled into `links` (placeLinksSql, as link reads
+//    them); linkFromLinks is link's update from them.
+// `stored` and `links` are made by createStored and createLinks and emptied at every commit.
+export function linkStagedCitusSql(t: { staging: string; stored: string; links: string }) {
+  const cols = LINK_COLUMNS.join(', ');
+  const rows = Prisma.sql`SELECT s.id, ST_SetSRID(ST_MakePoint(s.lon, s.lat), 4326) AS location,
+      (s.address IS NULL OR s.address_origin <> 'own') AS recover
+    FROM ${Prisma.raw(t.staging)} s
+    WHERE NOT s.settled`;
+  const links = placeLinksSql(rows);
+  if (links.values.length > 0) throw new Error('linkStagedCitusSql must not take parameters');
+  return {
+    createStored: `CREATE TEMP TABLE ${t.stored} (
+        id uuid NOT NULL, lon float8 NOT NULL, lat float8 NOT NULL, address text, address_origin text,
+        place_id uuid, locality_id uuid, region_code text, country_code text
+      ) ON COMMIT DELETE ROWS`,
+    createLinks: `CREATE TEMP TABLE ${t.links} (
+        id uuid NOT NULL, locality_id uuid, region_code text, country_code text, address text,
+        address_origin text, place_id uuid
+      ) ON COMMIT DELETE ROWS`,
+    readStored: `
+    INSERT INTO ${t.stored} (id, lon, lat, ${cols})
+    SELECT i.id, ST_X(i.location), ST_Y(i.location), ${LINK_COLUMNS.map((c) => `i.${c}`).join(', ')}
+    FROM imagery i
+    WHERE i.id = ANY($1::uuid[]) AND i.locality_id IS NOT NULL`,
+    settleFromStored: `
+    UPDATE ${t.staging} t SET (${cols}, settled) = (
+        CASE WHEN c.keep_address THEN c.address ELSE t.address END,
+        CASE WHEN c.keep_address THEN c.address_origin ELSE t.address_origin END,
+        CASE WHEN c.keep_address THEN c.place_id ELSE t.place_id END,
+        c.locality_id, c.region_code, c.country_code, true)
+    FROM (
+      SELECT s.id, cur.${LINK_COLUMNS.join(', cur.')},
+        cur.address_origin <> 'own' AND (s.address IS NULL OR (s.address, s.address_origin) = (cur.address, cur.address_origin)) AS keep_address,
+        s.address IS NOT NULL AND s.address_origin = 'own' AS own
+      FROM ${t.staging} s
+      JOIN ${t.stored} cur ON cur.id = s.id AND cur.lon = s.lon AND cur.lat = s.lat
+    ) c
+    WHERE t.id = c.id AND (c.own OR c.keep_address)`,
+    linkInto: `
+    INSERT INTO ${t.links} (id, locality_id, region_code, country_code, address, address_origin, place_id)
+    ${links.text}`,
+    linkFromLinks: `
+    UPDATE ${t.staging} t SET (${cols}) = (${LINKED_VALUES.join(', ')})
+    FROM ${t.links} l
+    WHERE t.id = l.id`,
+  };
+}
+
 // Which records relinking after a place import visits: those with a recovered address (a nearer or
 // better place may now exist), and those not linked to any locality yet. Each walks its own partial
 // index (imagery_recovered_idx, imagery_unlinked_idx) in id order.

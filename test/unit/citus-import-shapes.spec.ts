@@ -1,0 +1,49 @@
+import { importSql } from '../../src/imagery/imagery-import.sql';
+
+// The import's statements where imagery is distributed (docs/scaling.md#citus): Citus plans no UPDATE of a
+// temporary table FROM a read of a distributed or reference table ("relation ... is not distributed"),
+// but an INSERT into one from such a read, and any statement on temporary tables alone. Checked on the
+// statement text, as the unit tier has no cluster (the medium tier checks that both forms link alike).
+
+const tables = { staging: 'stg', seen: 'seen', stored: 'stored', links: 'links' };
+const sql = importSql(tables);
+// The tables a statement reads or writes (after FROM, JOIN, INTO, UPDATE).
+const relations = (text: string) =>
+  [...text.matchAll(/\b(?:FROM|JOIN|INTO|UPDATE)\s+([a-z_]+)/gi)].map((m) => m[1]).filter((t) => t !== 'unnest');
+
+describe('the import statements Citus plans', () => {
+  it('on one server, settle and link update the staging table from reads of imagery and places', () => {
+    expect(sql.settle.trimStart()).toMatch(/^UPDATE stg t/);
+    expect(relations(sql.settle)).toContain('imagery');
+    expect(sql.link.trimStart()).toMatch(/^UPDATE stg t/);
+    expect(relations(sql.link)).toContain('places');
+  });
+
+  it('where imagery is distributed, the stored rows are read into a temporary table by their ids', () => {
+    const read = sql.citus.readStored.trim();
+    expect(read).toMatch(/^INSERT INTO stored \(/);
+    expect(read).toContain('WHERE i.id = ANY($1::uuid[])');
+    expect(new Set(relations(read))).toEqual(new Set(['stored', 'imagery']));
+  });
+
+  it('where imagery is distributed, the links are written into a temporary table, not the staging table', () => {
+    const into = sql.citus.linkInto.trim();
+    expect(into).toMatch(/^INSERT INTO links \(/);
+    expect(relations(into)).toContain('places');
+    expect(relations(into)).not.toContain('imagery');
+    expect(into).not.toMatch(/\bUPDATE\b/);
+  });
+
+  it('where imagery is distributed, the staging table is updated from temporary tables alone', () => {
+    for (const text of [sql.citus.settleFromStored, sql.citus.linkFromLinks]) {
+      expect(text.trimStart()).toMatch(/^UPDATE stg t/);
+      for (const t of relations(text)) expect(['stg', 'stored', 'links']).toContain(t);
+    }
+  });
+
+  it('the temporary tables are emptied at every commit and dropped with the others', () => {
+    expect(sql.citus.createStored).toMatch(/^CREATE TEMP TABLE stored \([^]*\) ON COMMIT DELETE ROWS$/);
+    expect(sql.citus.createLinks).toMatch(/^CREATE TEMP TABLE links \([^]*\) ON COMMIT DELETE ROWS$/);
+    expect(sql.drop).toBe('DROP TABLE IF EXISTS stg, seen, stored, links');
+  });
+});
