@@ -5,7 +5,7 @@ import { Prisma, PrismaClient } from '@prisma/client';
 import { Client, Pool } from 'pg';
 import { APP_CONFIG, AppConfig, requireDatabaseUrl } from '../config/app-config';
 import { describeDatabaseUrl } from '../config/replica-urls';
-import { PG_TIMEOUT } from '../common/database-errors';
+import { isDatabaseUnavailable, PG_TIMEOUT } from '../common/database-errors';
 import { ReadRouter } from './read-router';
 import { SESSION_OPTIONS } from './session-options';
 import { imageryIsDistributed } from './citus-layout';
@@ -63,6 +63,7 @@ export class PrismaService extends PrismaClient implements OnModuleInit, OnModul
   private readonly bulk: { connectionString: string; statementTimeoutMs: number };
   /** imagery is a distributed table of a Citus coordinator (read at start): some statements take their Citus form. */
   imageryDistributed = false;
+  private layoutRetry?: NodeJS.Timeout;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     const primary = createPool(config, requireDatabaseUrl(config), 'location-imagery-search');
@@ -157,15 +158,31 @@ export class PrismaService extends PrismaClient implements OnModuleInit, OnModul
   async onModuleInit(): Promise<void> {
     await this.$connect();
     await this.reads.start();
-    this.imageryDistributed = await imageryIsDistributed(this.pools.primary);
+    await this.readLayout();
+  }
+
+  // A database out of reach at start must not stop the service from starting (it serves 503 until the
+  // database is back): the layout is then read again every LAYOUT_RETRY_MS, single-node forms meanwhile.
+  private async readLayout(): Promise<void> {
+    try {
+      this.imageryDistributed = await imageryIsDistributed(this.pools.primary);
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      this.logger.warn(`Could not read whether imagery is distributed (the database is unavailable); trying again`);
+      this.layoutRetry = setTimeout(() => void this.readLayout().catch(() => undefined), LAYOUT_RETRY_MS);
+      this.layoutRetry.unref();
+    }
   }
 
   async onModuleDestroy(): Promise<void> {
+    clearTimeout(this.layoutRetry);
     this.reads.stop();
     await this.$disconnect();
     for (const [, pool] of this.allPools()) if (!pool.ended) await pool.end();
   }
 }
+
+const LAYOUT_RETRY_MS = 5_000;
 
 // Same text, same name, on every connection and instance; a distinct text never shares one. The
 // names of recent texts are remembered: a statement's text is the same for every request of its
