@@ -23,7 +23,10 @@ const QUERIES = {
   category: 'hotel near 47.14, 9.52',
   // A named town: the records nearest its point, read beside its places (place-pins.sql.ts).
   town: 'Faultwil',
-};
+  // A box and a circle newest first: read cell by cell (cell-walk.sql.ts).
+  boxNewest: { bbox: [9.515, 47.135, 9.525, 47.145], sort: 'newest' },
+  circleNewest: { query: '47.14, 9.52', sort: 'newest' },
+} satisfies Record<string, string | object>;
 // A map tile where the records lie (GET /tiles: its data version and its one statement).
 const TILE = '/tiles/16/34501/23013.mvt';
 export type Kind = keyof typeof QUERIES | 'unknownKey' | 'tile';
@@ -76,7 +79,7 @@ export class FaultLoad {
 
   async search(kind: Kind): Promise<Answer> {
     if (kind === 'tile') return this.tile();
-    const query = kind === 'unknownKey' ? QUERIES.exact : QUERIES[kind];
+    const asked = kind === 'unknownKey' ? QUERIES.exact : QUERIES[kind];
     try {
       const res = await fetch(`${this.service.base}/search`, {
         method: 'POST',
@@ -84,7 +87,7 @@ export class FaultLoad {
           'content-type': 'application/json',
           'x-api-key': kind === 'unknownKey' ? generateApiKey() : this.key,
         },
-        body: JSON.stringify({ query }),
+        body: JSON.stringify(typeof asked === 'string' ? { query: asked } : asked),
         signal: AbortSignal.timeout(30_000),
       });
       const body = (await res.json().catch(() => ({}))) as { error?: { code?: string }; data?: unknown[] };
