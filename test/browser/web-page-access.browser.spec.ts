@@ -44,6 +44,11 @@ describe('web page in Chromium: keys and access', () => {
 
     // The panel opens from its button and closes with Escape, focus back on the button.
     await again.locator('#key-panel > summary').click();
+    // The panel focuses its field on the details' toggle event, which the browser fires in a task of its
+    // own after the click: waited for (checked at once, a busy CI machine saw the click's focus instead).
+    await again
+      .waitForFunction("document.activeElement?.id === 'api-key'", undefined, { timeout: 5000 })
+      .catch(() => undefined);
     expect(await inPage(again, 'document.activeElement?.id')).toBe('api-key');
     await again.keyboard.press('Escape');
     expect(await again.locator('#key-panel').getAttribute('open')).toBeNull();
