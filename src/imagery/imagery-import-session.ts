@@ -36,6 +36,9 @@ export interface ImportSessionOptions {
   firstLoad?: boolean;
   /** false: stage batches with array parameters instead of COPY (chosen by itself on the built-in database). */
   copy?: boolean;
+  /** Whether imagery is distributed (Citus); read from the database when not given. The medium tier sets
+   * it on one server, with imagery's triggers dropped as on the cluster, to compare both forms. */
+  distributed?: boolean;
 }
 
 type ImportSql = ReturnType<typeof importSql>;
@@ -90,7 +93,8 @@ export class ImageryImportSession extends BulkImportSession<ImageryRecord, Impor
       throw error;
     };
     // Where imagery is distributed (read once per session), two more temporary tables per connection.
-    const distributed = !builtIn && (await imageryIsDistributed(writers[0].client).catch(fail));
+    const distributed =
+      !builtIn && (options.distributed ?? (await imageryIsDistributed(writers[0].client).catch(fail)));
     if (distributed) {
       for (const { client, sql } of writers) {
         await client.query(sql.citus.createStored).catch(fail);
@@ -139,6 +143,17 @@ export class ImageryImportSession extends BulkImportSession<ImageryRecord, Impor
     { name: 'imagery distributed: settle from them (2 of 2)', sql: () => SAMPLE_SQL.citus.settleFromStored },
     { name: 'imagery distributed: the links written first (link, 1 of 2)', sql: () => SAMPLE_SQL.citus.linkInto },
     { name: 'imagery distributed: link from them (2 of 2)', sql: () => SAMPLE_SQL.citus.linkFromLinks },
+    { name: 'imagery distributed: upsert compared with the stored rows', sql: () => SAMPLE_SQL.citus.upsert },
+    { name: 'imagery distributed: dry run', sql: () => SAMPLE_SQL.citus.classify },
+    { name: 'imagery distributed: the vocabulary (as lis_count_words)', sql: () => SAMPLE_SQL.citus.countWords },
+    {
+      name: 'imagery distributed: the ranked lists (as lis_unrank_readdressed)',
+      sql: () => SAMPLE_SQL.citus.unrankReaddressed,
+    },
+    {
+      name: 'imagery distributed: the coverage cells (as lis_note_coverage_touched)',
+      sql: () => SAMPLE_SQL.citus.noteCoverage,
+    },
     {
       name: 'built-in database: array parameters instead of COPY',
       params: () => [[SAMPLE_RECORD]],
@@ -151,10 +166,18 @@ export class ImageryImportSession extends BulkImportSession<ImageryRecord, Impor
     return this.inBatch(records, async ({ client, sql }) => {
       await this.link(client, sql, records);
       const { rows: lost } = await client.query<{ id: string }>(sql.takeUnrecoverable);
+      const { upsert, classify } = this.distributed ? sql.citus : sql;
       const { rows } = await client.query<{ inserted: number; updated: number }>(
-        this.options.dryRun ? sql.classify : sql.upsert,
+        this.options.dryRun ? classify : upsert,
         [this.options.source],
       );
+      // Where imagery is distributed it has no triggers: the batch keeps the vocabulary, the ranked lists
+      // and the coverage cells up to date itself (see imagery-import-distributed.sql.ts).
+      if (this.distributed && !this.options.dryRun) {
+        await client.query(sql.citus.countWords);
+        await client.query(sql.citus.unrankReaddressed);
+        await client.query(sql.citus.noteCoverage, [this.firstLoad !== null]);
+      }
       if (this.importOptions.trackSeen) await client.query(sql.rememberSeen);
       const { inserted, updated } = rows[0];
       const unrecoverable = lost.map((r) => r.id);
@@ -186,6 +209,11 @@ export class ImageryImportSession extends BulkImportSession<ImageryRecord, Impor
   @GenerateSql(
     { name: 'two connections: the ids the second one saw are gathered on the first', params: () => [] },
     { name: 'dry run: count instead of delete', sql: () => SAMPLE_SQL.countMissing },
+    ...(['gatherMissing', 'keepUnseen', 'countMissing', 'readMissing', 'uncountMissing', 'unrankMissing'] as const).map(
+      (step) => ({ name: `imagery distributed: ${step}`, sql: () => SAMPLE_SQL.citus[step] }),
+    ),
+    { name: 'imagery distributed: noteMissingCoverage', sql: () => SAMPLE_SQL.citus.noteMissingCoverage },
+    { name: 'imagery distributed: deleteListed', sql: () => SAMPLE_SQL.citus.deleteListed },
   )
   async deleteMissing(): Promise<number> {
     if (!this.importOptions.trackSeen || this.options.source === null)
@@ -199,12 +227,40 @@ export class ImageryImportSession extends BulkImportSession<ImageryRecord, Impor
       );
     }
     await primary.client.query(primary.sql.analyzeSeen);
+    if (this.distributed) return this.deleteMissingDistributed(primary);
     if (this.options.dryRun) {
       const { rows } = await primary.client.query<{ n: number }>(primary.sql.countMissing, [this.options.source]);
       return rows[0].n;
     }
     const result = await primary.client.query(primary.sql.deleteMissing, [this.options.source]);
     return result.rowCount ?? 0;
+  }
+
+  // deleteMissing where imagery is distributed, in one transaction (see imagery-import-distributed.sql.ts):
+  // the source's ids not seen listed on the coordinator, then the delete triggers' upkeep for them and
+  // the delete by the list.
+  @NoSql('part of deleteMissing (the statements are in imagery-import.session.sql, imagery distributed)')
+  private async deleteMissingDistributed({ client, sql }: Writer<ImportSql>): Promise<number> {
+    const source = [this.options.source];
+    await client.query('BEGIN');
+    try {
+      await client.query(sql.citus.createMissing);
+      await client.query(sql.citus.gatherMissing, source);
+      await client.query(sql.citus.keepUnseen);
+      const { rows } = await client.query<{ n: number }>(sql.citus.countMissing);
+      if (!this.options.dryRun && rows[0].n > 0) {
+        await client.query(sql.citus.readMissing);
+        await client.query(sql.citus.uncountMissing);
+        await client.query(sql.citus.unrankMissing);
+        await client.query(sql.citus.noteMissingCoverage, [this.firstLoad !== null]);
+        await client.query(sql.citus.deleteListed);
+      }
+      await client.query(this.options.dryRun ? 'ROLLBACK' : 'COMMIT');
+      return rows[0].n;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
   }
 }
 
@@ -214,6 +270,7 @@ const SAMPLE_SQL = importSql({
   seen: 'imagery_import_seen_0123456789ab',
   stored: 'imagery_import_stored_0123456789ab',
   links: 'imagery_import_links_0123456789ab',
+  missing: 'imagery_import_missing_0123456789ab',
 });
 const SAMPLE_RECORD: ImageryRecord = {
   id: SAMPLE_UUID,

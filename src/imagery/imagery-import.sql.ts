@@ -3,6 +3,7 @@ import { bulkUpsertSql } from '../database/bulk-import/bulk-upsert.sql';
 import { StagedColumn, stagingSql } from '../database/bulk-import/staged-columns';
 import { ImageryRecord } from './imagery-feature';
 import { linkStagedCitusSql, linkStagedSql } from './address-recovery/imagery-place-link.repository';
+import { distributedImportSql } from './imagery-import-distributed.sql';
 
 // Every statement of a bulk import of imagery (see ImageryImportSession).
 
@@ -39,9 +40,11 @@ const DATA_COLUMNS = [
 export interface ImportTables {
   staging: string;
   seen: string;
-  /** Where imagery is distributed: the batch's stored rows, and its links (see linkStagedCitusSql). */
+  /** Where imagery is distributed: the batch's stored rows, its links (see linkStagedCitusSql), and the
+   * list --delete-missing deletes (see imagery-import-distributed.sql.ts). */
   stored: string;
   links: string;
+  missing: string;
 }
 
 // Fresh names per connection: temporary tables are session-local on PostgreSQL, but the built-in
@@ -53,6 +56,7 @@ export function importTables(): ImportTables {
     seen: `imagery_import_seen_${suffix}`,
     stored: `imagery_import_stored_${suffix}`,
     links: `imagery_import_links_${suffix}`,
+    missing: `imagery_import_missing_${suffix}`,
   };
 }
 
@@ -61,6 +65,12 @@ export function importTables(): ImportTables {
 export function importSql(t: ImportTables) {
   // Records of the source that the whole input did not contain (a hash anti-join on the seen ids).
   const missingWhere = `t.source = $1 AND NOT EXISTS (SELECT 1 FROM ${t.seen} s WHERE s.id = t.id)`;
+  // The batch as imagery rows; $1: the import's --source.
+  const incoming = `
+      SELECT s.id, s.address, s.address_origin, s.place_id, s.locality_id, s.region_code, s.country_code,
+             s.captured_at, s.heading, s.interactive, s.image_url,
+             ST_SetSRID(ST_MakePoint(s.lon, s.lat), 4326) AS location, coalesce($1::text, s.source) AS source
+      FROM ${t.staging} s`;
 
   return {
     // ON COMMIT DELETE ROWS empties the staging table after every batch (on rollback it was never filled).
@@ -79,21 +89,19 @@ export function importSql(t: ImportTables) {
     // Every staged record gets its locality, region and country; those without an address of their own
     // get a recovered one (the rules are the linker's, in one place; see linkStagedSql).
     ...linkStagedSql(t.staging),
-    // The same where imagery is distributed (Citus), in steps Citus plans (see linkStagedCitusSql).
-    citus: linkStagedCitusSql(t),
+    // The same where imagery is distributed (Citus), in steps Citus plans (see linkStagedCitusSql), with
+    // the upsert comparing with the stored rows read first and the triggers' upkeep done by the batch
+    // (see imagery-import-distributed.sql.ts).
+    citus: {
+      ...linkStagedCitusSql(t),
+      ...distributedImportSql(t),
+      ...bulkUpsertSql({ table: 'imagery', dataColumns: DATA_COLUMNS, incoming, current: t.stored }),
+    },
     // Records left without an address: no place is known to recover one from. They are rejected.
     takeUnrecoverable: `DELETE FROM ${t.staging} WHERE address IS NULL RETURNING id::text AS id`,
 
     // One set-based upsert per batch (or, in a dry run, the classification); $1: the import's --source.
-    ...bulkUpsertSql({
-      table: 'imagery',
-      dataColumns: DATA_COLUMNS,
-      incoming: `
-      SELECT s.id, s.address, s.address_origin, s.place_id, s.locality_id, s.region_code, s.country_code,
-             s.captured_at, s.heading, s.interactive, s.image_url,
-             ST_SetSRID(ST_MakePoint(s.lon, s.lat), 4326) AS location, coalesce($1::text, s.source) AS source
-      FROM ${t.staging} s`,
-    }),
+    ...bulkUpsertSql({ table: 'imagery', dataColumns: DATA_COLUMNS, incoming }),
 
     rememberSeen: `INSERT INTO ${t.seen} (id) SELECT id FROM ${t.staging}`,
     copySeenOut: `COPY ${t.seen} (id) TO STDOUT`,
@@ -101,6 +109,6 @@ export function importSql(t: ImportTables) {
     analyzeSeen: `ANALYZE ${t.seen}`,
     deleteMissing: `DELETE FROM imagery t WHERE ${missingWhere}`,
     countMissing: `SELECT count(*)::int AS n FROM imagery t WHERE ${missingWhere}`,
-    drop: `DROP TABLE IF EXISTS ${t.staging}, ${t.seen}, ${t.stored}, ${t.links}`,
+    drop: `DROP TABLE IF EXISTS ${t.staging}, ${t.seen}, ${t.stored}, ${t.links}, ${t.missing}`,
   };
 }

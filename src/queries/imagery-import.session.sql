@@ -743,7 +743,14 @@ INSERT INTO
     place_id,
     locality_id,
     region_code,
-    country_code
+    country_code,
+    captured_at,
+    heading,
+    interactive,
+    image_url,
+    location,
+    source,
+    address_tsv
   )
 SELECT
   i.id,
@@ -754,12 +761,18 @@ SELECT
   i.place_id,
   i.locality_id,
   i.region_code,
-  i.country_code
+  i.country_code,
+  i.captured_at,
+  i.heading,
+  i.interactive,
+  i.image_url,
+  i.location,
+  i.source,
+  i.address_tsv
 FROM
   imagery i
 WHERE
   i.id = ANY ($1::uuid[])
-  AND i.locality_id IS NOT NULL
 ;
 
 -- ImageryImportSession.writeBatch: imagery distributed: settle from them (2 of 2)
@@ -811,6 +824,7 @@ FROM
     FROM
       imagery_import_staging_ < random > s
       JOIN imagery_import_stored_ < random > cur ON cur.id = s.id
+      AND cur.locality_id IS NOT NULL
       AND cur.lon = s.lon
       AND cur.lat = s.lat
   ) c
@@ -1196,6 +1210,359 @@ WHERE
   t.id = l.id
 ;
 
+-- ImageryImportSession.writeBatch: imagery distributed: upsert compared with the stored rows
+WITH
+  up AS (
+    INSERT INTO
+      imagery AS t (
+        id,
+        address,
+        address_origin,
+        place_id,
+        locality_id,
+        region_code,
+        country_code,
+        captured_at,
+        heading,
+        interactive,
+        image_url,
+        location,
+        source,
+        updated_at
+      )
+    SELECT
+      n.id,
+      n.address,
+      n.address_origin,
+      n.place_id,
+      n.locality_id,
+      n.region_code,
+      n.country_code,
+      n.captured_at,
+      n.heading,
+      n.interactive,
+      n.image_url,
+      n.location,
+      n.source,
+      now()
+    FROM
+      (
+        WITH
+          n AS (
+            SELECT
+              s.id,
+              s.address,
+              s.address_origin,
+              s.place_id,
+              s.locality_id,
+              s.region_code,
+              s.country_code,
+              s.captured_at,
+              s.heading,
+              s.interactive,
+              s.image_url,
+              ST_SetSRID (ST_MakePoint (s.lon, s.lat), 4326) AS location,
+              coalesce($1::text, s.source) AS source
+            FROM
+              imagery_import_staging_ < random > s
+          )
+        SELECT
+          n.*,
+          cur.found,
+          (
+            cur.address,
+            cur.address_origin,
+            cur.place_id,
+            cur.locality_id,
+            cur.region_code,
+            cur.country_code,
+            cur.captured_at,
+            cur.heading,
+            cur.interactive,
+            cur.image_url,
+            cur.location,
+            cur.source
+          ) IS DISTINCT FROM (
+            n.address,
+            n.address_origin,
+            n.place_id,
+            n.locality_id,
+            n.region_code,
+            n.country_code,
+            n.captured_at,
+            n.heading,
+            n.interactive,
+            n.image_url,
+            n.location,
+            n.source
+          ) AS changed
+        FROM
+          n
+          LEFT JOIN (
+            SELECT
+              t.id,
+              true AS found,
+              t.address,
+              t.address_origin,
+              t.place_id,
+              t.locality_id,
+              t.region_code,
+              t.country_code,
+              t.captured_at,
+              t.heading,
+              t.interactive,
+              t.image_url,
+              t.location,
+              t.source
+            FROM
+              imagery_import_stored_ < random > t
+          ) cur ON cur.id = n.id
+      ) n
+    WHERE
+      n.found IS NULL
+      OR n.changed
+    ORDER BY
+      n.id
+    ON CONFLICT (id) DO UPDATE
+    SET
+      address = EXCLUDED.address,
+      address_origin = EXCLUDED.address_origin,
+      place_id = EXCLUDED.place_id,
+      locality_id = EXCLUDED.locality_id,
+      region_code = EXCLUDED.region_code,
+      country_code = EXCLUDED.country_code,
+      captured_at = EXCLUDED.captured_at,
+      heading = EXCLUDED.heading,
+      interactive = EXCLUDED.interactive,
+      image_url = EXCLUDED.image_url,
+      location = EXCLUDED.location,
+      source = EXCLUDED.source,
+      updated_at = EXCLUDED.updated_at
+    WHERE
+      (
+        t.address,
+        t.address_origin,
+        t.place_id,
+        t.locality_id,
+        t.region_code,
+        t.country_code,
+        t.captured_at,
+        t.heading,
+        t.interactive,
+        t.image_url,
+        t.location,
+        t.source
+      ) IS DISTINCT FROM (
+        EXCLUDED.address,
+        EXCLUDED.address_origin,
+        EXCLUDED.place_id,
+        EXCLUDED.locality_id,
+        EXCLUDED.region_code,
+        EXCLUDED.country_code,
+        EXCLUDED.captured_at,
+        EXCLUDED.heading,
+        EXCLUDED.interactive,
+        EXCLUDED.image_url,
+        EXCLUDED.location,
+        EXCLUDED.source
+      )
+    RETURNING
+      (t.xmax = 0) AS inserted
+  )
+SELECT
+  count(*) FILTER (
+    WHERE
+      inserted
+  )::int AS inserted,
+  count(*) FILTER (
+    WHERE
+      NOT inserted
+  )::int AS updated
+FROM
+  up
+;
+
+-- ImageryImportSession.writeBatch: imagery distributed: dry run
+SELECT
+  count(*) FILTER (
+    WHERE
+      n.found IS NULL
+  )::int AS inserted,
+  count(*) FILTER (
+    WHERE
+      n.found
+      AND n.changed
+  )::int AS updated
+FROM
+  (
+    WITH
+      n AS (
+        SELECT
+          s.id,
+          s.address,
+          s.address_origin,
+          s.place_id,
+          s.locality_id,
+          s.region_code,
+          s.country_code,
+          s.captured_at,
+          s.heading,
+          s.interactive,
+          s.image_url,
+          ST_SetSRID (ST_MakePoint (s.lon, s.lat), 4326) AS location,
+          coalesce($1::text, s.source) AS source
+        FROM
+          imagery_import_staging_ < random > s
+      )
+    SELECT
+      n.*,
+      cur.found,
+      (
+        cur.address,
+        cur.address_origin,
+        cur.place_id,
+        cur.locality_id,
+        cur.region_code,
+        cur.country_code,
+        cur.captured_at,
+        cur.heading,
+        cur.interactive,
+        cur.image_url,
+        cur.location,
+        cur.source
+      ) IS DISTINCT FROM (
+        n.address,
+        n.address_origin,
+        n.place_id,
+        n.locality_id,
+        n.region_code,
+        n.country_code,
+        n.captured_at,
+        n.heading,
+        n.interactive,
+        n.image_url,
+        n.location,
+        n.source
+      ) AS changed
+    FROM
+      n
+      LEFT JOIN (
+        SELECT
+          t.id,
+          true AS found,
+          t.address,
+          t.address_origin,
+          t.place_id,
+          t.locality_id,
+          t.region_code,
+          t.country_code,
+          t.captured_at,
+          t.heading,
+          t.interactive,
+          t.image_url,
+          t.location,
+          t.source
+        FROM
+          imagery_import_stored_ < random > t
+      ) cur ON cur.id = n.id
+  ) n
+;
+
+-- ImageryImportSession.writeBatch: imagery distributed: the vocabulary (as lis_count_words)
+INSERT INTO
+  imagery_words AS v (word, docs)
+SELECT
+  w.word,
+  sum(c.n)::int
+FROM
+  (
+    SELECT
+      to_tsvector('simple'::regconfig, lis_normalize (n.address)),
+      1
+    FROM
+      imagery_import_staging_ < random > n
+      LEFT JOIN imagery_import_stored_ < random > o ON o.id = n.id
+    WHERE
+      o.address_tsv IS DISTINCT FROM to_tsvector('simple'::regconfig, lis_normalize (n.address))
+    UNION ALL
+    SELECT
+      o.address_tsv,
+      -1
+    FROM
+      imagery_import_staging_ < random > n
+      LEFT JOIN imagery_import_stored_ < random > o ON o.id = n.id
+    WHERE
+      o.id IS NOT NULL
+      AND o.address_tsv IS DISTINCT FROM to_tsvector('simple'::regconfig, lis_normalize (n.address))
+  ) AS c (tsv, n),
+  unnest(tsvector_to_array(c.tsv)) AS w (word)
+WHERE
+  lis_vocabulary_word (w.word)
+GROUP BY
+  w.word
+HAVING
+  sum(c.n) <> 0
+ORDER BY
+  w.word
+ON CONFLICT (word) DO UPDATE
+SET
+  docs = greatest(v.docs + EXCLUDED.docs, 0)
+;
+
+-- ImageryImportSession.writeBatch: imagery distributed: the ranked lists (as lis_unrank_readdressed)
+DELETE FROM imagery_word_ranks r
+WHERE
+  r.imagery_id IN (
+    SELECT
+      n.id
+    FROM
+      imagery_import_staging_ < random > n
+      LEFT JOIN imagery_import_stored_ < random > o ON o.id = n.id
+    WHERE
+      o.id IS NOT NULL
+      AND o.address_tsv IS DISTINCT FROM to_tsvector('simple'::regconfig, lis_normalize (n.address))
+  )
+;
+
+-- ImageryImportSession.writeBatch: imagery distributed: the coverage cells (as lis_note_coverage_touched)
+INSERT INTO
+  coverage_touched (location)
+SELECT
+  NULL
+WHERE
+  $1::boolean
+UNION ALL
+SELECT
+  v.location
+FROM
+  imagery_import_staging_ < random > n
+  LEFT JOIN imagery_import_stored_ < random > o ON o.id = n.id
+  CROSS JOIN LATERAL (
+    VALUES
+      (o.location),
+      (ST_SetSRID (ST_MakePoint (n.lon, n.lat), 4326))
+  ) AS v (location)
+WHERE
+  NOT $1::boolean
+  AND v.location IS NOT NULL
+  AND (
+    o.id IS NULL
+    OR (
+      o.lon,
+      o.lat,
+      o.captured_at,
+      o.heading,
+      o.interactive
+    ) IS DISTINCT FROM (
+      n.lon,
+      n.lat,
+      n.captured_at,
+      n.heading,
+      n.interactive
+    )
+  )
+;
+
 -- ImageryImportSession.writeBatch: built-in database: array parameters instead of COPY [1/8]
 --   the statement of ImageryImportSession.writeBatch: one record [1/8]
 -- ImageryImportSession.writeBatch: built-in database: array parameters instead of COPY [2/8]
@@ -1295,6 +1662,116 @@ WHERE
   )
 ;
 
+-- ImageryImportSession.deleteMissing: imagery distributed: gatherMissing
+INSERT INTO
+  imagery_import_missing_0123456789ab (id)
+SELECT
+  t.id
+FROM
+  imagery t
+WHERE
+  t.source = $1
+;
+
+-- ImageryImportSession.deleteMissing: imagery distributed: keepUnseen
+DELETE FROM imagery_import_missing_0123456789ab m USING imagery_import_seen_ < random > s
+WHERE
+  s.id = m.id
+;
+
+-- ImageryImportSession.deleteMissing: imagery distributed: countMissing
+SELECT
+  count(*)::int AS n
+FROM
+  imagery_import_missing_0123456789ab
+;
+
+-- ImageryImportSession.deleteMissing: imagery distributed: readMissing
+INSERT INTO
+  imagery_import_stored_ < random > (id, lon, lat, location, address_tsv)
+SELECT
+  i.id,
+  ST_X (i.location),
+  ST_Y (i.location),
+  i.location,
+  i.address_tsv
+FROM
+  imagery i
+WHERE
+  i.id IN (
+    SELECT
+      m.id
+    FROM
+      imagery_import_missing_0123456789ab m
+  )
+;
+
+-- ImageryImportSession.deleteMissing: imagery distributed: uncountMissing
+INSERT INTO
+  imagery_words AS v (word, docs)
+SELECT
+  w.word,
+  sum(c.n)::int
+FROM
+  (
+    SELECT
+      o.address_tsv,
+      -1
+    FROM
+      imagery_import_stored_ < random > o
+  ) AS c (tsv, n),
+  unnest(tsvector_to_array(c.tsv)) AS w (word)
+WHERE
+  lis_vocabulary_word (w.word)
+GROUP BY
+  w.word
+HAVING
+  sum(c.n) <> 0
+ORDER BY
+  w.word
+ON CONFLICT (word) DO UPDATE
+SET
+  docs = greatest(v.docs + EXCLUDED.docs, 0)
+;
+
+-- ImageryImportSession.deleteMissing: imagery distributed: unrankMissing
+DELETE FROM imagery_word_ranks r
+WHERE
+  r.imagery_id IN (
+    SELECT
+      o.id
+    FROM
+      imagery_import_stored_ < random > o
+  )
+;
+
+-- ImageryImportSession.deleteMissing: imagery distributed: noteMissingCoverage
+INSERT INTO
+  coverage_touched (location)
+SELECT
+  NULL
+WHERE
+  $1::boolean
+UNION ALL
+SELECT
+  o.location
+FROM
+  imagery_import_stored_ < random > o
+WHERE
+  NOT $1::boolean
+;
+
+-- ImageryImportSession.deleteMissing: imagery distributed: deleteListed
+DELETE FROM imagery t
+WHERE
+  t.id IN (
+    SELECT
+      m.id
+    FROM
+      imagery_import_missing_0123456789ab m
+  )
+;
+
 -- ImageryImportSession.analyze [1/2]
 ANALYZE imagery
 ;
@@ -1316,7 +1793,8 @@ WHERE
 DROP TABLE IF EXISTS imagery_import_staging_ < random >,
 imagery_import_seen_ < random >,
 imagery_import_stored_ < random >,
-imagery_import_links_ < random >
+imagery_import_links_ < random >,
+imagery_import_missing_2c031951c125
 ;
 -- ImageryImportSession.close: built-in database (one lasting session; on PostgreSQL nothing: all ends with the connections) [2/2]
 --   $1 = "lis-imagery-import"

@@ -11,6 +11,7 @@ describe('imagery import SQL plans', () => {
     seen: 'imagery_import_seen',
     stored: 'imagery_import_stored',
     links: 'imagery_import_links',
+    missing: 'imagery_import_missing',
   });
 
   beforeAll(async () => {

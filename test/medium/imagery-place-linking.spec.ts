@@ -198,6 +198,7 @@ describe('place linking SQL plans', () => {
     seen: 'link_plan_seen',
     stored: 'link_plan_stored',
     links: 'link_plan_links',
+    missing: 'link_plan_missing',
   });
 
   beforeAll(async () => {

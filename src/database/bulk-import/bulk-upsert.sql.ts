@@ -7,9 +7,15 @@ export interface BulkUpsertTable {
   dataColumns: readonly string[];
   /** The staged batch as target rows: a SELECT of id and every data column (it may use $1). */
   incoming: string;
+  /** A table holding the batch's stored rows (id and every data column), compared with instead of probing
+   * `table` (where Citus cannot probe it from a temporary table, see imagery-import-distributed.sql.ts). */
+  current?: string;
 }
 
-export function bulkUpsertSql({ table, dataColumns, incoming }: BulkUpsertTable): { upsert: string; classify: string } {
+export function bulkUpsertSql({ table, dataColumns, incoming, current }: BulkUpsertTable): {
+  upsert: string;
+  classify: string;
+} {
   const list = (alias: string) => dataColumns.map((c) => `${alias}.${c}`).join(', ');
   const changed = (current: string, next: string) => `(${list(current)}) IS DISTINCT FROM (${list(next)})`;
   // The batch, each row with the current row of the same id (cur.found is null when there is none). The
@@ -20,9 +26,13 @@ export function bulkUpsertSql({ table, dataColumns, incoming }: BulkUpsertTable)
     )
     SELECT n.*, cur.found, ${changed('cur', 'n')} AS changed
     FROM n
-    LEFT JOIN LATERAL (
+    ${
+      current
+        ? `LEFT JOIN (SELECT t.id, true AS found, ${list('t')} FROM ${current} t) cur ON cur.id = n.id`
+        : `LEFT JOIN LATERAL (
       SELECT true AS found, ${list('t')} FROM ${table} t WHERE t.id = n.id OFFSET 0
-    ) cur ON true`;
+    ) cur ON true`
+    }`;
   return {
     // Unchanged rows are filtered out by the read-only probe first, so re-importing a file writes nothing
     // at all (ON CONFLICT would still lock every row); the WHERE on the update keeps that true under

@@ -184,12 +184,12 @@ export function linkStagedSql(staging: string): { settle: string; link: string }
 // distributed". It plans an INSERT into a temporary table from such a read (it brings the rows back to
 // the coordinator), so each step reads into a temporary table of its own first, then updates the staging
 // table from that table alone, on the coordinator:
-//  - readStored ($1: the batch's ids, an array parameter: each shard probes its primary key for them)
-//    copies the batch's stored rows with a locality into `stored`; settleFromStored is settle's update
-//    from them (the same rules: the point compared, own addresses keep theirs);
+//  - the import's readStored (imagery-import-distributed.sql.ts) copies the batch's stored rows into
+//    `stored`; settleFromStored is settle's update from those with a locality (the same rules: the point
+//    compared, own addresses keep theirs);
 //  - linkInto writes the links of the records not settled into `links` (placeLinksSql, as link reads
 //    them); linkFromLinks is link's update from them.
-// `stored` and `links` are made by createStored and createLinks and emptied at every commit.
+// `stored` and `links` are made by createStored (there) and createLinks and emptied at every commit.
 export function linkStagedCitusSql(t: { staging: string; stored: string; links: string }) {
   const cols = LINK_COLUMNS.join(', ');
   const rows = Prisma.sql`SELECT s.id, ST_SetSRID(ST_MakePoint(s.lon, s.lat), 4326) AS location,
@@ -199,19 +199,10 @@ export function linkStagedCitusSql(t: { staging: string; stored: string; links: 
   const links = placeLinksSql(rows);
   if (links.values.length > 0) throw new Error('linkStagedCitusSql must not take parameters');
   return {
-    createStored: `CREATE TEMP TABLE ${t.stored} (
-        id uuid NOT NULL, lon float8 NOT NULL, lat float8 NOT NULL, address text, address_origin text,
-        place_id uuid, locality_id uuid, region_code text, country_code text
-      ) ON COMMIT DELETE ROWS`,
     createLinks: `CREATE TEMP TABLE ${t.links} (
         id uuid NOT NULL, locality_id uuid, region_code text, country_code text, address text,
         address_origin text, place_id uuid
       ) ON COMMIT DELETE ROWS`,
-    readStored: `
-    INSERT INTO ${t.stored} (id, lon, lat, ${cols})
-    SELECT i.id, ST_X(i.location), ST_Y(i.location), ${LINK_COLUMNS.map((c) => `i.${c}`).join(', ')}
-    FROM imagery i
-    WHERE i.id = ANY($1::uuid[]) AND i.locality_id IS NOT NULL`,
     settleFromStored: `
     UPDATE ${t.staging} t SET (${cols}, settled) = (
         CASE WHEN c.keep_address THEN c.address ELSE t.address END,
@@ -223,7 +214,7 @@ export function linkStagedCitusSql(t: { staging: string; stored: string; links: 
         cur.address_origin <> 'own' AND (s.address IS NULL OR (s.address, s.address_origin) = (cur.address, cur.address_origin)) AS keep_address,
         s.address IS NOT NULL AND s.address_origin = 'own' AS own
       FROM ${t.staging} s
-      JOIN ${t.stored} cur ON cur.id = s.id AND cur.lon = s.lon AND cur.lat = s.lat
+      JOIN ${t.stored} cur ON cur.id = s.id AND cur.locality_id IS NOT NULL AND cur.lon = s.lon AND cur.lat = s.lat
     ) c
     WHERE t.id = c.id AND (c.own OR c.keep_address)`,
     linkInto: `
