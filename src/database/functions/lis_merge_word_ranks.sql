@@ -8,17 +8,23 @@ DECLARE
   touched TEXT[] := '{}';
 BEGIN
   IF merge THEN
+    CREATE TEMP TABLE IF NOT EXISTS lis_rank_changed (id UUID NOT NULL, address_norm TEXT, address_tsv TSVECTOR)
+      ON COMMIT DROP;
+    TRUNCATE lis_rank_changed;
+    INSERT INTO lis_rank_changed
+    SELECT i."id", i."address_norm", i."address_tsv" FROM "imagery" i WHERE i."updated_at" >= since_old;
+
     WITH added AS (
       INSERT INTO "imagery_word_ranks" ("word", "score", "imagery_id")
-      SELECT k.term, lis_rank_score(i."address_norm", i."address_tsv", k.term), i."id"
-      FROM "imagery" i
+      SELECT k.term, lis_rank_score(i.address_norm, i.address_tsv, k.term), i.id
+      FROM lis_rank_changed i
       CROSS JOIN LATERAL (
         SELECT DISTINCT x.term
-        FROM unnest(tsvector_to_array(i."address_tsv")) AS w(word),
+        FROM unnest(tsvector_to_array(i.address_tsv)) AS w(word),
              LATERAL (SELECT w.word UNION ALL SELECT left(w.word, n) || '*' FROM generate_series(3, least(5, length(w.word))) AS n) x(term)
       ) k
       JOIN "imagery_word_lists" l ON l."word" = k.term
-      WHERE i."updated_at" >= since_old AND NOT (k.term = ANY (rebuilt))
+      WHERE NOT (k.term = ANY (rebuilt))
       ON CONFLICT DO NOTHING
       RETURNING "word"
     )

@@ -7,6 +7,7 @@ AS $function$
 DECLARE
   changed BIGINT;
   total BIGINT;
+  gone TEXT[];
 BEGIN
   SELECT s."since" INTO since_old FROM "imagery_word_ranks_state" s;
   SELECT least(now(), min(a."xact_start")) INTO since_next FROM pg_stat_activity a WHERE a."datname" = current_database();
@@ -26,11 +27,10 @@ BEGIN
   ) p
   WHERE p.matches >= prefix_min AND p.commonest * 3 < p.matches;
 
-  WITH gone AS (
-    DELETE FROM "imagery_word_lists" l WHERE NOT EXISTS (SELECT 1 FROM lis_rank_terms t WHERE t.term = l."word")
-    RETURNING l."word"
-  )
-  DELETE FROM "imagery_word_ranks" r USING gone g WHERE r."word" = g."word";
+  SELECT coalesce(array_agg(l."word"), '{}') INTO gone
+  FROM "imagery_word_lists" l WHERE NOT EXISTS (SELECT 1 FROM lis_rank_terms t WHERE t.term = l."word");
+  DELETE FROM "imagery_word_lists" l WHERE l."word" = ANY (gone);
+  DELETE FROM "imagery_word_ranks" r WHERE r."word" = ANY (gone);
 
   SELECT count(*) FILTER (WHERE since_old IS NULL OR i."updated_at" >= since_old), count(*)
   INTO changed, total FROM "imagery" i;
