@@ -7,17 +7,15 @@
 //    once; settling, the upsert and its dry run compare with that copy (the upsert's INSERT ... SELECT
 //    reads temporary tables alone, which Citus plans);
 //  - the upkeep the triggers do is done by the batch itself, from `stored` (the rows before) and the
-//    staging table (the rows after), by the triggers' rules (the medium spec
-//    imagery-import-distributed.spec.ts compares both on one server);
+//    staging table (the rows after), by the triggers' rules (the vocabulary's in
+//    src/search-index/vocabulary-upkeep.sql.ts; the medium spec imagery-import-distributed.spec.ts
+//    compares both on one server);
 //  - --delete-missing gathers the source's ids on the coordinator, keeps those not seen, and deletes
 //    them by that list after the same upkeep.
 // A concurrent import of another source that writes the same ids between readStored and the upsert is
 // not seen by the upkeep (imports of one source are serialised by its lock).
+import { addressTsvSql as tsv, countWordsSql as countWords } from '../search-index/vocabulary-upkeep.sql';
 import type { ImportTables } from './imagery-import.sql';
-
-// imagery.address_tsv's expression (a generated column, the init migration): the words a record adds to
-// or takes from the vocabulary.
-const tsv = (address: string) => `to_tsvector('simple'::regconfig, lis_normalize(${address}))`;
 // Whether the coverage cells see a change: lis_note_coverage_touched's columns.
 const COVERAGE_COLUMNS = ['lon', 'lat', 'captured_at', 'heading', 'interactive'];
 
@@ -27,16 +25,6 @@ export function distributedImportSql(t: ImportTables) {
   const joined = `FROM ${t.staging} n LEFT JOIN ${t.stored} o ON o.id = n.id`;
   const readdressed = `o.address_tsv IS DISTINCT FROM ${tsv('n.address')}`;
   const list = (a: string) => COVERAGE_COLUMNS.map((c) => `${a}.${c}`).join(', ');
-  // The vocabulary's counts from rows (tsv, +1 or -1), as lis_count_words writes them.
-  const countWords = (changes: string) => `
-    INSERT INTO imagery_words AS v (word, docs)
-    SELECT w.word, sum(c.n)::int
-    FROM (${changes}) AS c(tsv, n), unnest(tsvector_to_array(c.tsv)) AS w(word)
-    WHERE lis_vocabulary_word(w.word)
-    GROUP BY w.word
-    HAVING sum(c.n) <> 0
-    ORDER BY w.word
-    ON CONFLICT (word) DO UPDATE SET docs = greatest(v.docs + EXCLUDED.docs, 0)`;
   return {
     createStored: `CREATE TEMP TABLE ${t.stored} (
         id uuid NOT NULL, lon float8 NOT NULL, lat float8 NOT NULL, address text, address_origin text,

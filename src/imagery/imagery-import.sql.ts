@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { bulkUpsertSql } from '../database/bulk-import/bulk-upsert.sql';
 import { StagedColumn, stagingSql } from '../database/bulk-import/staged-columns';
 import { ImageryRecord } from './imagery-feature';
-import { linkStagedCitusSql, linkStagedSql } from './address-recovery/imagery-place-link.repository';
+import { linkStagedCitusSql, linkStagedSql } from './address-recovery/staged-batch-link.sql';
 import { distributedImportSql } from './imagery-import-distributed.sql';
 
 // Every statement of a bulk import of imagery (see ImageryImportSession).

@@ -1664,7 +1664,7 @@ WHERE
 
 -- ImageryImportSession.deleteMissing: imagery distributed: gatherMissing
 INSERT INTO
-  imagery_import_missing_0123456789ab (id)
+  imagery_import_missing_ < random > (id)
 SELECT
   t.id
 FROM
@@ -1674,7 +1674,7 @@ WHERE
 ;
 
 -- ImageryImportSession.deleteMissing: imagery distributed: keepUnseen
-DELETE FROM imagery_import_missing_0123456789ab m USING imagery_import_seen_ < random > s
+DELETE FROM imagery_import_missing_ < random > m USING imagery_import_seen_ < random > s
 WHERE
   s.id = m.id
 ;
@@ -1683,7 +1683,7 @@ WHERE
 SELECT
   count(*)::int AS n
 FROM
-  imagery_import_missing_0123456789ab
+  imagery_import_missing_ < random >
 ;
 
 -- ImageryImportSession.deleteMissing: imagery distributed: readMissing
@@ -1702,7 +1702,7 @@ WHERE
     SELECT
       m.id
     FROM
-      imagery_import_missing_0123456789ab m
+      imagery_import_missing_ < random > m
   )
 ;
 
@@ -1768,7 +1768,7 @@ WHERE
     SELECT
       m.id
     FROM
-      imagery_import_missing_0123456789ab m
+      imagery_import_missing_ < random > m
   )
 ;
 
@@ -1794,7 +1794,7 @@ DROP TABLE IF EXISTS imagery_import_staging_ < random >,
 imagery_import_seen_ < random >,
 imagery_import_stored_ < random >,
 imagery_import_links_ < random >,
-imagery_import_missing_2c031951c125
+imagery_import_missing_ < random >
 ;
 -- ImageryImportSession.close: built-in database (one lasting session; on PostgreSQL nothing: all ends with the connections) [2/2]
 --   $1 = "lis-imagery-import"

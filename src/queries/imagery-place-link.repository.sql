@@ -7,14 +7,16 @@ WITH
     SELECT
       i.id,
       i.location,
-      i.address_origin <> 'own' AS recover
+      i.address_origin <> 'own' AS recover,
+      i.address_tsv AS old_tsv
     FROM
       unnest($1::uuid[]) AS given (id)
       CROSS JOIN LATERAL (
         SELECT
           t.id,
           t.location,
-          t.address_origin
+          t.address_origin,
+          t.address_tsv
         FROM
           imagery t
         WHERE
@@ -377,6 +379,7 @@ WITH
       )
     FROM
       links l
+      JOIN batch b ON b.id = l.id
     WHERE
       t.id = l.id
       AND (
@@ -401,10 +404,471 @@ WITH
         t.country_code
       )
     RETURNING
-      t.id
+      t.id,
+      b.old_tsv,
+      t.address_tsv AS new_tsv
   )
 SELECT
   count(*)::int AS relinked
+FROM
+  up
+;
+
+-- ImageryPlaceLinkRepository.linkIds: imagery distributed: the records whose words changed returned too
+--   $1 = ["0f5ca291-e477-55f8-b961-57871f26c005"]
+WITH
+  batch AS MATERIALIZED (
+    SELECT
+      i.id,
+      i.location,
+      i.address_origin <> 'own' AS recover,
+      i.address_tsv AS old_tsv
+    FROM
+      unnest($1::uuid[]) AS given (id)
+      CROSS JOIN LATERAL (
+        SELECT
+          t.id,
+          t.location,
+          t.address_origin,
+          t.address_tsv
+        FROM
+          imagery t
+        WHERE
+          t.id = given.id
+        OFFSET
+          0
+      ) i
+  ),
+  links AS (
+    WITH
+      r AS MATERIALIZED (
+        SELECT
+          x.id,
+          x.location,
+          x.recover,
+          floor(ST_X (x.location) / 0.01) AS cx,
+          floor(ST_Y (x.location) / 0.01) AS cy
+        FROM
+          (
+            SELECT
+              *
+            FROM
+              batch
+          ) x
+      ),
+      cells AS MATERIALIZED (
+        SELECT
+          x.cx,
+          x.cy,
+          ST_SetSRID (
+            ST_MakePoint ((x.cx + 0.5) * 0.01, (x.cy + 0.5) * 0.01),
+            4326
+          ) AS centre
+        FROM
+          r x
+        GROUP BY
+          x.cx,
+          x.cy
+        HAVING
+          count(*) > 1
+      ),
+      reach AS MATERIALIZED (
+        SELECT
+          c.cx,
+          c.cy,
+          c.centre,
+          k.farthest + 0.01 * sqrt(2) AS radius
+        FROM
+          cells c
+          CROSS JOIN LATERAL (
+            SELECT
+              max(n.d) AS farthest,
+              count(*) AS found
+            FROM
+              (
+                SELECT
+                  p.location <-> c.centre AS d
+                FROM
+                  places p
+                WHERE
+                  p.kind = 'locality'
+                ORDER BY
+                  p.location <-> c.centre
+                LIMIT
+                  3
+              ) n
+          ) k
+        WHERE
+          k.found = 3
+      ),
+      candidates AS MATERIALIZED (
+        SELECT
+          e.cx,
+          e.cy,
+          p.id,
+          p.name,
+          p.label,
+          p.locality,
+          p.region_code,
+          p.country_code,
+          p.location
+        FROM
+          reach e
+          JOIN places p ON p.kind = 'locality'
+          AND p.location && ST_Expand (e.centre, e.radius)
+        WHERE
+          (p.location <-> e.centre) <= e.radius
+      ),
+      cell_localities AS MATERIALIZED (
+        SELECT DISTINCT
+          ON (t.id) t.id,
+          t.loc_id,
+          t.name,
+          t.label,
+          t.locality,
+          t.region_code,
+          t.country_code,
+          t.loc_location
+        FROM
+          (
+            SELECT
+              x.id,
+              x.location,
+              c.id AS loc_id,
+              c.name,
+              c.label,
+              c.locality,
+              c.region_code,
+              c.country_code,
+              c.location AS loc_location,
+              row_number() OVER (
+                PARTITION BY
+                  x.id
+                ORDER BY
+                  c.location <-> x.location,
+                  c.id
+              ) AS k
+            FROM
+              r x
+              JOIN candidates c ON c.cx = x.cx
+              AND c.cy = x.cy
+          ) t
+        WHERE
+          t.k <= 3
+        ORDER BY
+          t.id,
+          ST_DistanceSphere (t.loc_location, t.location),
+          t.loc_id
+      )
+    SELECT
+      r.id,
+      loc.id AS locality_id,
+      loc.region_code,
+      loc.country_code,
+      CASE
+        WHEN NOT r.recover THEN NULL
+        WHEN adr.id IS NOT NULL THEN adr.label
+        WHEN st.id IS NOT NULL THEN CASE
+          WHEN loc.id IS NULL
+          OR strpos(lower(st.label), lower(loc.name)) > 0
+          OR (
+            st.locality IS NOT NULL
+            AND strpos(lower(st.label), lower(st.locality)) > 0
+          ) THEN st.label
+          ELSE st.name || ', ' || loc.label
+        END
+        WHEN far.far THEN lis_plus_code (ST_Y (r.location), ST_X (r.location))
+        ELSE loc.label
+      END AS address,
+      CASE
+        WHEN NOT r.recover THEN NULL
+        WHEN adr.id IS NOT NULL THEN 'address'
+        WHEN st.id IS NOT NULL THEN 'street'
+        WHEN far.far THEN 'plus_code'
+        WHEN loc.id IS NOT NULL THEN 'locality'
+      END AS address_origin,
+      CASE
+        WHEN r.recover THEN coalesce(
+          adr.id,
+          st.id,
+          CASE
+            WHEN NOT far.far THEN loc.id
+          END
+        )
+      END AS place_id
+    FROM
+      r
+      LEFT JOIN cell_localities g ON g.id = r.id
+      LEFT JOIN LATERAL (
+        SELECT
+          c.id,
+          c.name,
+          c.label,
+          c.locality,
+          c.region_code,
+          c.country_code,
+          c.location
+        FROM
+          (
+            SELECT
+              p.id,
+              p.name,
+              p.label,
+              p.locality,
+              p.region_code,
+              p.country_code,
+              p.location AS location
+            FROM
+              places p
+            WHERE
+              g.id IS NULL
+              AND p.kind = 'locality'
+            ORDER BY
+              p.location <-> r.location
+            LIMIT
+              3
+          ) c
+        ORDER BY
+          ST_DistanceSphere (c.location, r.location),
+          c.id
+        LIMIT
+          1
+      ) own ON true
+      CROSS JOIN LATERAL (
+        SELECT
+          CASE
+            WHEN g.id IS NULL THEN own.location
+            ELSE g.loc_location
+          END AS location
+      ) nl
+      CROSS JOIN LATERAL (
+        SELECT
+          nl.location IS NOT NULL
+          AND ST_DistanceSphere (nl.location, r.location) > 25000 AS far
+      ) far
+      CROSS JOIN LATERAL (
+        SELECT
+          CASE
+            WHEN g.id IS NULL THEN own.id
+            ELSE g.loc_id
+          END AS id,
+          CASE
+            WHEN g.id IS NULL THEN own.name
+            ELSE g.name
+          END AS name,
+          CASE
+            WHEN g.id IS NULL THEN own.label
+            ELSE g.label
+          END AS label,
+          CASE
+            WHEN g.id IS NULL THEN own.region_code
+            ELSE g.region_code
+          END AS region_code,
+          CASE
+            WHEN g.id IS NULL THEN own.country_code
+            ELSE g.country_code
+          END AS country_code
+      ) loc
+      LEFT JOIN LATERAL (
+        SELECT
+          c.id,
+          c.name,
+          c.label,
+          c.locality,
+          c.region_code,
+          c.country_code,
+          c.location
+        FROM
+          (
+            SELECT
+              p.id,
+              p.name,
+              p.label,
+              p.locality,
+              p.region_code,
+              p.country_code,
+              p.location AS location
+            FROM
+              places p
+            WHERE
+              r.recover
+              AND p.kind = 'address'
+              AND p.location && ST_Expand (
+                r.location,
+                least(
+                  180,
+                  50 / (
+                    110000 * greatest(cos(radians(ST_Y (r.location))), 1e-9)
+                  )
+                ),
+                50 / 110000.0
+              )
+            ORDER BY
+              p.location <-> r.location
+            LIMIT
+              3
+          ) c
+        WHERE
+          ST_DWithin (c.location::geography, r.location::geography, 50)
+        ORDER BY
+          ST_DistanceSphere (c.location, r.location),
+          c.id
+        LIMIT
+          1
+      ) adr ON true
+      LEFT JOIN LATERAL (
+        SELECT
+          c.id,
+          c.name,
+          c.label,
+          c.locality,
+          c.region_code,
+          c.country_code,
+          c.location
+        FROM
+          (
+            SELECT
+              p.id,
+              p.name,
+              p.label,
+              p.locality,
+              p.region_code,
+              p.country_code,
+              coalesce(p.line, p.location) AS location
+            FROM
+              places p
+            WHERE
+              r.recover
+              AND adr.id IS NULL
+              AND p.kind = 'street'
+              AND coalesce(p.line, p.location) && ST_Expand (
+                r.location,
+                least(
+                  180,
+                  50 / (
+                    110000 * greatest(cos(radians(ST_Y (r.location))), 1e-9)
+                  )
+                ),
+                50 / 110000.0
+              )
+            ORDER BY
+              coalesce(p.line, p.location) <-> r.location
+            LIMIT
+              3
+          ) c
+        WHERE
+          ST_DWithin (c.location::geography, r.location::geography, 50)
+        ORDER BY
+          ST_DistanceSphere (c.location, r.location),
+          c.id
+        LIMIT
+          1
+      ) st ON true
+  ),
+  up AS (
+    UPDATE imagery t
+    SET
+      (
+        address,
+        address_origin,
+        place_id,
+        locality_id,
+        region_code,
+        country_code,
+        updated_at
+      ) = (
+        coalesce(l.address, t.address),
+        CASE
+          WHEN l.address IS NULL THEN t.address_origin
+          ELSE l.address_origin
+        END,
+        CASE
+          WHEN l.address IS NULL THEN t.place_id
+          ELSE l.place_id
+        END,
+        l.locality_id,
+        l.region_code,
+        l.country_code,
+        now()
+      )
+    FROM
+      links l
+      JOIN batch b ON b.id = l.id
+    WHERE
+      t.id = l.id
+      AND (
+        coalesce(l.address, t.address),
+        CASE
+          WHEN l.address IS NULL THEN t.address_origin
+          ELSE l.address_origin
+        END,
+        CASE
+          WHEN l.address IS NULL THEN t.place_id
+          ELSE l.place_id
+        END,
+        l.locality_id,
+        l.region_code,
+        l.country_code
+      ) IS DISTINCT FROM (
+        t.address,
+        t.address_origin,
+        t.place_id,
+        t.locality_id,
+        t.region_code,
+        t.country_code
+      )
+    RETURNING
+      t.id,
+      b.old_tsv,
+      t.address_tsv AS new_tsv
+  )
+SELECT
+  count(*)::int AS relinked,
+  (
+    SELECT
+      coalesce(
+        array_agg(
+          u.id::text
+          ORDER BY
+            u.id
+        ),
+        '{}'
+      )
+    FROM
+      up u
+    WHERE
+      u.old_tsv IS DISTINCT FROM u.new_tsv
+  ) AS "readdressedIds",
+  (
+    SELECT
+      coalesce(
+        array_agg(
+          u.old_tsv::text
+          ORDER BY
+            u.id
+        ),
+        '{}'
+      )
+    FROM
+      up u
+    WHERE
+      u.old_tsv IS DISTINCT FROM u.new_tsv
+  ) AS "wordsBefore",
+  (
+    SELECT
+      coalesce(
+        array_agg(
+          u.new_tsv::text
+          ORDER BY
+            u.id
+        ),
+        '{}'
+      )
+    FROM
+      up u
+    WHERE
+      u.old_tsv IS DISTINCT FROM u.new_tsv
+  ) AS "wordsAfter"
 FROM
   up
 ;
@@ -418,7 +882,8 @@ WITH
     SELECT
       i.id,
       i.location,
-      i.address_origin <> 'own' AS recover
+      i.address_origin <> 'own' AS recover,
+      i.address_tsv AS old_tsv
     FROM
       imagery i
     WHERE
@@ -786,6 +1251,7 @@ WITH
       )
     FROM
       links l
+      JOIN batch b ON b.id = l.id
     WHERE
       t.id = l.id
       AND (
@@ -810,7 +1276,9 @@ WITH
         t.country_code
       )
     RETURNING
-      t.id
+      t.id,
+      b.old_tsv,
+      t.address_tsv AS new_tsv
   )
 SELECT
   (
@@ -846,7 +1314,8 @@ WITH
     SELECT
       i.id,
       i.location,
-      i.address_origin <> 'own' AS recover
+      i.address_origin <> 'own' AS recover,
+      i.address_tsv AS old_tsv
     FROM
       imagery i
     WHERE
@@ -1214,6 +1683,7 @@ WITH
       )
     FROM
       links l
+      JOIN batch b ON b.id = l.id
     WHERE
       t.id = l.id
       AND (
@@ -1238,7 +1708,9 @@ WITH
         t.country_code
       )
     RETURNING
-      t.id
+      t.id,
+      b.old_tsv,
+      t.address_tsv AS new_tsv
   )
 SELECT
   (
@@ -1263,4 +1735,521 @@ SELECT
     LIMIT
       1
   ) AS "lastId"
+;
+
+-- ImageryPlaceLinkRepository.relinkBatch: imagery distributed: the records whose words changed returned too
+--   $1 = null
+--   $2 = null
+--   $3 = 5000
+WITH
+  batch AS MATERIALIZED (
+    SELECT
+      i.id,
+      i.location,
+      i.address_origin <> 'own' AS recover,
+      i.address_tsv AS old_tsv
+    FROM
+      imagery i
+    WHERE
+      i.address_origin <> 'own'
+      AND (
+        $1::uuid IS NULL
+        OR i.id > $2::uuid
+      )
+    ORDER BY
+      i.id
+    LIMIT
+      $3
+  ),
+  links AS (
+    WITH
+      r AS MATERIALIZED (
+        SELECT
+          x.id,
+          x.location,
+          x.recover,
+          floor(ST_X (x.location) / 0.01) AS cx,
+          floor(ST_Y (x.location) / 0.01) AS cy
+        FROM
+          (
+            SELECT
+              *
+            FROM
+              batch
+          ) x
+      ),
+      cells AS MATERIALIZED (
+        SELECT
+          x.cx,
+          x.cy,
+          ST_SetSRID (
+            ST_MakePoint ((x.cx + 0.5) * 0.01, (x.cy + 0.5) * 0.01),
+            4326
+          ) AS centre
+        FROM
+          r x
+        GROUP BY
+          x.cx,
+          x.cy
+        HAVING
+          count(*) > 1
+      ),
+      reach AS MATERIALIZED (
+        SELECT
+          c.cx,
+          c.cy,
+          c.centre,
+          k.farthest + 0.01 * sqrt(2) AS radius
+        FROM
+          cells c
+          CROSS JOIN LATERAL (
+            SELECT
+              max(n.d) AS farthest,
+              count(*) AS found
+            FROM
+              (
+                SELECT
+                  p.location <-> c.centre AS d
+                FROM
+                  places p
+                WHERE
+                  p.kind = 'locality'
+                ORDER BY
+                  p.location <-> c.centre
+                LIMIT
+                  3
+              ) n
+          ) k
+        WHERE
+          k.found = 3
+      ),
+      candidates AS MATERIALIZED (
+        SELECT
+          e.cx,
+          e.cy,
+          p.id,
+          p.name,
+          p.label,
+          p.locality,
+          p.region_code,
+          p.country_code,
+          p.location
+        FROM
+          reach e
+          JOIN places p ON p.kind = 'locality'
+          AND p.location && ST_Expand (e.centre, e.radius)
+        WHERE
+          (p.location <-> e.centre) <= e.radius
+      ),
+      cell_localities AS MATERIALIZED (
+        SELECT DISTINCT
+          ON (t.id) t.id,
+          t.loc_id,
+          t.name,
+          t.label,
+          t.locality,
+          t.region_code,
+          t.country_code,
+          t.loc_location
+        FROM
+          (
+            SELECT
+              x.id,
+              x.location,
+              c.id AS loc_id,
+              c.name,
+              c.label,
+              c.locality,
+              c.region_code,
+              c.country_code,
+              c.location AS loc_location,
+              row_number() OVER (
+                PARTITION BY
+                  x.id
+                ORDER BY
+                  c.location <-> x.location,
+                  c.id
+              ) AS k
+            FROM
+              r x
+              JOIN candidates c ON c.cx = x.cx
+              AND c.cy = x.cy
+          ) t
+        WHERE
+          t.k <= 3
+        ORDER BY
+          t.id,
+          ST_DistanceSphere (t.loc_location, t.location),
+          t.loc_id
+      )
+    SELECT
+      r.id,
+      loc.id AS locality_id,
+      loc.region_code,
+      loc.country_code,
+      CASE
+        WHEN NOT r.recover THEN NULL
+        WHEN adr.id IS NOT NULL THEN adr.label
+        WHEN st.id IS NOT NULL THEN CASE
+          WHEN loc.id IS NULL
+          OR strpos(lower(st.label), lower(loc.name)) > 0
+          OR (
+            st.locality IS NOT NULL
+            AND strpos(lower(st.label), lower(st.locality)) > 0
+          ) THEN st.label
+          ELSE st.name || ', ' || loc.label
+        END
+        WHEN far.far THEN lis_plus_code (ST_Y (r.location), ST_X (r.location))
+        ELSE loc.label
+      END AS address,
+      CASE
+        WHEN NOT r.recover THEN NULL
+        WHEN adr.id IS NOT NULL THEN 'address'
+        WHEN st.id IS NOT NULL THEN 'street'
+        WHEN far.far THEN 'plus_code'
+        WHEN loc.id IS NOT NULL THEN 'locality'
+      END AS address_origin,
+      CASE
+        WHEN r.recover THEN coalesce(
+          adr.id,
+          st.id,
+          CASE
+            WHEN NOT far.far THEN loc.id
+          END
+        )
+      END AS place_id
+    FROM
+      r
+      LEFT JOIN cell_localities g ON g.id = r.id
+      LEFT JOIN LATERAL (
+        SELECT
+          c.id,
+          c.name,
+          c.label,
+          c.locality,
+          c.region_code,
+          c.country_code,
+          c.location
+        FROM
+          (
+            SELECT
+              p.id,
+              p.name,
+              p.label,
+              p.locality,
+              p.region_code,
+              p.country_code,
+              p.location AS location
+            FROM
+              places p
+            WHERE
+              g.id IS NULL
+              AND p.kind = 'locality'
+            ORDER BY
+              p.location <-> r.location
+            LIMIT
+              3
+          ) c
+        ORDER BY
+          ST_DistanceSphere (c.location, r.location),
+          c.id
+        LIMIT
+          1
+      ) own ON true
+      CROSS JOIN LATERAL (
+        SELECT
+          CASE
+            WHEN g.id IS NULL THEN own.location
+            ELSE g.loc_location
+          END AS location
+      ) nl
+      CROSS JOIN LATERAL (
+        SELECT
+          nl.location IS NOT NULL
+          AND ST_DistanceSphere (nl.location, r.location) > 25000 AS far
+      ) far
+      CROSS JOIN LATERAL (
+        SELECT
+          CASE
+            WHEN g.id IS NULL THEN own.id
+            ELSE g.loc_id
+          END AS id,
+          CASE
+            WHEN g.id IS NULL THEN own.name
+            ELSE g.name
+          END AS name,
+          CASE
+            WHEN g.id IS NULL THEN own.label
+            ELSE g.label
+          END AS label,
+          CASE
+            WHEN g.id IS NULL THEN own.region_code
+            ELSE g.region_code
+          END AS region_code,
+          CASE
+            WHEN g.id IS NULL THEN own.country_code
+            ELSE g.country_code
+          END AS country_code
+      ) loc
+      LEFT JOIN LATERAL (
+        SELECT
+          c.id,
+          c.name,
+          c.label,
+          c.locality,
+          c.region_code,
+          c.country_code,
+          c.location
+        FROM
+          (
+            SELECT
+              p.id,
+              p.name,
+              p.label,
+              p.locality,
+              p.region_code,
+              p.country_code,
+              p.location AS location
+            FROM
+              places p
+            WHERE
+              r.recover
+              AND p.kind = 'address'
+              AND p.location && ST_Expand (
+                r.location,
+                least(
+                  180,
+                  50 / (
+                    110000 * greatest(cos(radians(ST_Y (r.location))), 1e-9)
+                  )
+                ),
+                50 / 110000.0
+              )
+            ORDER BY
+              p.location <-> r.location
+            LIMIT
+              3
+          ) c
+        WHERE
+          ST_DWithin (c.location::geography, r.location::geography, 50)
+        ORDER BY
+          ST_DistanceSphere (c.location, r.location),
+          c.id
+        LIMIT
+          1
+      ) adr ON true
+      LEFT JOIN LATERAL (
+        SELECT
+          c.id,
+          c.name,
+          c.label,
+          c.locality,
+          c.region_code,
+          c.country_code,
+          c.location
+        FROM
+          (
+            SELECT
+              p.id,
+              p.name,
+              p.label,
+              p.locality,
+              p.region_code,
+              p.country_code,
+              coalesce(p.line, p.location) AS location
+            FROM
+              places p
+            WHERE
+              r.recover
+              AND adr.id IS NULL
+              AND p.kind = 'street'
+              AND coalesce(p.line, p.location) && ST_Expand (
+                r.location,
+                least(
+                  180,
+                  50 / (
+                    110000 * greatest(cos(radians(ST_Y (r.location))), 1e-9)
+                  )
+                ),
+                50 / 110000.0
+              )
+            ORDER BY
+              coalesce(p.line, p.location) <-> r.location
+            LIMIT
+              3
+          ) c
+        WHERE
+          ST_DWithin (c.location::geography, r.location::geography, 50)
+        ORDER BY
+          ST_DistanceSphere (c.location, r.location),
+          c.id
+        LIMIT
+          1
+      ) st ON true
+  ),
+  up AS (
+    UPDATE imagery t
+    SET
+      (
+        address,
+        address_origin,
+        place_id,
+        locality_id,
+        region_code,
+        country_code,
+        updated_at
+      ) = (
+        coalesce(l.address, t.address),
+        CASE
+          WHEN l.address IS NULL THEN t.address_origin
+          ELSE l.address_origin
+        END,
+        CASE
+          WHEN l.address IS NULL THEN t.place_id
+          ELSE l.place_id
+        END,
+        l.locality_id,
+        l.region_code,
+        l.country_code,
+        now()
+      )
+    FROM
+      links l
+      JOIN batch b ON b.id = l.id
+    WHERE
+      t.id = l.id
+      AND (
+        coalesce(l.address, t.address),
+        CASE
+          WHEN l.address IS NULL THEN t.address_origin
+          ELSE l.address_origin
+        END,
+        CASE
+          WHEN l.address IS NULL THEN t.place_id
+          ELSE l.place_id
+        END,
+        l.locality_id,
+        l.region_code,
+        l.country_code
+      ) IS DISTINCT FROM (
+        t.address,
+        t.address_origin,
+        t.place_id,
+        t.locality_id,
+        t.region_code,
+        t.country_code
+      )
+    RETURNING
+      t.id,
+      b.old_tsv,
+      t.address_tsv AS new_tsv
+  )
+SELECT
+  (
+    SELECT
+      count(*)::int
+    FROM
+      batch
+  ) AS examined,
+  (
+    SELECT
+      count(*)::int
+    FROM
+      up
+  ) AS relinked,
+  (
+    SELECT
+      b.id::text
+    FROM
+      batch b
+    ORDER BY
+      b.id DESC
+    LIMIT
+      1
+  ) AS "lastId",
+  (
+    SELECT
+      coalesce(
+        array_agg(
+          u.id::text
+          ORDER BY
+            u.id
+        ),
+        '{}'
+      )
+    FROM
+      up u
+    WHERE
+      u.old_tsv IS DISTINCT FROM u.new_tsv
+  ) AS "readdressedIds",
+  (
+    SELECT
+      coalesce(
+        array_agg(
+          u.old_tsv::text
+          ORDER BY
+            u.id
+        ),
+        '{}'
+      )
+    FROM
+      up u
+    WHERE
+      u.old_tsv IS DISTINCT FROM u.new_tsv
+  ) AS "wordsBefore",
+  (
+    SELECT
+      coalesce(
+        array_agg(
+          u.new_tsv::text
+          ORDER BY
+            u.id
+        ),
+        '{}'
+      )
+    FROM
+      up u
+    WHERE
+      u.old_tsv IS DISTINCT FROM u.new_tsv
+  ) AS "wordsAfter"
+;
+
+-- ImageryPlaceLinkRepository.relinkBatch: imagery distributed: their words counted
+INSERT INTO
+  imagery_words AS v (word, docs)
+SELECT
+  w.word,
+  sum(c.n)::int
+FROM
+  (
+    SELECT
+      x.tsv::tsvector,
+      -1
+    FROM
+      unnest($1::text[]) AS x (tsv)
+    UNION ALL
+    SELECT
+      x.tsv::tsvector,
+      1
+    FROM
+      unnest($2::text[]) AS x (tsv)
+  ) AS c (tsv, n),
+  unnest(tsvector_to_array(c.tsv)) AS w (word)
+WHERE
+  lis_vocabulary_word (w.word)
+GROUP BY
+  w.word
+HAVING
+  sum(c.n) <> 0
+ORDER BY
+  w.word
+ON CONFLICT (word) DO UPDATE
+SET
+  docs = greatest(v.docs + EXCLUDED.docs, 0)
+;
+
+-- ImageryPlaceLinkRepository.relinkBatch: imagery distributed: their ranked-list entries removed
+DELETE FROM imagery_word_ranks r
+WHERE
+  r.imagery_id = ANY ($1::uuid[])
 ;

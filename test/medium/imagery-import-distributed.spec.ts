@@ -3,6 +3,20 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { ImageryRecord } from '../../src/imagery/imagery-feature';
 import { ImageryImportSession, ImportSessionOptions } from '../../src/imagery/imagery-import-session';
+import { ImageryPlaceLinkRepository } from '../../src/imagery/address-recovery/imagery-place-link.repository';
+import { PrismaService } from '../../src/database/prisma.service';
+import { startImporter } from '../helpers/imagery-importer';
+import {
+  AEULESTRASSE,
+  BASE,
+  insertPlaces,
+  offset,
+  resetPlaces,
+  STAEDTLE_1,
+  STAEDTLE_5,
+  STREET_POINT,
+  VADUZ,
+} from '../helpers/places';
 import { resetImagery } from '../helpers/test-app';
 import { currentKind } from '../setup/test-database';
 
@@ -149,5 +163,47 @@ serverOnly('the import where imagery is distributed, on one server', () => {
     expect(expected.ranked.length).toBeLessThan(FIRST - 40 - 70);
     expect(expected.touched.length).toBeGreaterThan(100);
     expect(expected.words.some((w) => w.word === 'landstrasse')).toBe(true);
+  });
+
+  // Relinking after a place import rewrites recovered addresses: where imagery is distributed its
+  // statement returns the records whose words changed and the upkeep follows in its transaction.
+  it('relinking keeps the vocabulary and ranked lists as the triggers do', async () => {
+    const { moduleRef, prisma } = await startImporter();
+    const linker = moduleRef.get(ImageryPlaceLinkRepository);
+    const service = moduleRef.get(PrismaService);
+    const points = [BASE, offset(BASE, 0, 100), STREET_POINT].flatMap((p) =>
+      [-30, -10, 10, 30].map((e, i) => offset(p, e, i * 8)),
+    );
+    const unlinked = points.map(([lon, lat], i) => ({ ...record(500 + i), address: null, lon, lat }));
+    // Records recovered from the locality alone; then the addresses and the street appear.
+    const setup = async () => {
+      await resetImagery();
+      await resetPlaces();
+      await admin.query('TRUNCATE imagery_words, imagery_word_ranks, coverage_touched');
+      await insertPlaces([VADUZ]);
+      await load(unlinked, { distributed: false });
+      await admin.query(`INSERT INTO imagery_word_ranks (word, score, imagery_id) SELECT 'any', 1, id FROM imagery`);
+      await insertPlaces([STAEDTLE_1, STAEDTLE_5, AEULESTRASSE]);
+    };
+    const relink = async () => (await linker.relinkBatch('recovered', null, 1000)).relinked;
+    try {
+      await setup();
+      const withTriggers = await relink();
+      const expected = await outcome();
+      await setup();
+      await dropTriggers();
+      service.imageryDistributed = true;
+      expect(await relink()).toBe(withTriggers);
+      expect(await outcome()).toEqual(expected);
+      expect(withTriggers).toBe(points.length);
+      expect(expected.words.some((w) => w.word === 'aulestrasse' && w.docs === 4)).toBe(true);
+      expect(expected.ranked).toEqual([]);
+    } finally {
+      service.imageryDistributed = false;
+      await restoreTriggers();
+      await resetPlaces();
+      await moduleRef.close();
+      await prisma.$disconnect();
+    }
   });
 });

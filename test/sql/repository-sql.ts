@@ -96,7 +96,7 @@ function renderValue(value: unknown, given: string): string {
 
 // Temporary tables get random suffixes per connection.
 const normalize = (text: string) =>
-  text.replace(/\b([a-z_]+_(?:staging|seen|stored|links))_[0-9a-f]{12}\b/g, '$1_<random>');
+  text.replace(/\b([a-z_]+_(?:staging|seen|stored|links|missing))_[0-9a-f]{12}\b/g, '$1_<random>');
 
 // `earlier`: the statements already written in the file, by text; a repeated one is named, not repeated.
 function renderStatement(header: string, statement: Statement, given: string, earlier: Map<string, string>): string {

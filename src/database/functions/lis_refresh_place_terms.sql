@@ -41,10 +41,10 @@ BEGIN
     INSERT INTO place_term_lists (term, places) VALUES (t.term, t.places);
     built := built + 1;
   END LOOP;
-  INSERT INTO place_term_state (places, last_change, min_places, list_size)
-  VALUES (seen_places, seen_change, lis_refresh_place_terms.min_places, lis_refresh_place_terms.list_size)
+  INSERT INTO place_term_state (places, last_change, min_places, list_size, built_at)
+  VALUES (seen_places, seen_change, lis_refresh_place_terms.min_places, lis_refresh_place_terms.list_size, now())
   ON CONFLICT (id) DO UPDATE SET places = EXCLUDED.places, last_change = EXCLUDED.last_change,
-    min_places = EXCLUDED.min_places, list_size = EXCLUDED.list_size, built_at = now();
+    min_places = EXCLUDED.min_places, list_size = EXCLUDED.list_size, built_at = EXCLUDED.built_at;
   RETURN built;
 END
 $function$;

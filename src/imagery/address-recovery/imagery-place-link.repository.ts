@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Prisma } from '@prisma/client';
-import { GenerateSql, SAMPLE_UUID, SqlSubject } from '../../database/generate-sql';
+import { GenerateSql, NoSql, SAMPLE_UUID, SqlSubject } from '../../database/generate-sql';
 import { PrismaService } from '../../database/prisma.service';
+import { READDRESSED_UPKEEP } from '../../search-index/vocabulary-upkeep.sql';
 import { cellLocalitiesCtes, cellOf } from './cell-localities.sql';
 
 // A record without an address of its own takes the address of the nearest `address` place, else of the
@@ -112,8 +113,8 @@ export function placeLinksSql(rows: Prisma.Sql): Prisma.Sql {
 // The columns linking writes, and the values it writes: a recovered address is replaced only by another
 // recovered one, so when no place is known a row keeps what it has (an address is never emptied), and
 // own addresses are never touched (only their locality, region and country).
-const LINK_COLUMNS = ['address', 'address_origin', 'place_id', 'locality_id', 'region_code', 'country_code'];
-const LINKED_VALUES = [
+export const LINK_COLUMNS = ['address', 'address_origin', 'place_id', 'locality_id', 'region_code', 'country_code'];
+export const LINKED_VALUES = [
   'coalesce(l.address, t.address)',
   'CASE WHEN l.address IS NULL THEN t.address_origin ELSE l.address_origin END',
   'CASE WHEN l.address IS NULL THEN t.place_id ELSE l.place_id END',
@@ -122,109 +123,37 @@ const LINKED_VALUES = [
   'l.country_code',
 ];
 
-// Applies the links to imagery rows (`rows` as for placeLinksSql, kept as the CTE `batch`), writing
-// only rows whose links change.
+// Applies the links to imagery rows (`rows` as for placeLinksSql plus old_tsv, their words; kept as the
+// CTE `batch`), writing only rows whose links change; `up` returns their words before and after.
 function applyLinksSql(rows: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`
     WITH batch AS MATERIALIZED (${rows}),
     links AS (${placeLinksSql(Prisma.sql`SELECT * FROM batch`)}),
     up AS (
       UPDATE imagery t SET (${Prisma.raw(LINK_COLUMNS.join(', '))}, updated_at) = (${Prisma.raw(LINKED_VALUES.join(', '))}, now())
-      FROM links l
+      FROM links l JOIN batch b ON b.id = l.id
       WHERE t.id = l.id
         AND (${Prisma.raw(LINKED_VALUES.join(', '))}) IS DISTINCT FROM (${Prisma.raw(LINK_COLUMNS.map((c) => `t.${c}`).join(', '))})
-      RETURNING t.id
+      RETURNING t.id, b.old_tsv, t.address_tsv AS new_tsv
     )`;
 }
 
-// Linking a staged import batch in place: a temporary table with the staged columns (lon, lat; NULL
-// addresses for records without one) and the link columns, plus `settled`. Two statements, plain text
-// without parameters for the importer's own connections (`staging` is a generated table name):
-//  - settle: a record already stored at the same point, with a locality, keeps its stored links, and
-//    when it has no address of its own (none given, or the same recovered one an export wrote) its
-//    stored recovered address too. Re-importing a file therefore looks nothing up (relinking after a
-//    place import is what refreshes links); the stored row is probed by primary key (LATERAL, fenced
-//    with OFFSET 0 so the planner cannot turn it into a scan of the catalogue).
-//  - link: every other record is linked by the same rules and values as stored rows.
-export function linkStagedSql(staging: string): { settle: string; link: string } {
-  const table = Prisma.raw(staging);
-  const settle = Prisma.sql`
-    UPDATE ${table} t SET (${Prisma.raw(LINK_COLUMNS.join(', '))}, settled) = (
-        CASE WHEN c.keep_address THEN c.address ELSE t.address END,
-        CASE WHEN c.keep_address THEN c.address_origin ELSE t.address_origin END,
-        CASE WHEN c.keep_address THEN c.place_id ELSE t.place_id END,
-        c.locality_id, c.region_code, c.country_code, true)
-    FROM (
-      SELECT s.id, cur.*,
-        cur.address_origin <> 'own' AND (s.address IS NULL OR (s.address, s.address_origin) = (cur.address, cur.address_origin)) AS keep_address,
-        s.address IS NOT NULL AND s.address_origin = 'own' AS own
-      FROM ${table} s
-      CROSS JOIN LATERAL (
-        SELECT i.address, i.address_origin, i.place_id, i.locality_id, i.region_code, i.country_code
-        FROM imagery i
-        WHERE i.id = s.id AND i.locality_id IS NOT NULL AND ST_X(i.location) = s.lon AND ST_Y(i.location) = s.lat
-        OFFSET 0
-      ) cur
-    ) c
-    WHERE t.id = c.id AND (c.own OR c.keep_address)`;
-  const rows = Prisma.sql`SELECT s.id, ST_SetSRID(ST_MakePoint(s.lon, s.lat), 4326) AS location,
-      (s.address IS NULL OR s.address_origin <> 'own') AS recover
-    FROM ${table} s
-    WHERE NOT s.settled`;
-  const link = Prisma.sql`
-    UPDATE ${table} t SET (${Prisma.raw(LINK_COLUMNS.join(', '))}) = (${Prisma.raw(LINKED_VALUES.join(', '))})
-    FROM (${placeLinksSql(rows)}) l
-    WHERE t.id = l.id`;
-  if (settle.values.length + link.values.length > 0) throw new Error('linkStagedSql must not take parameters');
-  return { settle: settle.text, link: link.text };
+// Where imagery is distributed (no triggers there): the records whose words the statement changed, for
+// READDRESSED_UPKEEP; an empty column list on one server, where imagery's triggers keep the vocabulary.
+function readdressedSql(distributed: boolean): Prisma.Sql {
+  if (!distributed) return Prisma.empty;
+  const changed = (column: string) =>
+    Prisma.raw(
+      `(SELECT coalesce(array_agg(${column} ORDER BY u.id), '{}') FROM up u WHERE u.old_tsv IS DISTINCT FROM u.new_tsv)`,
+    );
+  return Prisma.sql`, ${changed('u.id::text')} AS "readdressedIds", ${changed('u.old_tsv::text')} AS "wordsBefore",
+      ${changed('u.new_tsv::text')} AS "wordsAfter"`;
 }
 
-// The same two steps where imagery is distributed (Citus, docs/scaling.md#citus): Citus plans no UPDATE
-// of a temporary table FROM a read of imagery or of a reference table (places): "relation ... is not
-// distributed". It plans an INSERT into a temporary table from such a read (it brings the rows back to
-// the coordinator), so each step reads into a temporary table of its own first, then updates the staging
-// table from that table alone, on the coordinator:
-//  - the import's readStored (imagery-import-distributed.sql.ts) copies the batch's stored rows into
-//    `stored`; settleFromStored is settle's update from those with a locality (the same rules: the point
-//    compared, own addresses keep theirs);
-//  - linkInto writes the links of the records not settled into `links` (placeLinksSql, as link reads
-//    them); linkFromLinks is link's update from them.
-// `stored` and `links` are made by createStored (there) and createLinks and emptied at every commit.
-export function linkStagedCitusSql(t: { staging: string; stored: string; links: string }) {
-  const cols = LINK_COLUMNS.join(', ');
-  const rows = Prisma.sql`SELECT s.id, ST_SetSRID(ST_MakePoint(s.lon, s.lat), 4326) AS location,
-      (s.address IS NULL OR s.address_origin <> 'own') AS recover
-    FROM ${Prisma.raw(t.staging)} s
-    WHERE NOT s.settled`;
-  const links = placeLinksSql(rows);
-  if (links.values.length > 0) throw new Error('linkStagedCitusSql must not take parameters');
-  return {
-    createLinks: `CREATE TEMP TABLE ${t.links} (
-        id uuid NOT NULL, locality_id uuid, region_code text, country_code text, address text,
-        address_origin text, place_id uuid
-      ) ON COMMIT DELETE ROWS`,
-    settleFromStored: `
-    UPDATE ${t.staging} t SET (${cols}, settled) = (
-        CASE WHEN c.keep_address THEN c.address ELSE t.address END,
-        CASE WHEN c.keep_address THEN c.address_origin ELSE t.address_origin END,
-        CASE WHEN c.keep_address THEN c.place_id ELSE t.place_id END,
-        c.locality_id, c.region_code, c.country_code, true)
-    FROM (
-      SELECT s.id, cur.${LINK_COLUMNS.join(', cur.')},
-        cur.address_origin <> 'own' AND (s.address IS NULL OR (s.address, s.address_origin) = (cur.address, cur.address_origin)) AS keep_address,
-        s.address IS NOT NULL AND s.address_origin = 'own' AS own
-      FROM ${t.staging} s
-      JOIN ${t.stored} cur ON cur.id = s.id AND cur.locality_id IS NOT NULL AND cur.lon = s.lon AND cur.lat = s.lat
-    ) c
-    WHERE t.id = c.id AND (c.own OR c.keep_address)`,
-    linkInto: `
-    INSERT INTO ${t.links} (id, locality_id, region_code, country_code, address, address_origin, place_id)
-    ${links.text}`,
-    linkFromLinks: `
-    UPDATE ${t.staging} t SET (${cols}) = (${LINKED_VALUES.join(', ')})
-    FROM ${t.links} l
-    WHERE t.id = l.id`,
-  };
+interface Readdressed {
+  readdressedIds?: string[];
+  wordsBefore?: Array<string | null>;
+  wordsAfter?: Array<string | null>;
 }
 
 // Which records relinking after a place import visits: those with a recovered address (a nearer or
@@ -235,6 +164,7 @@ export const RELINK_SCOPES = {
   unlinked: Prisma.sql`i.locality_id IS NULL`,
 } as const;
 export type RelinkScope = keyof typeof RELINK_SCOPES;
+const SAMPLE_BATCH = { examined: 1, relinked: 1, lastId: SAMPLE_UUID };
 
 // SQL for linking imagery rows to places; statements are built by static methods so that
 // test/sql/repository-sql.ts can render them for review.
@@ -244,41 +174,85 @@ export class ImageryPlaceLinkRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   // Links the given records (one statement: all or nothing); returns how many rows changed.
-  static linkIdsSql(ids: string[]): Prisma.Sql {
+  static linkIdsSql(ids: string[], distributed = false): Prisma.Sql {
     // One primary-key probe per id (LATERAL fenced with OFFSET 0): as a join, or as `id = ANY(array)`,
     // the planner may scan the whole catalogue.
-    const rows = Prisma.sql`SELECT i.id, i.location, i.address_origin <> 'own' AS recover
+    const rows = Prisma.sql`SELECT i.id, i.location, i.address_origin <> 'own' AS recover, i.address_tsv AS old_tsv
       FROM unnest(${ids}::uuid[]) AS given(id)
-      CROSS JOIN LATERAL (SELECT t.id, t.location, t.address_origin FROM imagery t WHERE t.id = given.id OFFSET 0) i`;
+      CROSS JOIN LATERAL (SELECT t.id, t.location, t.address_origin, t.address_tsv FROM imagery t WHERE t.id = given.id OFFSET 0) i`;
     return Prisma.sql`${applyLinksSql(rows)}
-    SELECT count(*)::int AS relinked FROM up`;
+    SELECT count(*)::int AS relinked${readdressedSql(distributed)} FROM up`;
   }
 
   // One keyset batch of a relinking pass: the next `limit` records of the scope after `after`.
-  static relinkBatchSql(scope: RelinkScope, after: string | null, limit: number): Prisma.Sql {
-    const batch = Prisma.sql`SELECT i.id, i.location, i.address_origin <> 'own' AS recover FROM imagery i
+  static relinkBatchSql(scope: RelinkScope, after: string | null, limit: number, distributed = false): Prisma.Sql {
+    const batch = Prisma.sql`SELECT i.id, i.location, i.address_origin <> 'own' AS recover, i.address_tsv AS old_tsv
+      FROM imagery i
       WHERE ${RELINK_SCOPES[scope]} AND (${after}::uuid IS NULL OR i.id > ${after}::uuid)
       ORDER BY i.id LIMIT ${limit}`;
     return Prisma.sql`${applyLinksSql(batch)}
     SELECT (SELECT count(*)::int FROM batch) AS examined, (SELECT count(*)::int FROM up) AS relinked,
-      (SELECT b.id::text FROM batch b ORDER BY b.id DESC LIMIT 1) AS "lastId"`;
+      (SELECT b.id::text FROM batch b ORDER BY b.id DESC LIMIT 1) AS "lastId"${readdressedSql(distributed)}`;
   }
 
-  @GenerateSql({ params: () => [[SAMPLE_UUID]], answers: [[{ relinked: 1 }]] })
+  @GenerateSql(
+    { params: () => [[SAMPLE_UUID]], answers: [[{ relinked: 1 }]] },
+    {
+      name: 'imagery distributed: the records whose words changed returned too',
+      sql: () => ImageryPlaceLinkRepository.linkIdsSql([SAMPLE_UUID], true),
+    },
+  )
   async linkIds(ids: string[]): Promise<number> {
     if (ids.length === 0) return 0;
-    const [row] = await this.prisma.$queryRaw<Array<{ relinked: number }>>(ImageryPlaceLinkRepository.linkIdsSql(ids));
+    const row = await this.linkWithUpkeep<{ relinked: number }>((distributed) =>
+      ImageryPlaceLinkRepository.linkIdsSql(ids, distributed),
+    );
     return row.relinked;
   }
 
   @GenerateSql(
-    { name: 'recovered addresses', params: () => ['recovered', null, 5000] },
-    { name: 'records without a locality', params: () => ['unlinked', SAMPLE_UUID, 5000] },
+    { name: 'recovered addresses', params: () => ['recovered', null, 5000], answers: [[SAMPLE_BATCH]] },
+    { name: 'records without a locality', params: () => ['unlinked', SAMPLE_UUID, 5000], answers: [[SAMPLE_BATCH]] },
+    {
+      name: 'imagery distributed: the records whose words changed returned too',
+      sql: () => ImageryPlaceLinkRepository.relinkBatchSql('recovered', null, 5000, true),
+    },
+    { name: 'imagery distributed: their words counted', sql: () => READDRESSED_UPKEEP.countWords },
+    { name: 'imagery distributed: their ranked-list entries removed', sql: () => READDRESSED_UPKEEP.unrank },
   )
   async relinkBatch(scope: RelinkScope, after: string | null, limit: number): Promise<RelinkBatch> {
-    const [row] = await this.prisma.$queryRaw<RelinkBatch[]>(
-      ImageryPlaceLinkRepository.relinkBatchSql(scope, after, limit),
+    const { examined, relinked, lastId } = await this.linkWithUpkeep<RelinkBatch>((distributed) =>
+      ImageryPlaceLinkRepository.relinkBatchSql(scope, after, limit, distributed),
     );
-    return row;
+    return { examined, relinked, lastId };
+  }
+
+  // One linking statement; where imagery is distributed, in a transaction with the vocabulary's and
+  // ranked lists' upkeep for the records whose address it changed (what imagery's triggers do on one
+  // server; see READDRESSED_UPKEEP).
+  @NoSql('runs linkIds or relinkBatch, and READDRESSED_UPKEEP (imagery-import.session.sql shows the same upkeep)')
+  private async linkWithUpkeep<T>(statement: (distributed: boolean) => Prisma.Sql): Promise<T> {
+    if (!this.prisma.imageryDistributed) {
+      const [row] = await this.prisma.$queryRaw<T[]>(statement(false));
+      return row;
+    }
+    // On a bulk connection: with its upkeep, a statement on the cluster can outlast the API's statement
+    // timeout.
+    const client = await this.prisma.openBulkConnection('lis-relink');
+    try {
+      await client.query('BEGIN');
+      const sql = statement(true);
+      const { rows } = await client.query<T & Readdressed>(sql.text, sql.values);
+      const ids = rows[0].readdressedIds ?? [];
+      if (ids.length > 0) {
+        await client.query(READDRESSED_UPKEEP.countWords, [rows[0].wordsBefore, rows[0].wordsAfter]);
+        await client.query(READDRESSED_UPKEEP.unrank, [ids]);
+      }
+      await client.query('COMMIT');
+      return rows[0];
+    } finally {
+      // Ending the connection rolls back what was not committed.
+      await client.end().catch(() => undefined);
+    }
   }
 }
