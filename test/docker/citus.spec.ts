@@ -326,9 +326,15 @@ async function serviceDatabaseUrl(project: ComposeProject, service: string): Pro
   return `postgresql://lis:lis@${ip}:5432/lis`;
 }
 
+// The service's own container: not a one-off of `compose run` (the single node's API is one of api's).
 async function containerOf(project: ComposeProject, service: string): Promise<string> {
-  const output = await project.ok(['ps', '-q', service], 60_000);
-  const id = output.split('\n').find((l) => /^[0-9a-f]{12,}$/.test(l.trim()));
-  if (!id) throw new Error(`no container of ${service}: ${output}`);
-  return id.trim();
+  const labels = [`project=${project.name}`, `service=${service}`, 'oneoff=False'];
+  const output = await runOk('docker', [
+    'ps',
+    '-q',
+    ...labels.flatMap((l) => ['--filter', `label=com.docker.compose.${l}`]),
+  ]);
+  const ids = output.split('\n').filter((l) => /^[0-9a-f]{12,}$/.test(l.trim()));
+  if (ids.length !== 1) throw new Error(`not one container of ${service}: ${output}`);
+  return ids[0].trim();
 }
