@@ -2,7 +2,7 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { Client } from 'pg';
 import { benchRecords } from '../bench/bench-dataset';
 import { typoOf } from '../bench/bench-queries';
-import { toFeature } from '../helpers/imagery-files';
+import { GeneratedRecord, toFeature } from '../helpers/imagery-files';
 import { seededRandom } from '../../src/common/deterministic-random';
 
 // The differential suite's request bodies: every search class (exact, street-like, prefix, typo, broad
@@ -90,10 +90,55 @@ function broadBodies(): DiffBody[] {
 
 /** Writes `records` generated records (the benchmark's streets, test/bench) as NDJSON, for `npm run import`. */
 export function writeBenchRecords(path: string, records: number): void {
+  writeFeatures(path, benchRecords(BENCH_SEED, records));
+}
+
+/** What an import of a file counts (its CLI's summary line). */
+export interface ImportCounts {
+  read: number;
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  deleted: number;
+  rejected: number;
+}
+
+/**
+ * A changed copy of writeBenchRecords(path, records)'s file: every 10th record gone, every 5th readdressed
+ * (the address of a record half the file away: other words), every 7th moved 0.001 degrees east, and
+ * records / 50 new ones (the generator's next records). Returns what an import of it with
+ * --delete-missing over the first file's records counts.
+ */
+export function writeChangedBenchRecords(path: string, records: number): ImportCounts {
+  const all = [...benchRecords(BENCH_SEED, records + Math.ceil(records / 50))];
+  const counts: ImportCounts = { read: 0, inserted: 0, updated: 0, unchanged: 0, deleted: 0, rejected: 0 };
+  const out: GeneratedRecord[] = [];
+  all.forEach((r, i) => {
+    if (i >= records) {
+      counts.inserted++;
+      out.push(r);
+      return;
+    }
+    if (i % 10 === 9) {
+      counts.deleted++;
+      return;
+    }
+    const changed = { ...r };
+    if (i % 5 === 0) changed.address = all[(i + Math.floor(records / 2)) % records].address;
+    if (i % 7 === 0) changed.lon = Math.round((r.lon + 0.001) * 1e7) / 1e7;
+    counts[JSON.stringify(changed) === JSON.stringify(r) ? 'unchanged' : 'updated']++;
+    out.push(changed);
+  });
+  counts.read = out.length;
+  writeFeatures(path, out);
+  return counts;
+}
+
+function writeFeatures(path: string, records: Iterable<GeneratedRecord>): void {
   const fd = openSync(path, 'w');
   try {
     let chunk = '';
-    for (const r of benchRecords(BENCH_SEED, records)) {
+    for (const r of records) {
       chunk += `${JSON.stringify(toFeature(r))}\n`;
       if (chunk.length > 1 << 20) {
         writeSync(fd, chunk);

@@ -1,9 +1,10 @@
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { CITUS_REFERENCE_TABLES } from '../../src/database/citus-layout';
 import { differentialBodies, writeBenchRecords } from './citus-differential-queries';
 import { answer, differences } from './citus-differential';
+import { importChangedIntoBoth } from './citus-import-compare';
 import {
   ComposeProject,
   dockerAvailability,
@@ -52,6 +53,8 @@ const ready = (url: string) => () =>
 describeWithDocker('the citus profile: a coordinator and two workers', () => {
   let project: ComposeProject;
   let singleUrl: string;
+  // The generated records' file (test 1), changed and imported again on the distributed form (test 4).
+  let benchFile: string;
   const singleName = `lis-citus-single-${process.pid}`;
   const timings: string[] = [];
   const timed = async <T>(label: string, work: () => Promise<T>): Promise<T> => {
@@ -62,6 +65,8 @@ describeWithDocker('the citus profile: a coordinator and two workers', () => {
   };
   const sql = (query: string) =>
     project.ok(['exec', '-T', 'citus-coordinator', 'psql', '-U', 'lis', '-d', 'lis', '-Atc', query], 60_000);
+  const singleSql = (query: string) =>
+    project.ok(['exec', '-T', 'db', 'psql', '-U', 'lis', '-d', 'lis', '-Atc', query], 60_000);
 
   beforeAll(async () => {
     project = new ComposeProject((docker as { compose: string[] }).compose, await freePort());
@@ -115,9 +120,9 @@ describeWithDocker('the citus profile: a coordinator and two workers', () => {
         project.ok(['--profile', 'seed', 'run', '--rm', '-e', `DATABASE_URL=${SINGLE_NODE_URL}`, 'seed'], 900_000),
       );
       // The benchmark's generated records on top, imported by the CLI in the API container into each.
-      const file = join(mkdtempSync(join(tmpdir(), 'lis-citus-')), 'bench.ndjson');
-      await timed(`generate ${RECORDS} records`, async () => writeBenchRecords(file, RECORDS));
-      await runOk('docker', ['cp', file, `${await containerOf(project, 'api')}:/tmp/bench.ndjson`]);
+      benchFile = join(mkdtempSync(join(tmpdir(), 'lis-citus-')), 'bench.ndjson');
+      await timed(`generate ${RECORDS} records`, async () => writeBenchRecords(benchFile, RECORDS));
+      await runOk('docker', ['cp', benchFile, `${await containerOf(project, 'api')}:/tmp/bench.ndjson`]);
       const importInto = (env: string[]) =>
         project.ok(
           ['exec', '-T', ...env, 'api', 'node', IMPORT_CLI, '/tmp/bench.ndjson', '--source', 'bench'],
@@ -261,6 +266,32 @@ describeWithDocker('the citus profile: a coordinator and two workers', () => {
       expect(diffs.length).toBeLessThanOrEqual(Math.floor(bodies.length / 100));
       expect(diffs.filter((d) => !(d.single.status === 200 && d.cluster.status === 200))).toEqual([]);
 
+      // The import on this form (imagery-import-distributed.sql.ts): a changed copy of the generated records,
+      // with --delete-missing, into both; the same counts, rows and vocabulary, and the suite again.
+      await importChangedIntoBoth({
+        project,
+        apiContainer: await containerOf(project, 'api'),
+        changedFile: join(dirname(benchFile), 'bench-changed.ndjson'),
+        records: RECORDS,
+        singleNodeUrl: SINGLE_NODE_URL,
+        cluster: sql,
+        single: singleSql,
+        timed,
+      });
+      // The cluster's API and the single node's ran during the imports (vocabulary up to 60 s old).
+      const vocabularyFresh = Date.now() + 61_000;
+      const changedBodies = await differentialBodies(await serviceDatabaseUrl(project, 'db'));
+      await sleep(Math.max(0, vocabularyFresh - Date.now()));
+      const changedDiffs = await timed(`differential suite after the import (${changedBodies.length} bodies)`, () =>
+        differences(changedBodies, { url: singleUrl, key: KEY }, { url: project.baseUrl, key: KEY }),
+      );
+      if (changedDiffs.length > 0)
+        console.log(
+          `citus differential (after the import): ${changedDiffs.length} differing\n${JSON.stringify(changedDiffs)}`,
+        );
+      expect(changedDiffs.length).toBeLessThanOrEqual(Math.floor(changedBodies.length / 100));
+      expect(changedDiffs.filter((d) => !(d.single.status === 200 && d.cluster.status === 200))).toEqual([]);
+
       const body = { query: 'Beverly Hills', limit: 5 };
       const before = await answer(project.baseUrl, KEY, body);
       expect(before.status).toBe(200);
@@ -280,13 +311,10 @@ describeWithDocker('the citus profile: a coordinator and two workers', () => {
       });
       expect(await answer(project.baseUrl, KEY, body)).toEqual(before);
       // Nothing lost: the cluster holds as many records as the single node loaded alike.
-      const singleCount = await project.ok(
-        ['exec', '-T', 'db', 'psql', '-U', 'lis', '-d', 'lis', '-Atc', 'SELECT count(*) FROM imagery'],
-        60_000,
-      );
+      const singleCount = await singleSql('SELECT count(*) FROM imagery');
       expect((await sql('SELECT count(*) FROM imagery')).trim()).toBe(singleCount.trim());
     },
-    30 * 60_000,
+    60 * 60_000,
   );
 });
 
@@ -298,9 +326,15 @@ async function serviceDatabaseUrl(project: ComposeProject, service: string): Pro
   return `postgresql://lis:lis@${ip}:5432/lis`;
 }
 
+// The service's own container: not a one-off of `compose run` (the single node's API is one of api's).
 async function containerOf(project: ComposeProject, service: string): Promise<string> {
-  const output = await project.ok(['ps', '-q', service], 60_000);
-  const id = output.split('\n').find((l) => /^[0-9a-f]{12,}$/.test(l.trim()));
-  if (!id) throw new Error(`no container of ${service}: ${output}`);
-  return id.trim();
+  const labels = [`project=${project.name}`, `service=${service}`, 'oneoff=False'];
+  const output = await runOk('docker', [
+    'ps',
+    '-q',
+    ...labels.flatMap((l) => ['--filter', `label=com.docker.compose.${l}`]),
+  ]);
+  const ids = output.split('\n').filter((l) => /^[0-9a-f]{12,}$/.test(l.trim()));
+  if (ids.length !== 1) throw new Error(`not one container of ${service}: ${output}`);
+  return ids[0].trim();
 }
