@@ -11,6 +11,10 @@ if [ "${CITUS_ROLE:-worker}" = coordinator ]; then
 SELECT citus_set_coordinator_host(:'host', 5432);
 INSERT INTO pg_dist_authinfo (nodeid, rolename, authinfo) VALUES (0, :'role', :'auth');
 EOSQL
+  # The shards imagery is split into when the service's migrator distributes it (docs/scaling.md#citus).
+  if [ -n "${CITUS_SHARD_COUNT:-}" ]; then
+    "${psql[@]}" --dbname "$POSTGRES_DB" <<<"ALTER DATABASE \"$POSTGRES_DB\" SET citus.shard_count = ${CITUS_SHARD_COUNT};"
+  fi
   for worker in ${CITUS_WORKERS:-}; do
     host="${worker%%:*}" port="${worker##*:}"
     [ "$port" = "$worker" ] && port=5432

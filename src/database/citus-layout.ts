@@ -1,7 +1,8 @@
 import { Client } from 'pg';
 
 // The schema's form on a Citus coordinator (the citus profile, docs/scaling.md#citus): which tables are
-// reference tables (a full copy on every node, the coordinator included), applied after the migrations.
+// reference tables (a full copy on every node, the coordinator included) and which is distributed over
+// the workers, applied after the migrations.
 // On plain PostgreSQL and the built-in database nothing of this runs: the migrator finds no citus extension.
 
 export type CitusTableKind = 'reference' | 'distributed' | 'citus local';
@@ -9,24 +10,43 @@ export type CitusTableKind = 'reference' | 'distributed' | 'citus local';
 export interface CitusCluster {
   version: string;
   activeWorkers: number;
-  /** Tables made reference tables by this run (already distributed ones are left as they are). */
-  madeReference: string[];
+  /** Tables this run made reference or distributed tables (those Citus knew already are left as they are). */
+  made: string[];
   /** Every table Citus knows, by kind (a Citus local table: one Citus added to its metadata itself). */
   layout: Record<string, CitusTableKind>;
 }
 
-// Reference tables: a full copy on every node (the coordinator's own copy answers its reads, whichever
-// worker is down; a write goes to every copy). Only api_keys for now: every other table is written or
-// read together with imagery, the import's temporary tables or places in ways a coordinator cannot run
-// while imagery stays a local table of the coordinator (measured, docs/scaling.md#citus): the vocabulary
-// and ranked-list tables are written by imagery's statement triggers from their transition tables ("could
-// not find named tuplestore" on a reference table), places is joined in the import's UPDATE of its
-// temporary staging table ("relation ... is not distributed") and in relinking's UPDATE of imagery, and a
-// read joining a local table with a reference table is shipped to a worker with the local rows.
-export const CITUS_REFERENCE_TABLES: readonly string[] = ['api_keys'];
+// The distributed form (docs/scaling.md#citus): imagery hashed by id over the workers (its primary key: a
+// record's country changes when it is relinked, and Citus moves no row between shards), the tables read
+// or written with it reference tables (a full copy on every node, the coordinator's own answering its
+// reads; a write goes to every copy). The map's tables (map_features, coverage cells) stay on the
+// coordinator: only the coordinator reads them, and it writes the coverage cells from imagery.
+export const CITUS_REFERENCE_TABLES: readonly string[] = [
+  'api_keys',
+  'places',
+  'imagery_words',
+  'imagery_word_ranks',
+  'imagery_word_lists',
+  'imagery_word_ranks_state',
+  'place_term_ranks',
+  'place_term_lists',
+  'place_term_state',
+  'imagery_first_load',
+];
+export const CITUS_DISTRIBUTION_COLUMN = { imagery: 'id' } as const;
+// imagery's statement triggers, dropped where it is distributed (Citus runs no trigger on a distributed
+// table); its writers do their upkeep themselves there: the import (imagery-import-distributed.sql.ts)
+// and relinking (READDRESSED_UPKEEP). A trigger added to imagery and not listed here stops the
+// distribution (the migrator says which).
+export const IMAGERY_TRIGGERS_DONE_BY_WRITERS: readonly string[] = ['words', 'word_ranks', 'coverage'].flatMap((kind) =>
+  ['insert', 'update', 'delete', 'truncate']
+    .filter((op) => !(kind === 'word_ranks' && op === 'insert'))
+    .map((op) => `imagery_${kind}_on_${op}`),
+);
 
-// Citus on this server: its version and active workers, and the reference tables made (once; a later
-// start finds them made). Without an active worker nothing is changed: a reference table needs its nodes.
+// Citus on this server: its version and active workers, and the distributed form made (once, in one
+// transaction; a later start finds it made). Its shard count is the coordinator's citus.shard_count. Without
+// an active worker nothing is changed: the tables stay on the coordinator.
 export async function citusLayout(client: Client): Promise<CitusCluster | undefined> {
   const ext = await client.query<{ version: string }>(
     "SELECT extversion AS version FROM pg_extension WHERE extname = 'citus'",
@@ -34,17 +54,40 @@ export async function citusLayout(client: Client): Promise<CitusCluster | undefi
   if (ext.rows.length === 0) return undefined;
   const workers = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM citus_get_active_worker_nodes()');
   const activeWorkers = workers.rows[0].n;
-  const madeReference: string[] = [];
+  const made: string[] = [];
   if (activeWorkers > 0) {
     const known = await tableKinds(client);
-    for (const table of CITUS_REFERENCE_TABLES) {
-      if (known[table] !== undefined) continue;
-      // Copies the rows to every node; the table is locked (writes wait) while they are copied.
-      await client.query('SELECT create_reference_table($1::regclass)', [table]);
-      madeReference.push(table);
+    const reference = CITUS_REFERENCE_TABLES.filter((t) => known[t] === undefined);
+    const distribute = known.imagery === undefined;
+    if (reference.length > 0 || distribute) {
+      await client.query('BEGIN');
+      try {
+        if (distribute) await dropImageryTriggers(client);
+        // Each copies the table's rows to every node; the table is locked (writes wait) meanwhile.
+        for (const table of reference) await client.query('SELECT create_reference_table($1::regclass)', [table]);
+        if (distribute)
+          await client.query("SELECT create_distributed_table('imagery', $1)", [CITUS_DISTRIBUTION_COLUMN.imagery]);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+      made.push(...reference, ...(distribute ? ['imagery'] : []));
     }
   }
-  return { version: ext.rows[0].version, activeWorkers, madeReference, layout: await tableKinds(client) };
+  return { version: ext.rows[0].version, activeWorkers, made, layout: await tableKinds(client) };
+}
+
+async function dropImageryTriggers(client: Client): Promise<void> {
+  const { rows } = await client.query<{ name: string }>(
+    "SELECT tgname AS name FROM pg_trigger WHERE tgrelid = 'imagery'::regclass AND NOT tgisinternal ORDER BY 1",
+  );
+  const unknown = rows.map((r) => r.name).filter((t) => !IMAGERY_TRIGGERS_DONE_BY_WRITERS.includes(t));
+  if (unknown.length > 0)
+    throw new Error(
+      `imagery cannot be distributed: its triggers ${unknown.join(', ')} have no upkeep by its writers (src/database/citus-layout.ts)`,
+    );
+  for (const { name } of rows) await client.query(`DROP TRIGGER ${name} ON imagery`);
 }
 
 async function tableKinds(client: Client): Promise<Record<string, CitusTableKind>> {
@@ -67,7 +110,7 @@ export function citusSummary(c: CitusCluster): string {
     (local ??
       `reference tables ${reference.join(', ') || 'none'}; distributed ${distributed.join(', ') || 'none'}` +
         (c.layout.imagery === undefined ? '; imagery and the rest on the coordinator (docs/scaling.md#citus)' : '')) +
-    (c.madeReference.length > 0 ? ` (made reference now: ${c.madeReference.join(', ')})` : '')
+    (c.made.length > 0 ? ` (made now: ${c.made.join(', ')})` : '')
   );
 }
 

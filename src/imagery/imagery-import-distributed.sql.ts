@@ -2,7 +2,7 @@
 // the upsert probes imagery once per staged row, --delete-missing anti-joins imagery with the seen ids,
 // and imagery's statement triggers keep the vocabulary, the ranked lists and the coverage cells' touched
 // locations up to date. Citus plans none of these: no read of a distributed table correlated with a
-// temporary one, and no trigger on a distributed table (distribute.sql drops them). So here:
+// temporary one, and no trigger on a distributed table (the migrator drops them, citus-layout.ts). So here:
 //  - readStored copies the batch's stored rows (every data column) into the temporary table `stored`
 //    once; settling, the upsert and its dry run compare with that copy (the upsert's INSERT ... SELECT
 //    reads temporary tables alone, which Citus plans);

@@ -3,7 +3,7 @@ import { ComposeProject, runOk } from './docker-harness';
 
 // The import compared on the single node and the cluster (test/docker/citus.spec.ts): a changed copy of
 // the generated records (writeChangedBenchRecords), with --delete-missing, into both: the import CLI's
-// counts, then digests of the records and the vocabulary both databases hold.
+// counts, then digests of the records, the vocabulary and the ranked lists both databases hold.
 export async function importChangedIntoBoth(o: {
   project: ComposeProject;
   apiContainer: string;
@@ -31,7 +31,9 @@ export async function importChangedIntoBoth(o: {
   // Not a comparison of two no-ops: every kind of change, each in at least 1 in 100 records.
   const { inserted, updated, unchanged, deleted } = expected;
   expect(Math.min(inserted, updated, unchanged, deleted)).toBeGreaterThanOrEqual(o.records / 100);
-  for (const digest of [IMAGERY_DIGEST_SQL, WORDS_DIGEST_SQL])
+  // The ranked lists were refreshed on both (from the same history, to the same lists).
+  expect(cluster).not.toMatch(/not brought up to date/);
+  for (const digest of [IMAGERY_DIGEST_SQL, WORDS_DIGEST_SQL, RANKS_DIGEST_SQL])
     expect((await o.cluster(digest)).trim()).toBe((await o.single(digest)).trim());
 }
 
@@ -64,3 +66,7 @@ export const IMAGERY_DIGEST_SQL = `SELECT count(*) || ' ' || md5(string_agg(r, E
 // The vocabulary: each word with the number of addresses holding it.
 export const WORDS_DIGEST_SQL = `SELECT count(*) || ' ' || md5(string_agg(word || ':' || docs, ',' ORDER BY word))
   FROM imagery_words`;
+
+// The ranked word lists: every entry (term, score, record).
+export const RANKS_DIGEST_SQL = `SELECT count(*) || ' ' || md5(string_agg(word || ':' || score || ':' || imagery_id, ','
+  ORDER BY word, score, imagery_id)) FROM imagery_word_ranks`;

@@ -22,7 +22,7 @@ import { currentKind } from '../setup/test-database';
 
 // The import's distributed form (imagery hashed over Citus workers: no triggers on imagery, the upsert
 // compared with a copy of the stored rows, the triggers' upkeep done by each batch; docs/scaling.md#citus)
-// run on one server with imagery's triggers dropped as docker/citus/distribute.sql drops them, against
+// run on one server with imagery's triggers dropped as the migrator drops them on Citus, against
 // the usual form with the triggers: the same records, vocabulary, ranked-list entries, coverage
 // locations, counts and deletions. The Docker tier runs the form on a real cluster.
 const serverOnly = currentKind() === 'server' ? describe : describe.skip;
