@@ -135,6 +135,33 @@ describe('imagery import: a first load', () => {
     expect(await marker()).toBe(0);
   });
 
+  // Batches failing on both connections, the second while the first is still in flight: the load's end
+  // waits for that batch's rollback before it builds indexes on its connection (a statement sent before
+  // it would run in the failed transaction, and the indexes would stay set aside until the next import).
+  it('builds the indexes when batches fail on both connections at once', async () => {
+    await prisma.$executeRawUnsafe(`CREATE FUNCTION lis_test_refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.address LIKE 'Slow%' THEN PERFORM pg_sleep(0.5); END IF;
+        RAISE EXCEPTION 'refused by the test';
+      END $$`);
+    await prisma.$executeRawUnsafe(`CREATE TRIGGER lis_test_refuse BEFORE INSERT ON imagery FOR EACH ROW
+      WHEN (NEW.address LIKE '%Refused%') EXECUTE FUNCTION lis_test_refuse()`);
+    try {
+      const addresses = ['Slow Refused 1', 'Slow Refused 2', 'Refused 3', 'Refused 4', 'Gasse 5', 'Gasse 6'];
+      async function* items(): AsyncGenerator<FeatureItem> {
+        for (const [i, address] of addresses.entries()) yield { position: i + 1, feature: feature(address) };
+      }
+      await expect(
+        importer.importFeatures(items(), { source: 'first-load', batchSize: 2, connections: 2 }),
+      ).rejects.toThrow('refused by the test');
+      expect(await indexes()).toEqual(indexesBefore);
+      expect(await marker()).toBe(0);
+    } finally {
+      await prisma.$executeRawUnsafe('DROP TRIGGER lis_test_refuse ON imagery');
+      await prisma.$executeRawUnsafe('DROP FUNCTION lis_test_refuse()');
+    }
+  });
+
   it("finishes a load cut off at the server's start, and at the next import", async () => {
     await abandonFirstLoad(3);
     expect(await marker()).toBe(1);

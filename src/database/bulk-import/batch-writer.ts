@@ -24,7 +24,7 @@ export class BatchWriter<T, R, C> {
       if ([...batch.keys()].some((id) => other.ids.has(id))) await other.done;
     }
     while (this.inflight.length >= this.session.connections) await Promise.race(this.inflight.map((b) => b.done));
-    this.throwIfFailed();
+    if (this.failure) await this.drain();
     const entry = { ids: batch, done: Promise.resolve() };
     entry.done = this.session
       .writeBatch([...batch.values()].map(this.row))
@@ -41,10 +41,17 @@ export class BatchWriter<T, R, C> {
     this.inflight.push(entry);
   }
 
-  // Waits for every batch in flight; the first failure, if any, is thrown.
+  // Waits for every batch in flight; the first failure, if any, is thrown. Also before a failure is
+  // thrown: the caller goes on with the connections (a first load's end builds indexes on them), and a
+  // statement sent while a batch is in flight would run inside that batch's transaction.
   async drain(): Promise<void> {
-    await Promise.all(this.inflight.map((b) => b.done));
+    await this.settle();
     this.throwIfFailed();
+  }
+
+  // Waits for every batch in flight, whatever their outcome (theirs is thrown by the next write or drain).
+  async settle(): Promise<void> {
+    await Promise.all(this.inflight.map((b) => b.done));
   }
 
   private throwIfFailed(): void {

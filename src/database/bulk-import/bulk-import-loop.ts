@@ -94,22 +94,28 @@ export async function readInBatches<I, T, R, C>(
   },
 ): Promise<void> {
   let batch = new Map<string, T>();
-  const read: ReadResult = await readUntilStopped(
-    items,
-    async (item) => {
-      const entry = await o.entry(item);
-      if (!entry) return;
-      if (batch.has(entry[0])) o.summary.unchanged++; // superseded by the later copy in this batch
-      batch.set(entry[0], entry[1]);
-      if (batch.size >= o.batchSize) {
-        await writer.write(batch);
-        batch = new Map();
-      }
-    },
-    o.signal,
-  );
-  o.summary.outcome = read.outcome;
-  if (read.inputError !== undefined) o.summary.inputError = read.inputError;
-  if (batch.size > 0) await writer.write(batch);
-  await writer.drain();
+  try {
+    const read: ReadResult = await readUntilStopped(
+      items,
+      async (item) => {
+        const entry = await o.entry(item);
+        if (!entry) return;
+        if (batch.has(entry[0])) o.summary.unchanged++; // superseded by the later copy in this batch
+        batch.set(entry[0], entry[1]);
+        if (batch.size >= o.batchSize) {
+          await writer.write(batch);
+          batch = new Map();
+        }
+      },
+      o.signal,
+    );
+    o.summary.outcome = read.outcome;
+    if (read.inputError !== undefined) o.summary.inputError = read.inputError;
+    if (batch.size > 0) await writer.write(batch);
+    await writer.drain();
+  } catch (error) {
+    // Whatever failed (a batch, a rejection), the batches still in flight end before the caller goes on.
+    await writer.settle();
+    throw error;
+  }
 }
