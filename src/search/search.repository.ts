@@ -170,7 +170,8 @@ export class SearchRepository {
   )
   async searchArea(window: PageWindow, plan: SearchPlan): Promise<SearchPage> {
     const cap = areaCountCap(window);
-    if (plan.sort !== 'distance' || plan.anchor === null) return this.run(areaSql(window, plan), window, cap);
+    if (plan.sort !== 'distance' || plan.anchor === null)
+      return this.run(areaSql(window, plan, this.prisma.imageryDistributed === true), window, cap);
     if (walksNearest(plan)) return this.walkNearest(window, plan, cap);
     const [{ total: counted }] = await this.prisma.rawQuery<{ total: number }>(areaCountSql(plan, cap));
     const page = this.countedPage(window, cap, counted);

@@ -5,6 +5,7 @@ import { validate } from 'class-validator';
 import { Prisma } from '@prisma/client';
 import { Pool } from 'pg';
 import { loadConfig } from '../../src/config/app-config';
+import { imageryIsDistributed } from '../../src/database/citus-layout';
 import { PrismaService } from '../../src/database/prisma.service';
 import { SearchRequestDto } from '../../src/search/search.dto';
 import { SearchRepository } from '../../src/search/search.repository';
@@ -61,6 +62,9 @@ export async function recordStatements(
   pool.on('error', () => undefined);
   const out: RecordedRequest[] = new Array(bodies.length);
   let next = 0;
+  // As the server reads it at start: on a Citus coordinator with imagery distributed, the statements
+  // our service sends there are their Citus forms (recording the single-node ones fails to plan).
+  const imageryDistributed = await imageryIsDistributed(pool);
   const lane = async () => {
     let recorded: Statement[] = [];
     const rawQuery = async (sql: Prisma.Sql) => {
@@ -68,7 +72,7 @@ export async function recordStatements(
       return (await pool.query(sql.text, sql.values as unknown[])).rows;
     };
     // Best-effort statements run in full here: the ceiling replays what our server would send.
-    const prisma = { rawQuery, bestEffortQuery: rawQuery } as unknown as PrismaService;
+    const prisma = { rawQuery, bestEffortQuery: rawQuery, imageryDistributed } as unknown as PrismaService;
     const places = new PlaceMatchingRepository(prisma);
     const repository = new SearchRepository(prisma);
     const service = new SearchService(

@@ -31,6 +31,7 @@ const HELP = `usage: npm run bench -- [options]
   --duration S         seconds of load per class, concurrency and server (default 10)
   --connections LIST   concurrencies, comma-separated (default 1,16,64; 1 measures latency alone)
   --classes LIST       query classes to run (default all: ${QUERY_CLASSES.join(',')})
+  --servers LIST       servers to measure (default all: ${SERVER_KINDS.join(',')}; ours always starts)
   --bodies N           different request bodies per class (default 100)
   --pool-size N        database pool of every server (default 10, DB_POOL_SIZE's default)
   --database-url URL   bench database (default $BENCH_DATABASE_URL or ${DEFAULT_URL});
@@ -58,6 +59,7 @@ function options(argv: string[]) {
       duration: { type: 'string', default: '10' },
       connections: { type: 'string', default: '1,16,64' },
       classes: { type: 'string', default: QUERY_CLASSES.join(',') },
+      servers: { type: 'string', default: SERVER_KINDS.join(',') },
       bodies: { type: 'string', default: '100' },
       'pool-size': { type: 'string', default: '10' },
       'database-url': { type: 'string', default: process.env.BENCH_DATABASE_URL || DEFAULT_URL },
@@ -73,6 +75,10 @@ function options(argv: string[]) {
   if (!BENCH_DATASETS.includes(dataset)) throw new Error(`--dataset must be one of ${BENCH_DATASETS.join(', ')}`);
   const unknown = classes.filter((c) => !QUERY_CLASSES.includes(c));
   if (unknown.length > 0) throw new Error(`unknown class ${unknown.join(', ')}; known: ${QUERY_CLASSES.join(', ')}`);
+  const kinds = values.servers.split(',').map((k) => k.trim()) as ServerKind[];
+  const unknownKinds = kinds.filter((k) => !SERVER_KINDS.includes(k));
+  if (unknownKinds.length > 0)
+    throw new Error(`unknown server ${unknownKinds.join(', ')}; known: ${SERVER_KINDS.join(', ')}`);
   return {
     help: values.help,
     records: positiveInt(values.records, 'records', 100_000_000),
@@ -81,6 +87,9 @@ function options(argv: string[]) {
     duration: positiveInt(values.duration, 'duration', 3600),
     connections: values.connections.split(',').map((c) => positiveInt(c.trim(), 'connections', 1000)),
     classes,
+    // Ours is checked and warmed before the runs, so it starts even when not measured.
+    servers: SERVER_KINDS.filter((k) => k === 'ours' || kinds.includes(k)),
+    measured: SERVER_KINDS.filter((k) => kinds.includes(k)),
     bodies: positiveInt(values.bodies, 'bodies', 10_000),
     poolSize: positiveInt(values['pool-size'], 'pool-size', 100),
     databaseUrl:
@@ -129,7 +138,7 @@ export async function main(argv: string[]): Promise<BenchReport | undefined> {
     for (const cls of o.classes) explains[cls] = await explain(o.databaseUrl, recorded[cls][0].statements);
     const keys = await benchApiKeys(o.databaseUrl, keysNeeded(PEAK_RATE));
 
-    step('starting ours, ceiling and naive');
+    step(`starting ${o.servers.join(', ')}`);
     const serverOptions = {
       databaseUrl: o.databaseUrl,
       poolSize: o.poolSize,
@@ -141,7 +150,7 @@ export async function main(argv: string[]): Promise<BenchReport | undefined> {
     };
     rmSync(serverOptions.logFile, { force: true });
     // In parallel (ts-node start-up is slow); pushed as they come so `finally` stops whatever started.
-    await Promise.all(SERVER_KINDS.map(async (kind) => servers.push(await startServer(kind, serverOptions))));
+    await Promise.all(o.servers.map(async (kind) => servers.push(await startServer(kind, serverOptions))));
     servers.sort((a, b) => SERVER_KINDS.indexOf(a.kind) - SERVER_KINDS.indexOf(b.kind));
     const byKind = (k: ServerKind) => servers.find((s) => s.kind === k)!;
 
@@ -171,6 +180,7 @@ export async function main(argv: string[]): Promise<BenchReport | undefined> {
     for (const cls of o.classes) {
       for (const n of o.connections) {
         for (const [i, server] of servers.entries()) {
+          if (!o.measured.includes(server.kind)) continue;
           const restart = () => startServer(server.kind, serverOptions);
           const run = (s: RunningServer) =>
             runLoad(s.url, bodiesOf(cls), s.kind === 'ours' ? keys : [], n, o.duration, s.child.pid);

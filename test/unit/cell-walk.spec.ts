@@ -1,4 +1,5 @@
 import { Bounds, circleBounds } from '../../src/search/coordinates';
+import { areaSql } from '../../src/search/sql/area-search.sql';
 import { CELLS_PER_DEGREE, MAX_WALKED_CELLS, walkedBox, walksCells } from '../../src/search/sql/cell-walk.sql';
 import { searchPlan } from '../helpers/query-plans';
 
@@ -15,6 +16,13 @@ describe('walksCells', () => {
     expect(walksCells(searchPlan({ bbox: box(3, 3), sort: 'newest' }), page1)).toBe(true);
     expect(walksCells(searchPlan({ bbox: box(3, 3), sort: 'oldest' }), page1)).toBe(true);
     expect(walksCells(searchPlan({ bbox: box(8, 8), sort: 'newest' }), page1)).toBe(true);
+  });
+
+  // Citus cannot push down the walk's LATERAL read per cell with a LIMIT (docs/scaling.md#citus).
+  it('keeps the sort where imagery is distributed', () => {
+    const plan = searchPlan({ bbox: box(3, 3), sort: 'newest' });
+    expect(areaSql(page1, plan).text).toContain('generate_series');
+    expect(areaSql(page1, plan, true).text).not.toContain('generate_series');
   });
 
   it('keeps the sort for wide boxes, boxes across the antimeridian and nearest first', () => {

@@ -13,8 +13,10 @@ import { distanceSql, geography } from './spatial.sql';
 // nearest first goes through areaCountSql and nearestPageSql instead. Counted
 // a few pages past the page as nearest first is (areaCountCap): a box over a dense block holds
 // thousands of records, and counting up to COUNT_CAP of them cost far more than the page.
-export function areaSql(window: PageWindow, plan: SearchPlan): Prisma.Sql {
-  if (walksCells(plan, window)) return cellWalkSql(window, plan, areaCountCap(window));
+// Where imagery is distributed (Citus) the cell walk is not used: Citus cannot push down its LATERAL
+// read per cell with a LIMIT.
+export function areaSql(window: PageWindow, plan: SearchPlan, distributed = false): Prisma.Sql {
+  if (!distributed && walksCells(plan, window)) return cellWalkSql(window, plan, areaCountCap(window));
   return sortedPageSql(window, plan, {
     match: null,
     score: Prisma.sql`0`,
