@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { WORKER_SESSION_SETTINGS } from './session-options';
 
 // The schema's form on a Citus coordinator (the citus profile, docs/scaling.md#citus): which tables are
 // reference tables (a full copy on every node, the coordinator included) and which is distributed over
@@ -75,7 +76,19 @@ export async function citusLayout(client: Client): Promise<CitusCluster | undefi
       made.push(...reference, ...(distribute ? ['imagery'] : []));
     }
   }
+  if (activeWorkers > 0) await setWorkerSessions(client);
   return { version: ext.rows[0].version, activeWorkers, made, layout: await tableKinds(client) };
+}
+
+// The service's session settings on the database, which Citus passes on to every worker (the sessions the
+// coordinator opens there read them; run at every start, so a worker added since gets them). Other
+// sessions on the coordinator's database get them too. Needs the database's owner.
+async function setWorkerSessions(client: Client): Promise<void> {
+  const {
+    rows: [{ name }],
+  } = await client.query<{ name: string }>('SELECT quote_ident(current_database()) AS name');
+  for (const [setting, value] of WORKER_SESSION_SETTINGS)
+    await client.query(`ALTER DATABASE ${name} SET ${setting} = ${value}`);
 }
 
 async function dropImageryTriggers(client: Client): Promise<void> {

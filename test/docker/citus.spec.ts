@@ -125,6 +125,10 @@ describeWithDocker('the citus profile: a coordinator and two workers', () => {
       expect(
         await sql("SELECT count(*) FROM pg_trigger WHERE tgrelid = 'imagery'::regclass AND NOT tgisinternal"),
       ).toBe('0\n');
+      // The service's session settings reach the workers' sessions (capped reads repeatable on every shard).
+      expect(
+        await sql("SELECT string_agg(result, ',') FROM run_command_on_workers('SHOW max_parallel_workers_per_gather')"),
+      ).toBe('0,0\n');
 
       await timed('seed (cluster)', () => project.ok(['--profile', 'seed', 'run', '--rm', 'seed'], 900_000));
       await timed('seed (single node)', () =>
