@@ -1,5 +1,6 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { Extension, PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import * as lockfile from 'proper-lockfile';
@@ -17,6 +18,10 @@ const { btree_gin } = require('@electric-sql/pglite/contrib/btree_gin') as { btr
 export const EMBEDDED_MAX_CONNECTIONS = 12;
 export const EMBEDDED_POOL_SIZE = 4;
 const LEAN_SHARED_BUFFERS = '16MB';
+// A short-lived CLI runs PostgreSQL's and PostGIS's WebAssembly with V8's baseline compiler only: the
+// optimizing tier's second copy of the code was most of the memory PostGIS added, and a CLI's work is
+// over before that tier pays back (docs/operations.md#memory).
+const LEAN_V8_FLAGS = ['--liftoff-only'];
 
 export class EmbeddedDatabaseError extends Error {}
 
@@ -47,6 +52,7 @@ export class EmbeddedDatabase {
     opts: { port?: number; template?: string; lean?: boolean } = {},
   ): Promise<EmbeddedDatabase> {
     const dataDir = resolve(dataDirOption);
+    if (opts.lean) for (const flag of LEAN_V8_FLAGS) setFlagsFromString(flag);
     const pgdata = join(dataDir, 'pgdata');
     mkdirSync(pgdata, { recursive: true });
     const release = await lockfile.lock(pgdata, { stale: 15_000, update: 5_000, realpath: false }).catch((e) => {
