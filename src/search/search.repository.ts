@@ -149,8 +149,8 @@ export class SearchRepository {
       params: () => [page, plan({ query: '47.14, 9.52', sort: 'newest' })],
     },
     {
-      name: 'coordinates with a 1 km radius, newest first (too many cells to walk)',
-      params: () => [page, plan({ query: '47.14, 9.52', near: { radius_m: 1000 }, sort: 'newest' })],
+      name: 'coordinates with a 5 km radius, newest first (too many cells to walk)',
+      params: () => [page, plan({ query: '47.14, 9.52', near: { radius_m: 5000 }, sort: 'newest' })],
     },
     {
       name: 'a bbox of a few grid cells, newest first: counted, then sorted or read cell by cell',

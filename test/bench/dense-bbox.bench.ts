@@ -5,9 +5,12 @@
 // `npm run bench -- --dataset dense` (--url, boxes given), or with --block on a database of its own
 // holding the plan test's catalogue (test/medium/dense-area-plans.spec.ts: 50,000 records on a grid
 // around Vaduz and 20,000 in a 200 m disc; created, migrated and loaded when missing).
-// A circle is a coordinate search (`query: "lat, lon"`) with `near: { radius_m }`.
-//   ts-node --transpile-only test/bench/dense-bbox.bench.ts --url URL [--block] [--box w,s,e,n]...
-//     [--circle lat,lon,radius_m]... [--sort newest|oldest] [--page N] [--runs N] [--explain]
+// A circle is a coordinate search (`query: "lat, lon"`) with `near: { radius_m }`. --add-block adds
+// the plan test's 20,000-record block to a database loaded by the bench (once). --walk makes the new
+// statement cellWalkSql even where walksCells keeps the sort (to measure a walk past the bound).
+//   ts-node --transpile-only test/bench/dense-bbox.bench.ts --url URL [--block | --add-block]
+//     [--box w,s,e,n]... [--circle lat,lon,radius_m]... [--sort newest|oldest] [--page N] [--runs N]
+//     [--walk] [--explain]
 import { Client } from 'pg';
 import { Prisma, PrismaClient } from '@prisma/client';
 import { PrismaPg } from '@prisma/adapter-pg';
@@ -15,6 +18,8 @@ import { Migrator } from '../../src/database/migrator';
 import { SESSION_OPTIONS } from '../../src/database/session-options';
 import { areaCountCap } from '../../src/search/search-limits';
 import { areaSql } from '../../src/search/sql/area-search.sql';
+import { CELLS_PER_DEGREE, cellWalkSql, walkedBox, walksCells } from '../../src/search/sql/cell-walk.sql';
+import { filterConditions } from '../../src/search/sql/filter-conditions.sql';
 import { sortedPageSql } from '../../src/search/sql/page-strategies.sql';
 import { denseBlockSql, searchPlan, seedPlanCatalogue } from '../helpers/query-plans';
 import { ensureDatabase, withClient } from './bench-database';
@@ -54,6 +59,21 @@ async function loadBlock(url: string): Promise<void> {
   }
 }
 
+// The plan test's block added to a database the bench loaded (its own images, 'https://img.test/d...').
+async function addBlock(url: string): Promise<void> {
+  const added = await withClient(url, async (c) => {
+    const { rowCount } = await c.query(`SELECT 1 FROM imagery WHERE image_url LIKE 'https://img.test/d%' LIMIT 1`);
+    if (rowCount) return false;
+    const dense = denseBlockSql(20_000, CENTRE, 200);
+    await c.query('BEGIN');
+    await c.query('SELECT setseed(0.36)');
+    await c.query(dense.text, dense.values);
+    await c.query('COMMIT');
+    return true;
+  });
+  if (added) await withClient(url, (c) => c.query('VACUUM ANALYZE imagery'));
+}
+
 // The statement before the per-cell walk: every match in the box read and sorted.
 const before = (window: { limit: number; offset: number }, body: Parameters<typeof searchPlan>[0]): Prisma.Sql =>
   sortedPageSql(window, searchPlan(body), {
@@ -75,6 +95,19 @@ async function timed(c: Client, sql: Prisma.Sql): Promise<{ ms: number; server: 
   return { ms, server: explained.rows[0]['QUERY PLAN'][0]['Execution Time'], ids: rows.map((r) => r.id) };
 }
 
+// The cells the walk covers, whether walksCells walks them, and the matches of the filters.
+async function described(c: Client, plan: ReturnType<typeof searchPlan>, window: { limit: number; offset: number }) {
+  const box = walkedBox(plan.filters);
+  const cells = box
+    ? (Math.floor(box.east * CELLS_PER_DEGREE) - Math.floor(box.west * CELLS_PER_DEGREE) + 1) *
+      (Math.floor(box.north * CELLS_PER_DEGREE) - Math.floor(box.south * CELLS_PER_DEGREE) + 1)
+    : 0;
+  const where = Prisma.join(filterConditions(plan.filters), ' AND ');
+  const count = Prisma.sql`SELECT count(*)::int AS n FROM imagery i WHERE ${where}`;
+  const { rows } = await c.query(count.text, count.values);
+  return `${cells} cells, ${walksCells(plan, window) ? 'walked' : 'sorted'} by the rule, ${rows[0].n} matches`;
+}
+
 async function main() {
   const url = option('url', 'postgresql://postgres@127.0.0.1:5432/h36_block');
   const block = args.includes('--block');
@@ -83,6 +116,7 @@ async function main() {
     await new Migrator(url).migrate();
     await loadBlock(url);
   }
+  if (args.includes('--add-block')) await addBlock(url);
   type Body = Parameters<typeof searchPlan>[0];
   const areas: Array<{ name: string; body: Body }> = options('box').map((b) => {
     const bbox = b.split(',').map(Number) as Box;
@@ -109,7 +143,12 @@ async function main() {
     }
     for (const area of areas) {
       const body = { ...area.body, sort };
-      const statements = { before: before(window, body), after: areaSql(window, searchPlan(body)) };
+      const plan = searchPlan(body);
+      const forced = args.includes('--walk');
+      const statements = {
+        before: before(window, body),
+        after: forced ? cellWalkSql(window, plan, areaCountCap(window)) : areaSql(window, plan),
+      };
       const times = { before: [] as number[], after: [] as number[] };
       const server = { before: [] as number[], after: [] as number[] };
       const loadBefore = loadAverage();
@@ -126,7 +165,8 @@ async function main() {
       const line = (k: 'before' | 'after') =>
         `${k} median ${median(times[k]).toFixed(2)} ms (server ${median(server[k]).toFixed(2)})`;
       console.log(
-        `${area.name} ${sort} page ${page}: ${line('before')}, ${line('after')} ` +
+        `${area.name} ${sort} page ${page} (${await described(c, plan, window)}): ${line('before')}, ${line('after')}` +
+          `${forced ? ' (the walk forced)' : ''} ` +
           `(${runs} runs each, alternated; load ${loadBefore.join(' ')} -> ${loadAverage().join(' ')}; same pages)`,
       );
       if (!args.includes('--explain')) continue;

@@ -12,7 +12,8 @@ import { prismaClient, resetImagery } from '../helpers/test-app';
 // A point's circle newest or oldest first (a coordinate search with `sort`, or `near`) over a dense
 // block (the block of dense-area-plans.spec.ts: 20,000 records in a 200 m disc on a 50,000-record
 // grid): read cell by cell (imagery_cell_captured_at_idx), each cell's first offset + limit in the
-// circle, where the statement before read and sorted every record in the circle. The same rows.
+// circle, where the statement before read and sorted every record in the circle. The same rows. A
+// 1 km circle too, for its first pages, and a 2 km one for its first (their cells mostly empty).
 describe('search query plans: a circle in a dense block, newest or oldest first', () => {
   let prisma: PrismaClient;
   let moduleRef: TestingModule;
@@ -98,11 +99,27 @@ describe('search query plans: a circle in a dense block, newest or oldest first'
     }
   });
 
-  it('keeps the statement before for a 1 km circle (too many cells), with the same rows', async () => {
-    const window = { limit: 10, offset: 0 };
-    const plan = searchPlan({ query, near: { radius_m: 1000 }, sort: 'newest' });
-    expect(walksCells(plan, window)).toBe(false);
-    expect(await rows(SearchRepository.areaSql(window, plan))).toEqual(await rows(sortedCircle(window, plan)));
+  // Over a hundred cells (a 2 km circle over 500), most of them empty (the block fills a few): a
+  // probe each, where the statement before read and sorted the block's 20,000 records.
+  it('pages a 1 km circle cell by cell at pages 1 and 5, and a 2 km circle at page 1, newest and oldest', async () => {
+    for (const sort of ['newest', 'oldest'] as const) {
+      const km = searchPlan({ query, near: { radius_m: 1000 }, sort });
+      expect(cellsOf(km)).toBeGreaterThan(100);
+      await expectWalked(km, { limit: 10, offset: 0 });
+      await expectWalked(km, { limit: 10, offset: 40 });
+      await expectWalked(searchPlan({ query, near: { radius_m: 2000 }, sort }), { limit: 10, offset: 0 });
+    }
+  });
+
+  it('keeps the statement before for a 1 km circle past its first pages and a 3 km circle, with the same rows', async () => {
+    for (const [radius, window] of [
+      [1000, { limit: 10, offset: 90 }],
+      [3000, { limit: 10, offset: 0 }],
+    ] as const) {
+      const plan = searchPlan({ query, near: { radius_m: radius }, sort: 'newest' });
+      expect(walksCells(plan, window)).toBe(false);
+      expect(await rows(SearchRepository.areaSql(window, plan))).toEqual(await rows(sortedCircle(window, plan)));
+    }
   });
 
   it('answers a coordinate search newest first through the service, every page up to pageTotal with records', async () => {

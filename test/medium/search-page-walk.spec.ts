@@ -71,6 +71,11 @@ describe('search pages: a walk over every page of many searches', () => {
       near: { ...DENSE_CENTRE, radius_m: 20 + Math.floor(u * 400) },
       sort: u < 0.5 ? 'newest' : 'oldest',
     }),
+    // Over a hundred cells, most of them empty or sparse: walked for the first pages, sorted past them.
+    nearSortedWide: (u) => ({
+      near: { ...DENSE_CENTRE, radius_m: 600 + Math.floor(u * 800) },
+      sort: u < 0.5 ? 'oldest' : 'newest',
+    }),
     denseBbox: (u) => ({
       bbox: boxAround(DENSE_CENTRE, 20 + Math.floor(u * 130)),
       sort: u < 0.5 ? 'newest' : 'oldest',

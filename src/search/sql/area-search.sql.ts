@@ -9,10 +9,10 @@ import { distanceSql, geography } from './spatial.sql';
 
 // No text: the filters alone (a circle or a bbox is always among them, so the geometry GiST index
 // applies), in one statement: count and page. Used for newest and oldest (imagery_captured_at_idx
-// serves wide areas; a bbox or circle of a few grid cells is read cell by cell, see cellWalkSql);
-// nearest first goes through areaCountSql and nearestPageSql instead. Counted
-// a few pages past the page as nearest first is (areaCountCap): a box over a dense block holds
-// thousands of records, and counting up to COUNT_CAP of them cost far more than the page.
+// serves wide areas; a bbox or circle of up to a few hundred grid cells is read cell by cell, see
+// cellWalkSql); nearest first goes through areaCountSql and nearestPageSql instead. Counted a few
+// pages past the page as nearest first is (areaCountCap): a box over a dense block holds thousands
+// of records, and counting up to COUNT_CAP of them cost far more than the page.
 // Where imagery is distributed (Citus) the cell walk is not used: Citus cannot push down its LATERAL
 // read per cell with a LIMIT.
 export function areaSql(window: PageWindow, plan: SearchPlan, distributed = false): Prisma.Sql {

@@ -14,21 +14,22 @@ export const CELLS_PER_DEGREE = 500;
 const CELL_X = Prisma.raw(`floor(ST_X(i.location) * ${CELLS_PER_DEGREE})::int`);
 const CELL_Y = Prisma.raw(`floor(ST_Y(i.location) * ${CELLS_PER_DEGREE})::int`);
 
-// A box is walked cell by cell when it covers at most this many cells (a 1 km box: 25 to 48);
-// wider boxes keep the single statement of sortedPageSql, where the planner's estimate of the box
-// (good at that scale) picks the geometry index or a backward walk of imagery_captured_at_idx.
-export const MAX_WALKED_CELLS = 64;
-
 const cellRange = (from: number, to: number) => [
   Math.floor(from * CELLS_PER_DEGREE),
   Math.floor(to * CELLS_PER_DEGREE),
 ];
 
-// The cell walk reads at most (cells) x (offset + limit) rows, where sorting the box reads every
-// match, more than the count's cap when the walk runs: a box is walked when that bound is at most this
-// many times the cap. Page 1 of a box of 64 cells stays within it (640 rows for a cap of 100); a deep
-// page of a wide box, whose walk could read several times the box, keeps the sort.
-export const CELL_READS_PER_COUNTED = 8;
+// The cell walk reads at most (cells) x (offset + limit) rows, never more than its cells hold, and
+// probes every cell it covers (an index descent, cheap where the cell is empty); sorting reads every
+// match of the area, more than the count's cap when the walk runs, over a dense block many times
+// more. An area is walked when that bound is at most this many times the cap. The cap being at most
+// 10 x (offset + limit), no area of more than 10 x this many cells is walked: page 1 of a 2 km
+// circle at 47 degrees is, its page 2 is not. Deeper pages admit fewer cells: where each cell holds
+// about a page's worth, the walk reads about every row of the area, each a heap fetch, and sorting
+// reads them cheaper in table order (docs/benchmarks.md, issue 36's sixth round). Areas not walked
+// keep sortedPageSql, where the planner's estimate of a wide area picks the geometry index or a
+// backward walk of imagery_captured_at_idx.
+export const CELL_READS_PER_COUNTED = 64;
 
 // The box a cell walk covers: the bbox and every circle's bounding box (circleBounds, the box the
 // circle's own filter tests), intersected; null when one of them crosses the antimeridian (or, near a
@@ -46,9 +47,9 @@ export function walkedBox(filters: SearchFilters): Bounds | null {
 }
 
 // Whether a search without text is read by cellWalkSql: newest or oldest first, a bbox or a circle
-// (a point's radius, near, looking_at) whose box (walkedBox) covers at most MAX_WALKED_CELLS cells,
-// few enough for the page (CELL_READS_PER_COUNTED). At 47 degrees a 250 m circle covers 12 to 20
-// cells (walked for its first 6 pages at least), a 100 m one 2 to 6, a 1 km one over 100 (it keeps sortedPageSql).
+// (a point's radius, near, looking_at) whose box (walkedBox) covers few enough cells for the page
+// (CELL_READS_PER_COUNTED). At 47 degrees a 100 m circle covers 2 to 6 cells, a 250 m one 12 to 20,
+// a 1 km one 126 to 150 and a 2 km one about 520; a 1 km box 25 to 48.
 export function walksCells(plan: SearchPlan, window: PageWindow): boolean {
   if (plan.sort !== 'newest' && plan.sort !== 'oldest') return false;
   const box = walkedBox(plan.filters);
@@ -56,9 +57,7 @@ export function walksCells(plan: SearchPlan, window: PageWindow): boolean {
   const [x0, x1] = cellRange(box.west, box.east);
   const [y0, y1] = cellRange(box.south, box.north);
   const cells = (x1 - x0 + 1) * (y1 - y0 + 1);
-  return (
-    cells <= MAX_WALKED_CELLS && cells * (window.offset + window.limit) <= CELL_READS_PER_COUNTED * areaCountCap(window)
-  );
+  return cells * (window.offset + window.limit) <= CELL_READS_PER_COUNTED * areaCountCap(window);
 }
 
 // The columns ROW_COLUMNS reads (alias i), carried from the rows read to the page's.
