@@ -27,9 +27,16 @@ class CliModule {
 
 export class UsageError extends Error {}
 
-type CliTask = (ctx: INestApplicationContext, config: AppConfig, migration: MigrationResult) => Promise<number | void>;
+type CliTask<O> = (
+  ctx: INestApplicationContext,
+  options: O,
+  config: AppConfig,
+  migration: MigrationResult,
+) => Promise<number | void>;
 
-export async function runCli(task: CliTask): Promise<void> {
+// parse reads the command line: a usage error is said at once, before any database is opened (a new
+// built-in one would be created for it).
+export async function runCli<O>(parse: () => O, task: CliTask<O>): Promise<void> {
   // Logs on stderr: start-up lines (which database) at 'log', Nest's own chatter from then on only when it matters.
   const logger = new CliLogger(['log', 'warn', 'error']);
   Logger.overrideLogger(logger);
@@ -37,6 +44,7 @@ export async function runCli(task: CliTask): Promise<void> {
   let ctx: INestApplicationContext | undefined;
   let stopDatabase: (() => Promise<void>) | undefined;
   try {
+    const options = parse();
     const { config, embedded } = await openDatabase(loadConfig(), 'cli', new Logger('Database'));
     stopDatabase = embedded && (() => embedded.stop());
     // Bulk work may legitimately run longer than an API request.
@@ -44,7 +52,7 @@ export async function runCli(task: CliTask): Promise<void> {
     const migration = await new Migrator(cliConfig.databaseUrl).migrate();
     logger.setLogLevels(['warn', 'error']);
     ctx = await NestFactory.createApplicationContext(CliModule.forRoot(cliConfig), { logger });
-    process.exitCode = (await task(ctx, cliConfig, migration)) ?? 0;
+    process.exitCode = (await task(ctx, options, cliConfig, migration)) ?? 0;
   } catch (error) {
     // A stack trace only for what may be a bug; a database that went away is said in one line.
     const message = (error as Error | null)?.message;

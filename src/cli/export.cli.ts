@@ -14,7 +14,7 @@ const USAGE = `usage: npm run export -- <file|-> [--format ${IMPORT_FORMATS.join
   ${RESULT_WINDOW_MAX}) in a format \`npm run import\` reads back unchanged; a .gz name is gzipped;
   - writes to standard output (then --format is needed)`;
 
-void runCli(async (ctx) => {
+function parseExportOptions() {
   const { positionals, values } = usageOnError(() =>
     parseArgs({
       allowPositionals: true,
@@ -29,7 +29,10 @@ void runCli(async (ctx) => {
   }
   if (values.query !== undefined && values.source !== undefined)
     throw new UsageError('use either --query or --source, not both');
+  return { file, format, values };
+}
 
+void runCli(parseExportOptions, async (ctx, { file, format, values }) => {
   const exporter = ctx.get(ImageryExportService);
   const records =
     values.query !== undefined

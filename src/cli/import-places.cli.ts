@@ -32,7 +32,7 @@ ${usageOf.rejects}
 ${usageOf.batchSize('places', DEFAULT_PLACE_BATCH_SIZE, MAX_PLACE_BATCH_SIZE)}
 exit codes: 0 done, 1 more rejections than --max-rejects, unreadable input or osmium missing, 2 usage, 130 interrupted`;
 
-void runCli(async (ctx) => {
+function parsePlaceImportOptions() {
   const { positionals, values } = parseOptions(
     { allowPositionals: true, options: { ...IMPORT_OPTIONS, country: { type: 'string' } } },
     USAGE,
@@ -50,51 +50,60 @@ void runCli(async (ctx) => {
   if (countryCode !== undefined && !/^[A-Z]{2}$/.test(countryCode))
     throw new UsageError('--country must be an ISO 3166-1 alpha-2 code such as LI or US');
   const { maxRejects, batchSize } = batchOptions(values, MAX_PLACE_BATCH_SIZE);
-  if (format === 'osm' && !osmiumAvailable()) {
-    console.error(`error: ${OSMIUM_MISSING}`);
-    return 1;
-  }
+  return { file, format, source, countryCode, values, maxRejects, batchSize };
+}
 
-  const osmAreas = format === 'osm' ? await ctx.get(PlaceRepository).openAreaSession() : undefined;
-  // The map's streets, water, landuse and buildings (docs/map-tiles.md); a dry run draws nothing.
-  const osmMap =
-    osmAreas && !values['dry-run'] ? await ctx.get(MapDataRepository).openGeometrySession(source) : undefined;
-  const closeOsm = async () => {
-    await osmAreas?.close();
-    await osmMap?.close();
-  };
-  const input = await openPlaceInput(file, format, { countryCode, osmAreas, osmMap }).catch(async (error: unknown) => {
-    await closeOsm();
-    throw error;
-  });
-  const { summary, exitCode } = await runImport({
-    input,
-    close: () => input.close(), // standard input, or osmium
-    where: input.positionLabel,
-    reportPath: values.report,
-    maxRejects,
-    run: (hooks) =>
-      ctx
-        .get(PlaceImportService)
-        .importPlaces(input.items, { source, countryCode, batchSize, dryRun: values['dry-run'], ...hooks })
-        .then(async (done) => {
-          // The staged map replaces the source's old one only after a complete read of the file.
-          if (osmMap && done.outcome === 'complete') console.log(`map features: ${await osmMap.finish()}`);
-          return done;
-        })
-        .finally(closeOsm),
-  });
-  // Places or map features changed: every tile's ETag changes.
-  if (!summary.dryRun && summary.outcome === 'complete') await ctx.get(MapDataRepository).dataChanged();
+void runCli(
+  parsePlaceImportOptions,
+  async (ctx, { file, format, source, countryCode, values, maxRejects, batchSize }) => {
+    if (format === 'osm' && !osmiumAvailable()) {
+      console.error(`error: ${OSMIUM_MISSING}`);
+      return 1;
+    }
 
-  // Imagery without an address of its own takes the nearest place's, and every record its locality:
-  // after every complete import (not only one that changed places, so a run that finishes an
-  // interrupted one still links); the linker writes only records whose links change.
-  if (!summary.dryRun && summary.outcome === 'complete') {
-    console.error('re-linking imagery to places…');
-    const linked = await ctx.get(ImageryPlaceLinker).relinkAfterPlaceImport();
-    console.log(`imagery re-linked: ${linked.relinked} changed, ${linked.unchanged} unchanged`);
-    if (linked.listsNotRefreshed) console.error(listsNotRefreshedNote(linked.listsNotRefreshed));
-  }
-  return exitCode;
-});
+    const osmAreas = format === 'osm' ? await ctx.get(PlaceRepository).openAreaSession() : undefined;
+    // The map's streets, water, landuse and buildings (docs/map-tiles.md); a dry run draws nothing.
+    const osmMap =
+      osmAreas && !values['dry-run'] ? await ctx.get(MapDataRepository).openGeometrySession(source) : undefined;
+    const closeOsm = async () => {
+      await osmAreas?.close();
+      await osmMap?.close();
+    };
+    const input = await openPlaceInput(file, format, { countryCode, osmAreas, osmMap }).catch(
+      async (error: unknown) => {
+        await closeOsm();
+        throw error;
+      },
+    );
+    const { summary, exitCode } = await runImport({
+      input,
+      close: () => input.close(), // standard input, or osmium
+      where: input.positionLabel,
+      reportPath: values.report,
+      maxRejects,
+      run: (hooks) =>
+        ctx
+          .get(PlaceImportService)
+          .importPlaces(input.items, { source, countryCode, batchSize, dryRun: values['dry-run'], ...hooks })
+          .then(async (done) => {
+            // The staged map replaces the source's old one only after a complete read of the file.
+            if (osmMap && done.outcome === 'complete') console.log(`map features: ${await osmMap.finish()}`);
+            return done;
+          })
+          .finally(closeOsm),
+    });
+    // Places or map features changed: every tile's ETag changes.
+    if (!summary.dryRun && summary.outcome === 'complete') await ctx.get(MapDataRepository).dataChanged();
+
+    // Imagery without an address of its own takes the nearest place's, and every record its locality:
+    // after every complete import (not only one that changed places, so a run that finishes an
+    // interrupted one still links); the linker writes only records whose links change.
+    if (!summary.dryRun && summary.outcome === 'complete') {
+      console.error('re-linking imagery to places…');
+      const linked = await ctx.get(ImageryPlaceLinker).relinkAfterPlaceImport();
+      console.log(`imagery re-linked: ${linked.relinked} changed, ${linked.unchanged} unchanged`);
+      if (linked.listsNotRefreshed) console.error(listsNotRefreshedNote(linked.listsNotRefreshed));
+    }
+    return exitCode;
+  },
+);

@@ -37,7 +37,7 @@ ${usageOf.batchSize('records', DEFAULT_BATCH_SIZE, MAX_BATCH_SIZE)}
                          during the load; the load is slower): see docs/data.md, "A first load"
 exit codes: 0 done, 1 more rejections than --max-rejects or unreadable input, 2 usage, 130 interrupted`;
 
-void runCli(async (ctx) => {
+function parseImportOptions() {
   const { positionals, values } = parseOptions(
     {
       allowPositionals: true,
@@ -65,7 +65,10 @@ void runCli(async (ctx) => {
     values.connections === undefined
       ? undefined
       : integerOption('--connections', values.connections, 1, MAX_CONNECTIONS);
+  return { file, format, source, values, maxRejects, batchSize, connections };
+}
 
+void runCli(parseImportOptions, async (ctx, { file, format, source, values, maxRejects, batchSize, connections }) => {
   const input = await openInput(file);
   const { exitCode } = await runImport({
     input,

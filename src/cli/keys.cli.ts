@@ -18,18 +18,45 @@ function parseRateLimit(value: string | undefined): number | null | undefined {
   return Number(value);
 }
 
-void runCli(async (ctx, config) => {
+type KeysCommand =
+  | { command: 'create'; name: string; rateLimit: number | null }
+  | { command: 'list' }
+  | { command: 'revoke'; key: string }
+  | { command: 'set-rate-limit'; key: string; rateLimit: number | null };
+
+function parseKeysCommand(): KeysCommand {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
     options: { name: { type: 'string' }, 'rate-limit': { type: 'string' } },
   });
-  const keys = ctx.get(ApiKeyService);
   const [command, arg, arg2] = positionals;
   switch (command) {
     case 'create': {
       const name = values.name?.trim();
       if (!name) throw new UsageError(`create needs --name\n${USAGE}`);
-      const { key, record } = await keys.create(name, parseRateLimit(values['rate-limit']) ?? null);
+      return { command, name, rateLimit: parseRateLimit(values['rate-limit']) ?? null };
+    }
+    case 'list':
+      return { command };
+    case 'revoke':
+      if (!arg) throw new UsageError(`revoke needs an id or prefix\n${USAGE}`);
+      return { command, key: arg };
+    case 'set-rate-limit': {
+      const rateLimit = parseRateLimit(arg2);
+      if (!arg || rateLimit === undefined)
+        throw new UsageError(`set-rate-limit needs an id or prefix and a limit\n${USAGE}`);
+      return { command, key: arg, rateLimit };
+    }
+    default:
+      throw new UsageError(USAGE);
+  }
+}
+
+void runCli(parseKeysCommand, async (ctx, asked, config) => {
+  const keys = ctx.get(ApiKeyService);
+  switch (asked.command) {
+    case 'create': {
+      const { key, record } = await keys.create(asked.name, asked.rateLimit);
       const limit = record.rateLimit ? `, ${record.rateLimit} requests per minute` : '';
       console.log(`Created API key ${record.id} (${record.prefix}…) named "${record.name}"${limit}.`);
       console.log('Store it now; it cannot be shown again:');
@@ -52,25 +79,18 @@ void runCli(async (ctx, config) => {
       return;
     }
     case 'revoke': {
-      if (!arg) throw new UsageError(`revoke needs an id or prefix\n${USAGE}`);
-      const key = await keys.revoke(arg);
+      const key = await keys.revoke(asked.key);
       console.log(
         `Revoked ${key.id} (${key.prefix}…) "${key.name}"; running servers refuse it within API_KEY_CACHE_SECONDS (default 10 s).`,
       );
       return;
     }
     case 'set-rate-limit': {
-      const limit = parseRateLimit(arg2);
-      if (!arg || limit === undefined)
-        throw new UsageError(`set-rate-limit needs an id or prefix and a limit\n${USAGE}`);
-      const key = await keys.setRateLimit(arg, limit);
+      const key = await keys.setRateLimit(asked.key, asked.rateLimit);
       const shown = key.rateLimit === null ? `the default (${config.rateLimitPerMinute})` : String(key.rateLimit);
       console.log(
         `Rate limit of ${key.id} (${key.prefix}…) "${key.name}" is now ${shown} requests per minute; running servers apply it within API_KEY_CACHE_SECONDS (default 10 s).`,
       );
-      return;
     }
-    default:
-      throw new UsageError(USAGE);
   }
 });

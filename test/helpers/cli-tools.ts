@@ -9,10 +9,15 @@ export interface Run {
 }
 
 // The real command-line tools (as `npm run import` / `npm run export` run them, minus the build).
-export function cli(tool: 'import' | 'export', args: string[], stdin?: string | Buffer): Run {
+export function cli(
+  tool: 'import' | 'export' | 'import-places' | 'keys',
+  args: string[],
+  stdin?: string | Buffer,
+  env: NodeJS.ProcessEnv = process.env,
+): Run {
   const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', `src/cli/${tool}.cli.ts`, ...args], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'silent' },
+    env: { ...env, LOG_LEVEL: 'silent' },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stdout = '';
