@@ -1,6 +1,6 @@
 import countries from 'i18n-iso-countries';
 import { allCountries, allRegions, Region, regionByCode } from '../places/regions';
-import { tokenize } from './search-query';
+import { dropsNoise, tokenize } from './search-query';
 
 // A country or first-level region the query names after the place ("Dallas, Poland", "Tulsa OK",
 // "Vaduz, LIE", "Springfield Illinois"): it binds the search to that region, so no step (a
@@ -11,7 +11,8 @@ import { tokenize } from './search-query';
 // - without a comma: English names and alpha-3 codes only (names in other languages are English words
 //   too often: "Island" is Iceland in German; two-letter codes are too many words).
 // A name or code that means two regions ("Georgia", "CA" as Canada and California) binds nothing;
-// nor do the last words after a connecting word ("Rue de France" is a street).
+// nor do the last words after a connecting word ("Rue de France" is a street), nor words of which the
+// query's noise rules dropped a part: what is left of "At&t" (a town) is "at", Austria's code.
 const REGION_CODE_COUNTRIES = ['US', 'CA', 'AU'];
 const NAME_LANGUAGES = ['en', 'de', 'fr', 'it', 'es'];
 const CONNECTORS = new Set([
@@ -39,6 +40,12 @@ export interface NamedRegion {
   rest: string;
   /** The words naming it, as typed. */
   words: string;
+  /**
+   * Read without a comma from the end of the words after the last comma, and with words before it
+   * there: those words whole ("South Jordan", a town), which may be a place's name rather than a
+   * place in the region.
+   */
+  part?: string;
 }
 
 type RegionIndex = Map<string, Region | typeof AMBIGUOUS>;
@@ -86,7 +93,7 @@ function lookUp(tail: string, afterComma: boolean): Region | typeof AMBIGUOUS | 
   const trimmed = tail.trim();
   if (/^[A-Za-z]{2}-[A-Za-z0-9]{1,3}$/.test(trimmed)) return regionByCode(trimmed);
   const key = keyOf(trimmed);
-  if (!key) return undefined;
+  if (!key || dropsNoise(trimmed)) return undefined;
   const { englishNames, commaCodes } = regionIndex();
   return afterComma ? commaCodes.get(key) : englishNames.get(key);
 }
@@ -108,8 +115,12 @@ export function namedRegionOf(query: string): NamedRegion | null {
     if (before === undefined || CONNECTORS.has(before)) continue;
     const found = lookUp(words.slice(-n).join(' '), false);
     if (found === AMBIGUOUS) return null;
-    if (found)
-      return { region: found, rest: restWords.join(' ').replace(/[\s,]+$/u, ''), words: words.slice(-n).join(' ') };
+    if (found) {
+      const named = words.slice(-n).join(' ');
+      const part = comma > 0 ? query.slice(comma + 1).trim() : '';
+      const rest = restWords.join(' ').replace(/[\s,]+$/u, '');
+      return { region: found, rest, words: named, ...(part.length > named.length && { part }) };
+    }
   }
   return null;
 }

@@ -53,6 +53,12 @@ export function tokenize(query: string): string[] {
   return wordsWithoutNoise(folded);
 }
 
+// Whether tokenize drops any of the text's words as noise ("At&t": the `t` glued to `&`), so its
+// words do not stand for all it says.
+export function dropsNoise(text: string): boolean {
+  return tokenize(text).length < (foldText(text).match(WORD) ?? []).length;
+}
+
 /** tokenize's rules applied to folded text (exported for the test that the fast path agrees with them). */
 export function wordsWithoutNoise(folded: string): string[] {
   // A query that is mostly symbols ("' OR '1'='1") is noise as a whole.

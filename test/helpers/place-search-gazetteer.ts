@@ -256,3 +256,21 @@ export const NAMESAKE_SHOP: KeyedTestPlace = {
   countryCode: 'LI',
 };
 export const NAMESAKE_SHOP_RECORD = { where: destination(NAMESAKE_SHOP, 90, 4), address: 'Städtle 28, 9490 Vaduz' };
+
+// A town whose name holds a symbol: to the query's words the `t` glued to `&` is noise, and what is
+// left of "At&t", "at", is Austria's code, which the query does not name.
+export const AMPERSAND_TOWN: KeyedTestPlace = {
+  key: 'at-and-t',
+  kind: 'locality',
+  name: 'At&t',
+  label: 'At&t, OK, United States',
+  lon: -96.95,
+  lat: 35.35,
+  importance: 0.1,
+  regionCode: 'US-OK',
+  countryCode: 'US',
+};
+export const AMPERSAND_TOWN_RECORD = {
+  where: destination(AMPERSAND_TOWN, 90, 40),
+  address: '107 Wilson Road, At&t, OK 74801',
+};

@@ -5,6 +5,8 @@ import { startSearchService } from '../helpers/search-service';
 import { feature, importFixture, resetImagery } from '../helpers/test-app';
 import {
   ADDRESS,
+  AMPERSAND_TOWN,
+  AMPERSAND_TOWN_RECORD,
   LOCALITIES,
   NAMESAKE_LOCALITY,
   NAMESAKE_SHOP,
@@ -29,7 +31,16 @@ describe('search that knows places', () => {
   beforeAll(async () => {
     await resetImagery();
     await resetPlaces();
-    await insertPlaces([...LOCALITIES, ADDRESS, POI, POI_ELSEWHERE, TOWN, NAMESAKE_LOCALITY, NAMESAKE_SHOP]);
+    await insertPlaces([
+      ...LOCALITIES,
+      ADDRESS,
+      POI,
+      POI_ELSEWHERE,
+      TOWN,
+      NAMESAKE_LOCALITY,
+      NAMESAKE_SHOP,
+      AMPERSAND_TOWN,
+    ]);
     const features = LOCALITIES.map((p) => feature(p.label, {}, [p.lon, p.lat]));
     LOCALITIES.forEach((p, i) => recordOf.set(p.key, features[i].id));
     for (const [name, v] of Object.entries(VIEWS)) {
@@ -64,9 +75,16 @@ describe('search that knows places', () => {
     const court = feature('7 Springfield Court, 9490 Vaduz', {}, [9.521, 47.141]);
     recordOf.set('springfield-court', court.id);
     features.push(court);
+    const ampersand = feature(AMPERSAND_TOWN_RECORD.address, {}, [
+      AMPERSAND_TOWN_RECORD.where.lon,
+      AMPERSAND_TOWN_RECORD.where.lat,
+    ]);
+    recordOf.set('ampersandTown', ampersand.id);
+    features.push(ampersand);
     expect((await importFixture(features)).rejected).toBe(0);
     for (const p of LOCALITIES) await linkRecord(recordOf.get(p.key)!, { locality: p.key });
     for (const name of Object.keys(TOWN_RECORDS)) await linkRecord(recordOf.get(name)!, { locality: TOWN.key });
+    await linkRecord(ampersand.id, { locality: AMPERSAND_TOWN.key });
     for (const [name, v] of Object.entries(VIEWS)) {
       await linkRecord(
         recordOf.get(name)!,
@@ -133,6 +151,14 @@ describe('search that knows places', () => {
       const [first] = (await search({ limit: 10, include: ['score'], ...body })).data;
       expect(keyOf(first.id)).toBe('washington-dc');
       expect(first.score).toBeGreaterThanOrEqual(30); // a named place's imagery (see place-ranking.ts)
+    }
+  });
+
+  it('reads a town written with a symbol as the town, not as the country code left of it ("At&t" is no Austria)', async () => {
+    for (const query of ['Wilson Road, At&t', 'Wihson Road, At&t']) {
+      const got = await search({ query, limit: 10, include: ['interpretation'] });
+      expect({ query, first: keyOf(got.data[0]?.id ?? '') }).toEqual({ query, first: 'ampersandTown' });
+      expect({ query, named: got.interpretation?.named_region }).toEqual({ query, named: undefined });
     }
   });
 

@@ -69,7 +69,8 @@ export const TEXT_SEARCH_STEPS: readonly TextSearchStep[] = [
 
 // A country or region named at the end of the query ("Dallas, Poland", "Springfield, Illinois, USA")
 // binds every later step to it; its words are not searched for in addresses. Not when a state has a
-// town's name ("Washington" is a state and a city): the query may mean either. A country named like a
+// town's name ("Washington" is a state and a city): the query may mean either; nor when the name ends
+// the words after a comma that together name a town ("Dogwood Shores, South Jordan"). A country named like a
 // town ("Lebanon", "Poland" in the United States) binds: region-in-address still finds the addresses
 // that hold the name.
 async function namedRegion(s: TextSearchState, deps: SearchSteps): Promise<void> {
@@ -79,6 +80,7 @@ async function namedRegion(s: TextSearchState, deps: SearchSteps): Promise<void>
   if (inner && boundRegion(named.region.code, inner.region) === inner.region.code) named = inner;
   const rest = buildTextQuery(named.rest);
   if (!rest || (named.region.kind === 'region' && (await isPlaceName(named.words, s, deps, 'locality')))) return;
+  if (named.part && (await isPlaceName(named.part, s, deps, 'locality'))) return;
   const region = boundRegion(s.plan.filters.region, named.region);
   s.namedRegion = named.region;
   // Ranking still compares addresses with the whole query (an address equal to it ranks first).

@@ -122,7 +122,8 @@ function severalWordsNamedSql(query: TextQuery, found: Prisma.Sql): Prisma.Sql {
       (${found} AND (SELECT count(*) FROM listed) < ${MIN_LISTED_CANDIDATES} LIMIT ${PLACE_FOUND_CAP})`;
 }
 
-// Misspelt names: trigram similarity of the name to the whole query (GIN index places_name_norm_trgm_idx).
+// Misspelt names: trigram similarity of the name to the whole query (GIN index places_name_norm_trgm_idx,
+// which holds the places' region codes too: a region is a condition of the same scan).
 export function similarPlacesSql(text: string, region: string | null): Prisma.Sql {
   const norm = Prisma.sql`lis_normalize(${text})`;
   return Prisma.sql`

@@ -20,6 +20,8 @@ describe('namedRegionOf', () => {
     ['Portland, US-OR', 'US-OR', 'Portland'],
     ['San Jose Costa Rica', 'CR', 'San Jose'],
     ['Springfield, Illinois, United States', 'US', 'Springfield, Illinois'],
+    ['Wilson Road, AT', 'AT', 'Wilson Road'],
+    ['Wilson Road, At.', 'AT', 'Wilson Road'],
   ])('%s names %s', (query, code, rest) => {
     expect(named(query)).toMatchObject({ code, rest });
   });
@@ -33,8 +35,23 @@ describe('namedRegionOf', () => {
     ['Main Street, Georgia', 'Georgia is a country and a US state'],
     ['Beverly Hills, CA 90210', 'a postcode after the code is no region'],
     ['Herrengasse 35, 9490 Vaduz', 'no region named'],
+    ['Wilson Road, At&t', 'At&t is a town: without its `t` glued to `&` (noise), "at" would be Austria'],
+    ['Main Street, A&T', 'no word is left of it'],
   ])('%s names none (%s)', (query) => {
     expect(named(query)).toBeNull();
+  });
+});
+
+describe('namedRegionOf: the words after a comma that a name ends', () => {
+  it('gives them whole when more words than the name are there ("South Jordan" may be a town)', () => {
+    expect(namedRegionOf('Dogwood Shores, South Jordan')).toMatchObject({
+      region: { code: 'JO' },
+      rest: 'Dogwood Shores, South',
+      part: 'South Jordan',
+    });
+    expect(namedRegionOf('Main Street, Springfield Illinois')).toMatchObject({ part: 'Springfield Illinois' });
+    for (const query of ['Main Street, Jordan', 'Amman Jordan', 'Springfield, Illinois, United States'])
+      expect(namedRegionOf(query)?.part).toBeUndefined();
   });
 });
 

@@ -52,6 +52,42 @@ describe('the text search steps that read qualifiers', () => {
       expect(r.calls.filter((c) => c.startsWith('named:'))).toEqual(['named:vaduz']);
     });
 
+    it('does not read a town written with a symbol ("At&t") as the country code left of it (AT)', async () => {
+      const town = place('At&t');
+      const r = await run('Wilson Road, At&t', {
+        named: [[town]],
+        fullText: [1],
+        words: [
+          ['wilson', 9],
+          ['road', 90],
+        ],
+      });
+      expect(r.calls[0]).toBe('named:wilson road at');
+      expect(r.state.namedRegion).toBeNull();
+      expect(r.state.region).toBeNull();
+      expect(r.step).toBe('full-text');
+      const code = await run('Wilson Road, AT', {
+        named: [[town]],
+        fullText: [1],
+        words: [
+          ['wilson', 9],
+          ['road', 90],
+        ],
+      });
+      expect(code.state.region).toBe('AT');
+    });
+
+    it('does not bind to a country whose name ends the words after a comma that name a town ("South Jordan")', async () => {
+      const town = place('South Jordan');
+      const r = await run('Dogwood Shores, South Jordan', { named: [[town], [town]], fullText: [1] });
+      expect(r.calls[0]).toBe('named:south jordan');
+      expect(r.state.namedRegion).toBeNull();
+      expect(r.state.region).toBeNull();
+      const amman = await run('Main Street, Amman Jordan', { named: [[], [place('Amman')]], fullText: [1] });
+      expect(amman.calls[0]).toBe('named:amman jordan');
+      expect(amman.state.region).toBe('JO');
+    });
+
     it('unbinds a query that is, whole, the name of a place ("Made in Italy", a shop)', async () => {
       const shop = place('Made in Italy', { kind: 'poi' });
       const r = await run('Made in Italy', { named: [[], [shop]], fullText: [1] });
