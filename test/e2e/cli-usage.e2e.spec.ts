@@ -28,7 +28,7 @@ describe('command-line tools read their arguments before opening a database', ()
   it('creates no built-in database for a usage error', async () => {
     const parent = mkdtempSync(join(tmpdir(), 'lis-cli-usage-'));
     try {
-      const env = { ...process.env, DATA_DIR: join(parent, 'data') };
+      const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: join(parent, 'data') };
       delete env.DATABASE_URL;
       const run = await cli('keys', ['create'], undefined, env).done;
       expect(run.code).toBe(2);
