@@ -5169,12 +5169,15 @@ WITH
     FROM
       imagery i
     WHERE
-      i.location && ST_MakeEnvelope (
-        $1::float8,
-        $2::float8,
-        $3::float8,
-        $4::float8,
-        4326
+      ST_Intersects (
+        i.location,
+        ST_MakeEnvelope (
+          $1::float8,
+          $2::float8,
+          $3::float8,
+          $4::float8,
+          4326
+        )
       )
       AND (
         i.location::geography <-> ST_SetSRID (ST_MakePoint ($5::float8, $6::float8), 4326)::geography

@@ -59,12 +59,22 @@ describe('search query plans: a circle in a dense block, newest or oldest first'
     return (x1 - x0 + 1) * (y1 - y0 + 1);
   };
 
-  // The page's nodes (after the count): each cell's walk, nothing else read from imagery; at most
-  // offset + limit rows per cell; the rows (ids and distances) of the statement before.
-  const expectWalked = async (plan: ReturnType<typeof searchPlan>, window: PageWindow) => {
+  // The count reads at most cap + 1 rows from imagery. The page's nodes (after the count): each
+  // cell's walk, nothing else read from imagery; at most offset + limit rows per cell; the rows (ids
+  // and distances) of the statement before.
+  const expectWalked = async (plan: ReturnType<typeof searchPlan>, window: PageWindow, { countStops = true } = {}) => {
     expect(walksCells(plan, window)).toBe(true);
     const sql = SearchRepository.areaSql(window, plan);
     const nodes = await explainAnalyzed(moduleRef.get(PrismaService), sql);
+    // The count (the nodes before the page's): an ordered read of the geometry index that stops
+    // after cap + 1 matches, not a bitmap listing every record of the block first.
+    const count = nodes.slice(
+      0,
+      nodes.findIndex((n) => n.type === 'Append'),
+    );
+    const counted = count.filter((n) => n.on.startsWith('imagery') && n.executed);
+    expect(counted.length).toBeGreaterThan(0);
+    if (countStops) for (const n of counted) expect(n.rows * n.loops).toBeLessThanOrEqual(areaCountCap(window) + 1);
     const page = nodes.slice(nodes.findIndex((n) => n.type === 'Append'));
     const read = page.filter((n) => n.on.startsWith('imagery') && n.executed);
     expect(read.map((n) => n.on)).toEqual(['imagery_cell_captured_at_idx']);
@@ -83,9 +93,12 @@ describe('search query plans: a circle in a dense block, newest or oldest first'
       ]) {
         await expectWalked(searchPlan({ query, sort }), window);
         await expectWalked(searchPlan({ near: { ...CENTRE, radius_m: 250 }, sort }), window);
+        // Not for these filters: the planner ANDs the geometry index's bitmap with
+        // imagery_captured_at_idx's (docs/benchmarks.md, issue 36's sixth round).
         await expectWalked(
           searchPlan({ query, sort, interactive: false, captured_after: '2018-01-01', facing: 'N' }),
           window,
+          { countStops: false },
         );
       }
     }
@@ -94,8 +107,14 @@ describe('search query plans: a circle in a dense block, newest or oldest first'
   it('pages a deep page (50) of a 100 m circle cell by cell, with and without filters', async () => {
     const window = { limit: 10, offset: 490 };
     for (const sort of ['newest', 'oldest'] as const) {
-      await expectWalked(searchPlan({ query, near: { radius_m: 100 }, sort }), window);
-      await expectWalked(searchPlan({ query, near: { radius_m: 100 }, sort, captured_before: '2024-06-30' }), window);
+      // The count's cap (591) being a good part of the circle, the planner may read it by a bitmap.
+      const loose = { countStops: false };
+      await expectWalked(searchPlan({ query, near: { radius_m: 100 }, sort }), window, loose);
+      await expectWalked(
+        searchPlan({ query, near: { radius_m: 100 }, sort, captured_before: '2024-06-30' }),
+        window,
+        loose,
+      );
     }
   });
 

@@ -65,7 +65,8 @@ const RAW_COLUMNS = Prisma.sql`i.id, i.address, i.captured_at, i.heading, i.inte
   i.place_id, i.locality_id`;
 
 // A bbox or circle newest (or oldest) first, counted like sortedPageSql (the first cap + 1 matches,
-// from the geometry GiST index), whose rows are kept: an area holding cap or fewer is paged from them,
+// from the geometry GiST index, a circle's box tested as the bbox's so that the read stops there:
+// filterConditions' `exactBox`), whose rows are kept: an area holding cap or fewer is paged from them,
 // sorted, without reading it again. An area holding more (a city block holds thousands, and reading and
 // sorting them all was most of the statement) is read cell by cell: in each cell walkedBox covers, the
 // first offset + limit matches in page order from imagery_cell_captured_at_idx, then those merged,
@@ -79,7 +80,7 @@ const RAW_COLUMNS = Prisma.sql`i.id, i.address, i.captured_at, i.heading, i.inte
 // one the planner opens costs planning time.
 export function cellWalkSql(window: PageWindow, plan: SearchPlan, cap: number): Prisma.Sql {
   const box = walkedBox(plan.filters)!;
-  const where = Prisma.join(filterConditions(plan.filters), ' AND ');
+  const where = Prisma.join(filterConditions(plan.filters, { exactBox: true }), ' AND ');
   const inCell = Prisma.join(
     [Prisma.sql`${CELL_X} = cx`, Prisma.sql`${CELL_Y} = cy`, ...filterConditions(plan.filters, { unindexed: true })],
     ' AND ',

@@ -11,7 +11,12 @@ import { inRegionSql } from './region.sql';
 // tested (every point within the radius lies inside the box; && only adds points just outside it).
 // _ST_Intersects' declared cost (10000) is what makes the planner stop each walk after its page
 // rather than read the whole cell and sort it (which it did with the box as geometry_overlaps).
-export function filterConditions(f: SearchFilters, { unindexed = false } = {}): Prisma.Sql[] {
+// `exactBox`: a circle's box as ST_Intersects, the bbox's test, for a read that stops after its first
+// rows (cellWalkSql's count): its declared cost makes the planner prefer an index scan of the
+// geometry index, which stops at the LIMIT, where for && it may pick a bitmap scan, which lists every
+// match of the box first (a cost choice, not a guarantee: a deep page's larger LIMIT may still
+// get the bitmap). The rows are the same once the sphere distance is tested (as above).
+export function filterConditions(f: SearchFilters, { unindexed = false, exactBox = false } = {}): Prisma.Sql[] {
   const where: Prisma.Sql[] = [];
   // A radius: the box around the circle for the geometry GiST index (its statistics give the planner
   // true row estimates, which ST_DWithin on geography does not), then the exact sphere distance.
@@ -22,7 +27,9 @@ export function filterConditions(f: SearchFilters, { unindexed = false } = {}): 
     const box = (w: number, e: number) =>
       unindexed
         ? Prisma.sql`_ST_Intersects(i.location, ${envelope(w, e)})`
-        : Prisma.sql`i.location && ${envelope(w, e)}`;
+        : exactBox
+          ? Prisma.sql`ST_Intersects(i.location, ${envelope(w, e)})`
+          : Prisma.sql`i.location && ${envelope(w, e)}`;
     where.push(west <= east ? box(west, east) : Prisma.sql`(${box(west, 180)} OR ${box(-180, east)})`);
     where.push(Prisma.sql`${distanceSql(c)} <= ${c.radiusM}::float8`);
   }
