@@ -80,7 +80,9 @@ async function state(c: Client) {
       WHERE c.relname IN ('imagery', 'places') AND a.attnum > 0 AND NOT a.attisdropped ORDER BY 1, 2`),
     indexes: await rows(`SELECT tablename, indexname, indexdef FROM pg_indexes
       WHERE tablename IN ('imagery', 'places', 'imagery_words') ORDER BY 1, 2`),
-    triggers: await rows(`SELECT tgname, pg_get_triggerdef(oid) AS def FROM pg_trigger WHERE NOT tgisinternal ORDER BY 1`),
+    triggers: await rows(
+      `SELECT tgname, pg_get_triggerdef(oid) AS def FROM pg_trigger WHERE NOT tgisinternal ORDER BY 1`,
+    ),
     imagery: await rows('SELECT id, address_tsv::text AS tsv FROM imagery ORDER BY id'),
     places: await rows('SELECT id, search_tsv::text AS tsv FROM places ORDER BY id'),
     words: await rows('SELECT word, docs FROM imagery_words ORDER BY word'),
@@ -141,7 +143,8 @@ describe(`the ${MIGRATION} migration`, () => {
       expect(after.words.find((w) => w.word === 'km')?.docs ?? 0).toBeLessThan(old.rows[0].n);
 
       // Every ranked list entry holds its term; the next refresh rebuilds every list.
-      const untrue = await u.query(`SELECT r.word, i.address FROM imagery_word_ranks r JOIN imagery i ON i.id = r.imagery_id
+      const untrue =
+        await u.query(`SELECT r.word, i.address FROM imagery_word_ranks r JOIN imagery i ON i.id = r.imagery_id
         WHERE NOT i.address_tsv @@ lis_term_tsquery(r.word)`);
       expect(untrue.rows).toEqual([]);
       expect((await u.query('SELECT count(*)::int AS n FROM imagery_word_ranks_state')).rows[0].n).toBe(0);

@@ -24,7 +24,9 @@ const EVERY_CHARACTER = Array.from({ length: 0x1ffff }, (_, i) => i + 1)
   .filter((cp) => cp < 0xd800 || cp > 0xdfff)
   .map((cp) => String.fromCodePoint(cp))
   .filter((c) => !/\p{Cn}/u.test(c));
-type DemoFeature = { properties: { address: string } };
+interface DemoFeature {
+  properties: { address: string };
+}
 
 const databases: TestDatabaseKind[] = currentKind() === 'server' ? ['server', 'embedded'] : ['embedded'];
 
@@ -106,7 +108,8 @@ describe.each(databases)('words of a text, in TypeScript and in the database (%s
   });
 
   it('splits at every ASCII punctuation mark, as tokenize does', async () => {
-    const text = 'Biel/Bienne, Washington, D.C., Herrengasse 35/1, 3.5, -12, foo@bar.com, x_y, Fürst-Franz-Josef-Strasse';
+    const text =
+      'Biel/Bienne, Washington, D.C., Herrengasse 35/1, 3.5, -12, foo@bar.com, x_y, Fürst-Franz-Josef-Strasse';
     expect((await databaseWords([text]))[0]).toBe(
       'biel bienne washington d c herrengasse 35 1 3 5 12 foo bar com x y furst franz josef strasse',
     );

@@ -42,7 +42,8 @@ export function currentKind(): TestDatabaseKind {
 // starts with LIS_TEST_DATABASE_PREFIX (default lis_test), for runs that share a server.
 export async function createThrowawayDatabase(kind: TestDatabaseKind = currentKind()): Promise<ThrowawayDatabase> {
   const prefix = process.env.LIS_TEST_DATABASE_PREFIX || 'lis_test';
-  if (!/^[a-z_][a-z0-9_]*$/.test(prefix)) throw new Error(`LIS_TEST_DATABASE_PREFIX must be a lower-case name, not "${prefix}"`);
+  if (!/^[a-z_][a-z0-9_]*$/.test(prefix))
+    throw new Error(`LIS_TEST_DATABASE_PREFIX must be a lower-case name, not "${prefix}"`);
   const name = `${prefix}_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
   if (kind === 'embedded') return serveBuiltInDatabase();
   await withServer((c) => c.query(`CREATE DATABASE "${name}"`));
