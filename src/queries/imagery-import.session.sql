@@ -1477,13 +1477,13 @@ SELECT
 FROM
   (
     SELECT
-      to_tsvector('simple'::regconfig, lis_normalize (n.address)),
+      to_tsvector('simple'::regconfig, lis_search_text (n.address)),
       1
     FROM
       imagery_import_staging_ < random > n
       LEFT JOIN imagery_import_stored_ < random > o ON o.id = n.id
     WHERE
-      o.address_tsv IS DISTINCT FROM to_tsvector('simple'::regconfig, lis_normalize (n.address))
+      o.address_tsv IS DISTINCT FROM to_tsvector('simple'::regconfig, lis_search_text (n.address))
     UNION ALL
     SELECT
       o.address_tsv,
@@ -1493,7 +1493,7 @@ FROM
       LEFT JOIN imagery_import_stored_ < random > o ON o.id = n.id
     WHERE
       o.id IS NOT NULL
-      AND o.address_tsv IS DISTINCT FROM to_tsvector('simple'::regconfig, lis_normalize (n.address))
+      AND o.address_tsv IS DISTINCT FROM to_tsvector('simple'::regconfig, lis_search_text (n.address))
   ) AS c (tsv, n),
   unnest(tsvector_to_array(c.tsv)) AS w (word)
 WHERE
@@ -1520,7 +1520,7 @@ WHERE
       LEFT JOIN imagery_import_stored_ < random > o ON o.id = n.id
     WHERE
       o.id IS NOT NULL
-      AND o.address_tsv IS DISTINCT FROM to_tsvector('simple'::regconfig, lis_normalize (n.address))
+      AND o.address_tsv IS DISTINCT FROM to_tsvector('simple'::regconfig, lis_search_text (n.address))
   )
 ;
 

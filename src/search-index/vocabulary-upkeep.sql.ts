@@ -4,9 +4,9 @@
 // lis_unrank_readdressed, lis_unrank_deleted); the medium spec imagery-import-distributed.spec.ts
 // compares both.
 
-// imagery.address_tsv's expression (a generated column, the init migration): the words an address adds
-// to the vocabulary.
-export const addressTsvSql = (address: string) => `to_tsvector('simple'::regconfig, lis_normalize(${address}))`;
+// imagery.address_tsv's expression (a generated column, the words_split_as_queries migration): the words
+// an address adds to the vocabulary.
+export const addressTsvSql = (address: string) => `to_tsvector('simple'::regconfig, lis_search_text(${address}))`;
 
 // lis_count_words's write: `changes` yields (tsv, n), n +1 for each record's new words and -1 for the
 // words it had.

@@ -10,7 +10,8 @@ const CODE_MAX_LENGTH = 64;
 // Punctuation that belongs in addresses ("St.", "35,", "Fürst-Franz-Josef", "O'Brien", "19/2").
 const ADDRESS_PUNCTUATION = new Set(['.', ',', '-', "'", '’', '/']);
 // A word's characters: letters, digits and the marks the fold keeps (the vowel signs of Devanagari,
-// Hangul is not split), as the database's text search parser reads a word.
+// Hangul is not split). The one rule for words: the database makes every other character of stored
+// text a space before its parser reads it (lis_search_text, docs/development.md#text-folding).
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
 const WORD_CHAR = /[\p{L}\p{M}\p{N}]/u;
 
@@ -53,10 +54,15 @@ export function tokenize(query: string): string[] {
   return wordsWithoutNoise(folded);
 }
 
+/** The words of a text as tokenize splits it, before its noise rules: what the database indexes of stored text. */
+export function splitWords(text: string): string[] {
+  return foldText(text).match(WORD) ?? [];
+}
+
 // Whether tokenize drops any of the text's words as noise ("At&t": the `t` glued to `&`), so its
 // words do not stand for all it says.
 export function dropsNoise(text: string): boolean {
-  return tokenize(text).length < (foldText(text).match(WORD) ?? []).length;
+  return tokenize(text).length < Math.min(splitWords(text).length, MAX_TOKENS);
 }
 
 /** tokenize's rules applied to folded text (exported for the test that the fast path agrees with them). */

@@ -25,7 +25,7 @@ describe('world gazetteer seed', () => {
   const find = async (query: string) =>
     (
       await client.query<{ label: string }>(
-        "SELECT label FROM places WHERE search_tsv @@ plainto_tsquery('simple', lis_normalize($1)) ORDER BY importance DESC, label LIMIT 5",
+        "SELECT label FROM places WHERE search_tsv @@ plainto_tsquery('simple', lis_search_text($1)) ORDER BY importance DESC, label LIMIT 5",
         [query],
       )
     ).rows.map((r) => r.label);

@@ -38,9 +38,13 @@ export function currentKind(): TestDatabaseKind {
   return (process.env[KIND_ENV] as TestDatabaseKind) ?? 'server';
 }
 
-// A new, empty database: a fresh database on the server, or a fresh PGlite data directory.
+// A new, empty database: a fresh database on the server, or a fresh PGlite data directory. Its name
+// starts with LIS_TEST_DATABASE_PREFIX (default lis_test), for runs that share a server.
 export async function createThrowawayDatabase(kind: TestDatabaseKind = currentKind()): Promise<ThrowawayDatabase> {
-  const name = `lis_test_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  const prefix = process.env.LIS_TEST_DATABASE_PREFIX || 'lis_test';
+  if (!/^[a-z_][a-z0-9_]*$/.test(prefix))
+    throw new Error(`LIS_TEST_DATABASE_PREFIX must be a lower-case name, not "${prefix}"`);
+  const name = `${prefix}_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
   if (kind === 'embedded') return serveBuiltInDatabase();
   await withServer((c) => c.query(`CREATE DATABASE "${name}"`));
   const url = new URL(serverUrl());

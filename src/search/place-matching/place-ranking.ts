@@ -157,8 +157,8 @@ export function pinsOf(places: readonly RankedPlace[]): PlacePins | null {
 }
 
 // The words of a name that its records' addresses hold: not its initials, which addresses write
-// otherwise ("Washington, D.C." is "Washington, DC" in addresses, and the index reads "D.C." as
-// one token), unless the name is nothing but initials.
+// otherwise ("Washington, D.C." is "Washington, DC" in addresses: the words d and c against dc),
+// unless the name is nothing but initials.
 export function nameInAddresses(name: string): string {
   return wordsInAddresses(name).join(' ');
 }
