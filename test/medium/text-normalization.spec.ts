@@ -1,21 +1,16 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Client } from 'pg';
-import { PrismaService } from '../../src/database/prisma.service';
 import { buildWorldGazetteer } from '../../src/places/gazetteer/world-gazetteer';
-import { adoptDatabaseFolds, foldText } from '../../src/search/text-fold/text-fold';
-import { TextFoldRepository } from '../../src/search/text-fold/text-fold.repository';
+import { foldText } from '../../src/search/text-fold/text-fold';
 import UNACCENT from '../../src/search/text-fold/unaccent-rules.json';
 import { withClient } from '../helpers/places';
-import { testConfig } from '../helpers/test-app';
-import { createThrowawayDatabase, currentKind, ThrowawayDatabase, TestDatabaseKind } from '../setup/test-database';
+import { textRuleDatabase, TextRuleDatabase } from '../helpers/text-rule-database';
+import { currentKind, TestDatabaseKind } from '../setup/test-database';
 
 // One normalisation: queries are folded in TypeScript (foldText), addresses and place names in the
 // database (lis_normalize: lower(unaccent())). foldText follows the database's unaccent rules (the
 // committed unaccent-rules.json, corrected by the database's own answers when the service starts:
 // TextFoldRepository), so both give exactly the same text for every character and every name: on the
 // test database, and on a built-in database too when the tests run on a server.
-const LIS_NORMALIZE = join(__dirname, '..', '..', 'src', 'database', 'functions', 'lis_normalize.sql');
 
 // Every code point of the Basic Multilingual Plane and the Supplementary Multilingual Plane (Latin,
 // Greek, Cyrillic, Hangul, Indic scripts, compatibility and full-width forms, mathematical letters, ...).
@@ -26,10 +21,9 @@ const EVERY_CHARACTER = Array.from({ length: 0x1ffff }, (_, i) => i + 1)
 const databases: TestDatabaseKind[] = currentKind() === 'server' ? ['server', 'embedded'] : ['embedded'];
 
 describe.each(databases)('text normalisation, in TypeScript and in the database (%s)', (kind) => {
-  let extra: ThrowawayDatabase | undefined;
   let url: string;
-  let prisma: PrismaService;
   let differ: string[];
+  let db: TextRuleDatabase | undefined;
   const each = (fn: 'lis_normalize' | 'unaccent', texts: string[]) =>
     withClient(async (c: Client) => {
       const { rows } = await c.query<{ folded: string[] }>(
@@ -40,26 +34,11 @@ describe.each(databases)('text normalisation, in TypeScript and in the database 
     }, url);
 
   beforeAll(async () => {
-    url = process.env.DATABASE_URL!;
-    if (kind !== currentKind()) {
-      // A bare built-in database: the extension and lis_normalize as the migrations leave it.
-      extra = await createThrowawayDatabase(kind);
-      url = extra.url;
-      await withClient(async (c) => {
-        await c.query('CREATE EXTENSION IF NOT EXISTS unaccent');
-        await c.query(readFileSync(LIS_NORMALIZE, 'utf8'));
-      }, url);
-    }
-    const embedded = kind === 'embedded' ? { dbPreparedStatements: false, dbSharedSession: true } : {};
-    prisma = new PrismaService(testConfig({ databaseUrl: url, ...embedded }));
-    await prisma.onModuleInit();
-    differ = await new TextFoldRepository(prisma).calibrate();
+    // Where the tests run on the other kind: the extension and lis_normalize as the migrations leave it.
+    db = await textRuleDatabase(kind, ['lis_normalize.sql']);
+    ({ url, differ } = db);
   }, 120_000);
-  afterAll(async () => {
-    adoptDatabaseFolds([], []);
-    await prisma?.onModuleDestroy();
-    await extra?.drop();
-  });
+  afterAll(async () => db?.close());
 
   // The committed rules are the built-in database's own; a server of another PostgreSQL release has others.
   it('unaccent() applies the committed rules (exactly, on the built-in database)', async () => {

@@ -1,16 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Client } from 'pg';
-import { PrismaService } from '../../src/database/prisma.service';
 import { buildWorldGazetteer } from '../../src/places/gazetteer/world-gazetteer';
 import { demoFeatures } from '../../src/seed/demo-dataset';
 import { splitWords, tokenize } from '../../src/search/search-query';
-import { adoptDatabaseFolds, foldText } from '../../src/search/text-fold/text-fold';
-import { TextFoldRepository } from '../../src/search/text-fold/text-fold.repository';
+import { foldText } from '../../src/search/text-fold/text-fold';
 import { buildCatalogue } from '../relevance/relevance-catalogue';
 import { withClient } from '../helpers/places';
-import { testConfig } from '../helpers/test-app';
-import { createThrowawayDatabase, currentKind, ThrowawayDatabase, TestDatabaseKind } from '../setup/test-database';
+import { textRuleDatabase, TextRuleDatabase } from '../helpers/text-rule-database';
+import { currentKind, TestDatabaseKind } from '../setup/test-database';
 
 // One rule splits text into words: the service's (tokenize: runs of letters, marks and numbers of the
 // folded text). The database indexes to_tsvector('simple', lis_search_text(text)), whose words must be
@@ -18,7 +14,6 @@ import { createThrowawayDatabase, currentKind, ThrowawayDatabase, TestDatabaseKi
 // names, the demo imagery's addresses and the relevance catalogue's. On the test database, and on a
 // built-in database too when the tests run on a server (its locale is C: PostgreSQL's parser reads text
 // otherwise there).
-const FUNCTIONS = join(__dirname, '..', '..', 'src', 'database', 'functions');
 // Every assigned code point of the first two Unicode planes (unassigned ones are in no stored text).
 const EVERY_CHARACTER = Array.from({ length: 0x1ffff }, (_, i) => i + 1)
   .filter((cp) => cp < 0xd800 || cp > 0xdfff)
@@ -56,9 +51,8 @@ function gazetteerTexts(): string[] {
 }
 
 describe.each(databases)('words of a text, in TypeScript and in the database (%s)', (kind) => {
-  let extra: ThrowawayDatabase | undefined;
   let url: string;
-  let prisma: PrismaService;
+  let db: TextRuleDatabase | undefined;
 
   // The database's words of each text in order (a tsvector's lexemes by position), joined by spaces.
   const databaseWords = (texts: string[]) =>
@@ -85,27 +79,11 @@ describe.each(databases)('words of a text, in TypeScript and in the database (%s
   };
 
   beforeAll(async () => {
-    url = process.env.DATABASE_URL!;
-    if (kind !== currentKind()) {
-      // A bare built-in database: the extension and the two functions as the migrations leave them.
-      extra = await createThrowawayDatabase(kind);
-      url = extra.url;
-      await withClient(async (c) => {
-        await c.query('CREATE EXTENSION IF NOT EXISTS unaccent');
-        for (const f of ['lis_normalize.sql', 'lis_search_text.sql'])
-          await c.query(readFileSync(join(FUNCTIONS, f), 'utf8'));
-      }, url);
-    }
-    const embedded = kind === 'embedded' ? { dbPreparedStatements: false, dbSharedSession: true } : {};
-    prisma = new PrismaService(testConfig({ databaseUrl: url, ...embedded }));
-    await prisma.onModuleInit();
-    await new TextFoldRepository(prisma).calibrate();
+    // Where the tests run on the other kind: the extension and the two functions as the migrations leave them.
+    db = await textRuleDatabase(kind, ['lis_normalize.sql', 'lis_search_text.sql']);
+    ({ url } = db);
   }, 120_000);
-  afterAll(async () => {
-    adoptDatabaseFolds([], []);
-    await prisma?.onModuleDestroy();
-    await extra?.drop();
-  });
+  afterAll(async () => db?.close());
 
   it('splits at every ASCII punctuation mark, as tokenize does', async () => {
     const text =
