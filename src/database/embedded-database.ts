@@ -17,7 +17,7 @@ const { btree_gin } = require('@electric-sql/pglite/contrib/btree_gin') as { btr
 // instead of in the pool, and leave room for a CLI next to the server.
 export const EMBEDDED_MAX_CONNECTIONS = 12;
 export const EMBEDDED_POOL_SIZE = 4;
-const LEAN_SHARED_BUFFERS = '16MB';
+const LEAN_SHARED_BUFFERS = '2MB';
 // A short-lived CLI runs PostgreSQL's and PostGIS's WebAssembly with V8's baseline compiler only: the
 // optimizing tier's second copy of the code was most of the memory PostGIS added, and a CLI's work is
 // over before that tier pays back (docs/operations.md#memory).
