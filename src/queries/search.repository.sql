@@ -5554,16 +5554,30 @@ ORDER BY
 -- SearchRepository.searchArea: nearest first, the circle alone
 --   $1 = 9.52
 --   $2 = 47.14
---   $3 = 9.52
---   $4 = 47.14
---   $5 = 101
---   $6 = 250
---   $7 = 250
---   $8 = 10
---   $9 = 0
---   $10 = 100
+--   $3 = 9.51669436090063
+--   $4 = 47.13775147325051
+--   $5 = 9.52330563909937
+--   $6 = 47.14224852674949
+--   $7 = 9.52
+--   $8 = 47.14
+--   $9 = 250
+--   $10 = 9.52
+--   $11 = 47.14
+--   $12 = 101
+--   $13 = 100
+--   $14 = 9.52
+--   $15 = 47.14
+--   $16 = 100
+--   $17 = 9.52
+--   $18 = 47.14
+--   $19 = 101
+--   $20 = 250
+--   $21 = 250
+--   $22 = 10
+--   $23 = 0
+--   $24 = 100
 WITH
-  walk AS MATERIALIZED (
+  circle AS MATERIALIZED (
     SELECT
       i.id,
       (
@@ -5571,18 +5585,64 @@ WITH
       ) AS d
     FROM
       imagery i
-    ORDER BY
-      (
-        i.location::geography <-> ST_SetSRID (ST_MakePoint ($3::float8, $4::float8), 4326)::geography
+    WHERE
+      i.location && ST_MakeEnvelope (
+        $3::float8,
+        $4::float8,
+        $5::float8,
+        $6::float8,
+        4326
       )
+      AND (
+        i.location::geography <-> ST_SetSRID (ST_MakePoint ($7::float8, $8::float8), 4326)::geography
+      ) <= $9::float8
+    ORDER BY
+      i.location <-> ST_SetSRID (ST_MakePoint ($10::float8, $11::float8), 4326)
     LIMIT
-      $5
+      $12
+  ),
+  walk AS MATERIALIZED (
+    SELECT
+      c.id,
+      c.d
+    FROM
+      circle c
+    WHERE
+      (
+        SELECT
+          count(*)
+        FROM
+          circle
+      ) <= $13
+    UNION ALL
+    (
+      SELECT
+        i.id,
+        (
+          i.location::geography <-> ST_SetSRID (ST_MakePoint ($14::float8, $15::float8), 4326)::geography
+        ) AS d
+      FROM
+        imagery i
+      WHERE
+        (
+          SELECT
+            count(*)
+          FROM
+            circle
+        ) > $16
+      ORDER BY
+        (
+          i.location::geography <-> ST_SetSRID (ST_MakePoint ($17::float8, $18::float8), 4326)::geography
+        )
+      LIMIT
+        $19
+    )
   ),
   counted AS (
     SELECT
       count(*) FILTER (
         WHERE
-          w.d <= $6::float8
+          w.d <= $20::float8
       )::int AS total,
       count(*) AS walked,
       max(w.d) AS last
@@ -5596,20 +5656,20 @@ WITH
     FROM
       walk w
     WHERE
-      w.d <= $7::float8
+      w.d <= $21::float8
     ORDER BY
       w.d,
       w.id
     LIMIT
-      $8
+      $22
     OFFSET
-      $9
+      $23
   )
 SELECT
   c.total,
   false AS "codeMatched",
   (
-    c.walked > $10
+    c.walked > $24
     AND p.distance >= c.last
   ) AS tied,
   p.*
@@ -5641,14 +5701,28 @@ ORDER BY
 -- SearchRepository.searchArea: nearest first, the page reaching records tied with the last one walked [1/2]
 --   $1 = 9.52
 --   $2 = 47.14
---   $3 = 9.52
---   $4 = 47.14
---   $5 = 101
---   $6 = 250
---   $7 = 250
---   $8 = 10
---   $9 = 0
---   $10 = 100
+--   $3 = 9.51669436090063
+--   $4 = 47.13775147325051
+--   $5 = 9.52330563909937
+--   $6 = 47.14224852674949
+--   $7 = 9.52
+--   $8 = 47.14
+--   $9 = 250
+--   $10 = 9.52
+--   $11 = 47.14
+--   $12 = 101
+--   $13 = 100
+--   $14 = 9.52
+--   $15 = 47.14
+--   $16 = 100
+--   $17 = 9.52
+--   $18 = 47.14
+--   $19 = 101
+--   $20 = 250
+--   $21 = 250
+--   $22 = 10
+--   $23 = 0
+--   $24 = 100
 --   the statement of SearchRepository.searchArea: nearest first, the circle alone
 -- SearchRepository.searchArea: nearest first, the page reaching records tied with the last one walked [2/2]
 --   $1 = 9.52

@@ -58,7 +58,7 @@ describe('search query plans: a dense block', () => {
     expect(await rowsRead(SearchRepository.nearestPageSql(page, plan, 10))).toBeLessThanOrEqual(20);
   });
 
-  it('reads a deep page nearest first in one walk: the records before it once, the same page', async () => {
+  it('reads a deep page nearest first in one walk: the records before it at most twice, the same page', async () => {
     const plan = searchPlan({ query });
     const window = { limit: 10, offset: 490 };
     const cap = areaCountCap(window);
@@ -67,9 +67,10 @@ describe('search query plans: a dense block', () => {
       SearchRepository.nearestWalkSql(window, plan, cap),
     );
     const read = (ns: typeof nodes) => ns.filter((n) => n.on.startsWith('imagery')).reduce((a, n) => a + n.rows, 0);
-    // The walk's cap + 1 rows and the page's rows by id; counting, then walking to the page's last
-    // distance and reading every row up to it again, read the rows before the page three times.
-    expect(read(nodes)).toBeLessThanOrEqual(cap + 1 + window.limit);
+    // The circle's first cap + 1 rows (it holds more), the walk's cap + 1 and the page's rows by id;
+    // counting, then walking to the page's last distance and reading every row up to it again, read
+    // the rows before the page three times.
+    expect(read(nodes)).toBeLessThanOrEqual(2 * (cap + 1) + window.limit);
     const before = [
       ...(await explainAnalyzed(moduleRef.get(PrismaService), SearchRepository.areaCountSql(plan, cap))),
       ...(await explainAnalyzed(moduleRef.get(PrismaService), SearchRepository.nearestPageSql(window, plan, 500))),
@@ -83,6 +84,33 @@ describe('search query plans: a dense block', () => {
     );
     expect(walked).toMatchObject({ total: cap, totalExact: false });
     expect(walked.rows.map((r) => r.id)).toEqual(reread.map((r) => r.id));
+  });
+
+  it('reads only the records of a circle that holds few, however far the next ones lie', async () => {
+    // Five records 20 m apart, alone in the Atlantic: the nearest others are in the block, thousands
+    // of kilometres away. Walking to cap + 1 records regardless of the radius read 101 rows from
+    // across the ocean for a page of five.
+    const at = { lat: 30.0001, lon: -40.0001 };
+    await prisma.$executeRawUnsafe(`
+      INSERT INTO imagery (id, address, captured_at, heading, interactive, image_url, location)
+      SELECT gen_random_uuid(), 'Alone ' || g, DATE '2020-01-01', 0, false, 'https://img.test/a.jpg',
+             ST_SetSRID(ST_MakePoint(${at.lon} + g * 0.0002, ${at.lat}), 4326)
+      FROM generate_series(1, 5) g`);
+    try {
+      const plan = searchPlan({ query: `${at.lat}, ${at.lon}` });
+      const window = { limit: 10, offset: 0 };
+      const nodes = await explainAnalyzed(
+        moduleRef.get(PrismaService),
+        SearchRepository.nearestWalkSql(window, plan, areaCountCap(window)),
+      );
+      const read = nodes.filter((n) => n.on.startsWith('imagery')).reduce((a, n) => a + n.rows, 0);
+      expect(read).toBeLessThanOrEqual(5 + 5);
+      const r = await search({ query: `${at.lat}, ${at.lon}`, include: ['total'] });
+      expect(r.data.map((d) => d.address)).toEqual(['Alone 1', 'Alone 2', 'Alone 3', 'Alone 4', 'Alone 5']);
+      expect(r.pageTotal).toBe(1);
+    } finally {
+      await prisma.$executeRawUnsafe(`DELETE FROM imagery WHERE address LIKE 'Alone %'`);
+    }
   });
 
   it('pages records tied at one point (more than the walk reads) each once, nearest first', async () => {

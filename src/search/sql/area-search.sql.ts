@@ -30,12 +30,14 @@ export function areaSql(window: PageWindow, plan: SearchPlan, distributed = fals
 // is enough), which stops after cap + 1 rows within the circle's box: a bitmap scan, which the
 // planner picked for a dense block about as often, lists every record in the box first (20,000 for a
 // count of 101).
+const planarPoint = (p: LatLon) => Prisma.sql`ST_SetSRID(ST_MakePoint(${p.lon}::float8, ${p.lat}::float8), 4326)`;
+
 export function areaCountSql(plan: SearchPlan, cap: number): Prisma.Sql {
   const where = Prisma.join(filterConditions(plan.filters), ' AND ');
   const anchor = plan.anchor!;
   return Prisma.sql`SELECT count(*)::int AS total FROM (
       SELECT 1 FROM imagery i WHERE ${where}
-      ORDER BY i.location <-> ST_SetSRID(ST_MakePoint(${anchor.lon}::float8, ${anchor.lat}::float8), 4326)
+      ORDER BY i.location <-> ${planarPoint(anchor)}
       LIMIT ${cap + 1}) c`;
 }
 
@@ -72,18 +74,28 @@ export const walksNearest = (plan: SearchPlan) =>
   plan.anchor !== null && plan.filters.circles.length === 1 && filterConditions(plan.filters).length === 2;
 
 // A nearest-first search whose circle is its only filter, in one statement that reads the records
-// before its page once: the cap + 1 records nearest the anchor by a KNN walk of the geography GiST
-// index (no condition inside the walk, so it stops after cap + 1 rows wherever they lie), of which
-// those within the radius are counted (all of the circle's when it holds cap or fewer) and sorted
-// by distance and id for the page. The walk orders by distance alone: records tied with its last
+// before its page once. First the circle's records, up to cap + 1, as areaCountSql reads them (the
+// geometry GiST index within the circle's box). When the circle holds cap or fewer, they are all of
+// them; else the cap + 1 records nearest the anchor by a KNN walk of the geography GiST index (no
+// condition inside the walk, so it stops after cap + 1 rows: the planner, told of the circle, took a
+// bitmap of every record in a dense block). The walk alone, where the circle holds few records, went
+// on past the radius for its cap + 1 rows, however far away they lay. Those within the radius are
+// counted and sorted by distance and id for the page. The walk orders by distance alone: records tied with its last
 // one may lie past it, so when the circle holds more than the cap and the page reaches the walk's
 // last distance (`tied`), the caller reads the page again with nearestPageSql.
 export function nearestWalkSql(window: PageWindow, plan: SearchPlan, cap: number): Prisma.Sql {
   const anchor = plan.anchor!;
   const distance = distanceSql(anchor);
   return Prisma.sql`
-    WITH walk AS MATERIALIZED (
-      SELECT i.id, ${distance} AS d FROM imagery i ORDER BY ${distance} LIMIT ${cap + 1}
+    WITH circle AS MATERIALIZED (
+      SELECT i.id, ${distance} AS d FROM imagery i WHERE ${Prisma.join(filterConditions(plan.filters), ' AND ')}
+      ORDER BY i.location <-> ${planarPoint(anchor)} LIMIT ${cap + 1}
+    ),
+    walk AS MATERIALIZED (
+      SELECT c.id, c.d FROM circle c WHERE (SELECT count(*) FROM circle) <= ${cap}
+      UNION ALL
+      (SELECT i.id, ${distance} AS d FROM imagery i WHERE (SELECT count(*) FROM circle) > ${cap}
+      ORDER BY ${distance} LIMIT ${cap + 1})
     ),
     counted AS (
       SELECT count(*) FILTER (WHERE w.d <= ${anchor.radiusM}::float8)::int AS total, count(*) AS walked, max(w.d) AS last
