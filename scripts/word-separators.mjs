@@ -1,5 +1,5 @@
-// Prints the regular expression bracket of lis_search_text (the words_split_as_queries migration): every
-// character above ASCII that is not a letter, mark or number as JavaScript's Unicode classes read it
+// Prints the regular expression bracket of lis_search_text (the search_text_one_pass migration): every
+// printable character that is not a letter, mark or number as JavaScript's Unicode classes read it
 // (tokenize's WORD, src/search/search-query.ts), as code point ranges, which PostgreSQL compares the same
 // in every locale. An unassigned code point is left to whichever side makes fewer ranges: none is in
 // stored text, and a range across one stays a single range. `node scripts/word-separators.mjs`.
@@ -8,8 +8,14 @@ const UNASSIGNED = /\p{Cn}/u;
 
 const ranges = [];
 let open = null;
-for (let cp = 0x80; cp <= 0x10ffff; cp++) {
+// From '!': ASCII's space and controls below it are not printable, nor DEL, which ends a range.
+for (let cp = 0x21; cp <= 0x10ffff; cp++) {
   if (cp >= 0xd800 && cp <= 0xdfff) continue;
+  if (cp === 0x7f) {
+    if (open) ranges.push(open);
+    open = null;
+    continue;
+  }
   const c = String.fromCodePoint(cp);
   if (UNASSIGNED.test(c)) continue;
   if (WORD.test(c)) {
