@@ -1420,31 +1420,33 @@ ORDER BY
 --   $3 = 47.14
 --   $4 = 1000
 --   $5 = "herrengasse"
---   $6 = "Herrengasse"
+--   $6 = 1000
 --   $7 = "herrengasse"
 --   $8 = "Herrengasse"
---   $9 = "Herrengasse"
---   $10 = "'herrengasse'"
---   $11 = "'herrengasse':*"
---   $12 = "herrengasse"
---   $13 = 9.513388722795346
---   $14 = 47.13550294750101
---   $15 = 9.526611277204653
---   $16 = 47.14449705249899
---   $17 = 9.52
---   $18 = 47.14
---   $19 = 500
---   $20 = 10001
---   $21 = "Herrengasse"
---   $22 = "herrengasse"
+--   $9 = "herrengasse"
+--   $10 = "Herrengasse"
+--   $11 = "Herrengasse"
+--   $12 = "'herrengasse'"
+--   $13 = "'herrengasse':*"
+--   $14 = "herrengasse"
+--   $15 = 9.513388722795346
+--   $16 = 47.13550294750101
+--   $17 = 9.526611277204653
+--   $18 = 47.14449705249899
+--   $19 = 9.52
+--   $20 = 47.14
+--   $21 = 500
+--   $22 = 10001
 --   $23 = "Herrengasse"
---   $24 = "Herrengasse"
---   $25 = "'herrengasse'"
---   $26 = 10000
---   $27 = 10
---   $28 = 0
+--   $24 = "herrengasse"
+--   $25 = "Herrengasse"
+--   $26 = "Herrengasse"
+--   $27 = "'herrengasse'"
+--   $28 = 10000
+--   $29 = 10
+--   $30 = 0
 WITH
-  found AS MATERIALIZED (
+  scanned AS MATERIALIZED (
     SELECT
       i.id,
       row_number() OVER () AS seq,
@@ -1452,20 +1454,42 @@ WITH
       (
         i.location::geography <-> ST_SetSRID (ST_MakePoint ($2::float8, $3::float8), 4326)::geography
       )::float8 AS distance,
+      (
+        row_number() OVER () <= $4
+        OR coalesce(i.address_code = $5, false)
+      ) IS TRUE AS ranked,
+      row_number() OVER () > 1
+      AND i.address_norm IS NOT DISTINCT FROM lag(i.address_norm) OVER ()
+      AND i.address_code IS NOT DISTINCT FROM lag(i.address_code) OVER ()
+      AND i.address_tsv IS NOT DISTINCT FROM lag(i.address_tsv) OVER ()
+      AND i.place_id IS NOT DISTINCT FROM lag(i.place_id) OVER ()
+      AND i.locality_id IS NOT DISTINCT FROM lag(i.locality_id) OVER ()
+      AND i.address_origin IS NOT DISTINCT FROM lag(i.address_origin) OVER () AS repeated,
       CASE
-        WHEN row_number() OVER () <= $4
-        OR coalesce(i.address_code = $5, false) THEN (
-          similarity (i.address_norm, lis_normalize ($6)) + CASE
-            WHEN coalesce(i.address_code = $7, false) THEN 10
+        WHEN (
+          row_number() OVER () <= $6
+          OR coalesce(i.address_code = $7, false)
+        ) IS TRUE
+        AND NOT (
+          row_number() OVER () > 1
+          AND i.address_norm IS NOT DISTINCT FROM lag(i.address_norm) OVER ()
+          AND i.address_code IS NOT DISTINCT FROM lag(i.address_code) OVER ()
+          AND i.address_tsv IS NOT DISTINCT FROM lag(i.address_tsv) OVER ()
+          AND i.place_id IS NOT DISTINCT FROM lag(i.place_id) OVER ()
+          AND i.locality_id IS NOT DISTINCT FROM lag(i.locality_id) OVER ()
+          AND i.address_origin IS NOT DISTINCT FROM lag(i.address_origin) OVER ()
+        ) THEN (
+          similarity (i.address_norm, lis_normalize ($8)) + CASE
+            WHEN coalesce(i.address_code = $9, false) THEN 10
             ELSE 0
           END + CASE
-            WHEN i.address_norm = lis_normalize ($8) THEN 2
+            WHEN i.address_norm = lis_normalize ($10) THEN 2
             ELSE 0
           END + CASE
-            WHEN starts_with(i.address_norm, lis_normalize ($9)) THEN 0.5
+            WHEN starts_with(i.address_norm, lis_normalize ($11)) THEN 0.5
             ELSE 0
           END + CASE
-            WHEN i.address_tsv @@ to_tsquery('simple', $10) THEN 0.5
+            WHEN i.address_tsv @@ to_tsquery('simple', $12) THEN 0.5
             ELSE 0
           END
         )::float8
@@ -1474,21 +1498,59 @@ WITH
       imagery i
     WHERE
       (
-        i.address_tsv @@ to_tsquery('simple', $11)
-        OR i.address_code = $12
+        i.address_tsv @@ to_tsquery('simple', $13)
+        OR i.address_code = $14
       )
       AND i.location && ST_MakeEnvelope (
-        $13::float8,
-        $14::float8,
         $15::float8,
         $16::float8,
+        $17::float8,
+        $18::float8,
         4326
       )
       AND (
-        i.location::geography <-> ST_SetSRID (ST_MakePoint ($17::float8, $18::float8), 4326)::geography
-      ) <= $19::float8
+        i.location::geography <-> ST_SetSRID (ST_MakePoint ($19::float8, $20::float8), 4326)::geography
+      ) <= $21::float8
     LIMIT
-      $20
+      $22
+  ),
+  found AS MATERIALIZED (
+    SELECT
+      r.id,
+      r.seq,
+      r.code_match,
+      r.distance,
+      max(r.score) OVER (
+        PARTITION BY
+          r.run
+      ) AS score
+    FROM
+      (
+        SELECT
+          s.*,
+          count(*) FILTER (
+            WHERE
+              NOT s.repeated
+          ) OVER (
+            ORDER BY
+              s.seq ROWS UNBOUNDED PRECEDING
+          ) AS run
+        FROM
+          scanned s
+        WHERE
+          s.ranked
+      ) r
+    UNION ALL
+    SELECT
+      s.id,
+      s.seq,
+      s.code_match,
+      s.distance,
+      NULL
+    FROM
+      scanned s
+    WHERE
+      NOT s.ranked
   )
 SELECT
   t.total,
@@ -1517,17 +1579,17 @@ FROM
       coalesce(
         m.score,
         (
-          similarity (i.address_norm, lis_normalize ($21)) + CASE
-            WHEN coalesce(i.address_code = $22, false) THEN 10
+          similarity (i.address_norm, lis_normalize ($23)) + CASE
+            WHEN coalesce(i.address_code = $24, false) THEN 10
             ELSE 0
           END + CASE
-            WHEN i.address_norm = lis_normalize ($23) THEN 2
+            WHEN i.address_norm = lis_normalize ($25) THEN 2
             ELSE 0
           END + CASE
-            WHEN starts_with(i.address_norm, lis_normalize ($24)) THEN 0.5
+            WHEN starts_with(i.address_norm, lis_normalize ($26)) THEN 0.5
             ELSE 0
           END + CASE
-            WHEN i.address_tsv @@ to_tsquery('simple', $25) THEN 0.5
+            WHEN i.address_tsv @@ to_tsquery('simple', $27) THEN 0.5
             ELSE 0
           END
         )::float8
@@ -1542,7 +1604,7 @@ FROM
         FROM
           found m
         WHERE
-          m.seq <= $26
+          m.seq <= $28
         ORDER BY
           m.score DESC NULLS LAST,
           CASE
@@ -1551,9 +1613,366 @@ FROM
           m.distance ASC NULLS LAST,
           m.id
         LIMIT
-          $27
+          $29
         OFFSET
-          $28
+          $30
+      ) m
+      JOIN imagery i ON i.id = m.id
+  ) p ON true
+ORDER BY
+  p.ranked DESC NULLS LAST,
+  CASE
+    WHEN p.ranked IS NULL THEN p.seq
+  END,
+  p.distance ASC NULLS LAST,
+  p.id
+;
+
+-- SearchRepository.searchFullText: a street the query names, near a point (ranked, a run of equal matches scored once)
+--   $1 = "herrengasse"
+--   $2 = 9.52
+--   $3 = 47.14
+--   $4 = 1000
+--   $5 = "herrengasse"
+--   $6 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $7 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $8 = [40,30]
+--   $9 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $10 = "'springfield'"
+--   $11 = "'herrengasse' & '35'"
+--   $12 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $13 = [40,30]
+--   $14 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $15 = 1000
+--   $16 = "herrengasse"
+--   $17 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $18 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $19 = [40,30]
+--   $20 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $21 = "'springfield'"
+--   $22 = "'herrengasse' & '35'"
+--   $23 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $24 = [40,30]
+--   $25 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $26 = "Herrengasse"
+--   $27 = "herrengasse"
+--   $28 = "Herrengasse"
+--   $29 = "Herrengasse"
+--   $30 = "'herrengasse'"
+--   $31 = [40,30]
+--   $32 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $33 = "'springfield'"
+--   $34 = "'herrengasse' & '35'"
+--   $35 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $36 = [40,30]
+--   $37 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $38 = "'herrengasse':*"
+--   $39 = "herrengasse"
+--   $40 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $41 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $42 = [40,30]
+--   $43 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $44 = "'springfield'"
+--   $45 = "'herrengasse' & '35'"
+--   $46 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $47 = [40,30]
+--   $48 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $49 = 9.513388722795346
+--   $50 = 47.13550294750101
+--   $51 = 9.526611277204653
+--   $52 = 47.14449705249899
+--   $53 = 9.52
+--   $54 = 47.14
+--   $55 = 500
+--   $56 = 10001
+--   $57 = "Herrengasse"
+--   $58 = "herrengasse"
+--   $59 = "Herrengasse"
+--   $60 = "Herrengasse"
+--   $61 = "'herrengasse'"
+--   $62 = [40,30]
+--   $63 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $64 = "'springfield'"
+--   $65 = "'herrengasse' & '35'"
+--   $66 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $67 = [40,30]
+--   $68 = ["5b1f0c8e-2d3a-5e4f-9a8b-7c6d5e4f3a2b","0f5ca291-e477-55f8-b961-57871f26c005"]
+--   $69 = 10000
+--   $70 = 10
+--   $71 = 0
+WITH
+  scanned AS MATERIALIZED (
+    SELECT
+      i.id,
+      row_number() OVER () AS seq,
+      coalesce(i.address_code = $1, false) AS code_match,
+      (
+        i.location::geography <-> ST_SetSRID (ST_MakePoint ($2::float8, $3::float8), 4326)::geography
+      )::float8 AS distance,
+      (
+        row_number() OVER () <= $4
+        OR (
+          coalesce(i.address_code = $5, false)
+          OR (
+            (
+              i.place_id = ANY ($6::uuid[])
+              OR i.locality_id = ANY ($7::uuid[])
+            )
+            AND (
+              greatest(
+                ($8::float8[]) [array_position($9::uuid[], i.place_id)],
+                CASE
+                  WHEN (
+                    i.address_origin <> 'own'
+                    OR i.address_tsv @@ (
+                      ARRAY[
+                        to_tsquery('simple', $10),
+                        to_tsquery('simple', $11)
+                      ]
+                    ) [array_position($12::uuid[], i.locality_id)]
+                  ) THEN ($13::float8[]) [array_position($14::uuid[], i.locality_id)]
+                END
+              )
+            ) IS NOT NULL
+          )
+        )
+      ) IS TRUE AS ranked,
+      row_number() OVER () > 1
+      AND i.address_norm IS NOT DISTINCT FROM lag(i.address_norm) OVER ()
+      AND i.address_code IS NOT DISTINCT FROM lag(i.address_code) OVER ()
+      AND i.address_tsv IS NOT DISTINCT FROM lag(i.address_tsv) OVER ()
+      AND i.place_id IS NOT DISTINCT FROM lag(i.place_id) OVER ()
+      AND i.locality_id IS NOT DISTINCT FROM lag(i.locality_id) OVER ()
+      AND i.address_origin IS NOT DISTINCT FROM lag(i.address_origin) OVER () AS repeated,
+      CASE
+        WHEN (
+          row_number() OVER () <= $15
+          OR (
+            coalesce(i.address_code = $16, false)
+            OR (
+              (
+                i.place_id = ANY ($17::uuid[])
+                OR i.locality_id = ANY ($18::uuid[])
+              )
+              AND (
+                greatest(
+                  ($19::float8[]) [array_position($20::uuid[], i.place_id)],
+                  CASE
+                    WHEN (
+                      i.address_origin <> 'own'
+                      OR i.address_tsv @@ (
+                        ARRAY[
+                          to_tsquery('simple', $21),
+                          to_tsquery('simple', $22)
+                        ]
+                      ) [array_position($23::uuid[], i.locality_id)]
+                    ) THEN ($24::float8[]) [array_position($25::uuid[], i.locality_id)]
+                  END
+                )
+              ) IS NOT NULL
+            )
+          )
+        ) IS TRUE
+        AND NOT (
+          row_number() OVER () > 1
+          AND i.address_norm IS NOT DISTINCT FROM lag(i.address_norm) OVER ()
+          AND i.address_code IS NOT DISTINCT FROM lag(i.address_code) OVER ()
+          AND i.address_tsv IS NOT DISTINCT FROM lag(i.address_tsv) OVER ()
+          AND i.place_id IS NOT DISTINCT FROM lag(i.place_id) OVER ()
+          AND i.locality_id IS NOT DISTINCT FROM lag(i.locality_id) OVER ()
+          AND i.address_origin IS NOT DISTINCT FROM lag(i.address_origin) OVER ()
+        ) THEN (
+          similarity (i.address_norm, lis_normalize ($26)) + CASE
+            WHEN coalesce(i.address_code = $27, false) THEN 10
+            ELSE 0
+          END + CASE
+            WHEN i.address_norm = lis_normalize ($28) THEN 2
+            ELSE 0
+          END + CASE
+            WHEN starts_with(i.address_norm, lis_normalize ($29)) THEN 0.5
+            ELSE 0
+          END + CASE
+            WHEN i.address_tsv @@ to_tsquery('simple', $30) THEN 0.5
+            ELSE 0
+          END + coalesce(
+            greatest(
+              ($31::float8[]) [array_position($32::uuid[], i.place_id)],
+              CASE
+                WHEN (
+                  i.address_origin <> 'own'
+                  OR i.address_tsv @@ (
+                    ARRAY[
+                      to_tsquery('simple', $33),
+                      to_tsquery('simple', $34)
+                    ]
+                  ) [array_position($35::uuid[], i.locality_id)]
+                ) THEN ($36::float8[]) [array_position($37::uuid[], i.locality_id)]
+              END
+            ),
+            0
+          )
+        )::float8
+      END AS score
+    FROM
+      imagery i
+    WHERE
+      (
+        i.address_tsv @@ to_tsquery('simple', $38)
+        OR i.address_code = $39
+        OR (
+          (
+            i.place_id = ANY ($40::uuid[])
+            OR i.locality_id = ANY ($41::uuid[])
+          )
+          AND (
+            greatest(
+              ($42::float8[]) [array_position($43::uuid[], i.place_id)],
+              CASE
+                WHEN (
+                  i.address_origin <> 'own'
+                  OR i.address_tsv @@ (
+                    ARRAY[
+                      to_tsquery('simple', $44),
+                      to_tsquery('simple', $45)
+                    ]
+                  ) [array_position($46::uuid[], i.locality_id)]
+                ) THEN ($47::float8[]) [array_position($48::uuid[], i.locality_id)]
+              END
+            )
+          ) IS NOT NULL
+        )
+      )
+      AND i.location && ST_MakeEnvelope (
+        $49::float8,
+        $50::float8,
+        $51::float8,
+        $52::float8,
+        4326
+      )
+      AND (
+        i.location::geography <-> ST_SetSRID (ST_MakePoint ($53::float8, $54::float8), 4326)::geography
+      ) <= $55::float8
+    LIMIT
+      $56
+  ),
+  found AS MATERIALIZED (
+    SELECT
+      r.id,
+      r.seq,
+      r.code_match,
+      r.distance,
+      max(r.score) OVER (
+        PARTITION BY
+          r.run
+      ) AS score
+    FROM
+      (
+        SELECT
+          s.*,
+          count(*) FILTER (
+            WHERE
+              NOT s.repeated
+          ) OVER (
+            ORDER BY
+              s.seq ROWS UNBOUNDED PRECEDING
+          ) AS run
+        FROM
+          scanned s
+        WHERE
+          s.ranked
+      ) r
+    UNION ALL
+    SELECT
+      s.id,
+      s.seq,
+      s.code_match,
+      s.distance,
+      NULL
+    FROM
+      scanned s
+    WHERE
+      NOT s.ranked
+  )
+SELECT
+  t.total,
+  t.code_matched AS "codeMatched",
+  p.*
+FROM
+  (
+    SELECT
+      count(*)::int AS total,
+      coalesce(bool_or(code_match), false) AS code_matched
+    FROM
+      found
+  ) t
+  LEFT JOIN LATERAL (
+    SELECT
+      i.id,
+      i.address,
+      to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt",
+      i.heading,
+      i.interactive,
+      i.image_url AS "imageUrl",
+      ST_X (i.location) AS lon,
+      ST_Y (i.location) AS lat,
+      i.place_id AS "placeId",
+      i.locality_id AS "localityId",
+      coalesce(
+        m.score,
+        (
+          similarity (i.address_norm, lis_normalize ($57)) + CASE
+            WHEN coalesce(i.address_code = $58, false) THEN 10
+            ELSE 0
+          END + CASE
+            WHEN i.address_norm = lis_normalize ($59) THEN 2
+            ELSE 0
+          END + CASE
+            WHEN starts_with(i.address_norm, lis_normalize ($60)) THEN 0.5
+            ELSE 0
+          END + CASE
+            WHEN i.address_tsv @@ to_tsquery('simple', $61) THEN 0.5
+            ELSE 0
+          END + coalesce(
+            greatest(
+              ($62::float8[]) [array_position($63::uuid[], i.place_id)],
+              CASE
+                WHEN (
+                  i.address_origin <> 'own'
+                  OR i.address_tsv @@ (
+                    ARRAY[
+                      to_tsquery('simple', $64),
+                      to_tsquery('simple', $65)
+                    ]
+                  ) [array_position($66::uuid[], i.locality_id)]
+                ) THEN ($67::float8[]) [array_position($68::uuid[], i.locality_id)]
+              END
+            ),
+            0
+          )
+        )::float8
+      ) AS score,
+      m.distance,
+      m.seq,
+      m.score AS ranked
+    FROM
+      (
+        SELECT
+          *
+        FROM
+          found m
+        WHERE
+          m.seq <= $69
+        ORDER BY
+          m.score DESC NULLS LAST,
+          CASE
+            WHEN m.score IS NULL THEN m.seq
+          END,
+          m.distance ASC NULLS LAST,
+          m.id
+        LIMIT
+          $70
+        OFFSET
+          $71
       ) m
       JOIN imagery i ON i.id = m.id
   ) p ON true

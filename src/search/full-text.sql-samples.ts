@@ -66,6 +66,14 @@ export const FULL_TEXT_SQL_EXAMPLES: SqlExample[] = [
     sql: () => fullTextSql(text('Herrengasse'), page, plan({ query: 'Herrengasse', ...SAMPLE_NEAR })),
   },
   {
+    name: 'a street the query names, near a point (ranked, a run of equal matches scored once)',
+    sql: () =>
+      fullTextSql(text('Herrengasse'), page, plan({ query: 'Herrengasse', ...SAMPLE_NEAR }), undefined, {
+        ...pins(null),
+        centre: null,
+      }),
+  },
+  {
     name: 'newest first',
     sql: () => fullTextSql(text('Herrengasse'), page, plan({ query: 'Herrengasse', sort: 'newest' })),
   },

@@ -103,6 +103,32 @@ describe('search query plans: caps', () => {
     }
   });
 
+  it('text near a point where matches repeat an address: a run of equal matches is scored once, pages unchanged', async () => {
+    // 40 images of each address side by side (as dense imagery is), past SCORE_CAP in all.
+    await prisma.$executeRawUnsafe(`
+      INSERT INTO imagery (id, address, captured_at, heading, interactive, image_url, location)
+      SELECT gen_random_uuid(), 'Quellenhof ' || g / 40 || ', Vaduz', DATE '2015-01-01', 0, g % 2 = 0, 'https://img.test/q.jpg',
+             ST_SetSRID(ST_MakePoint(9.5 + (g / 40) * 0.0001, 47.1 + (g % 40) * 0.00001), 4326)
+      FROM generate_series(1, 2400) g`);
+    try {
+      const query = buildTextQuery('Quellenhof Vaduz')!;
+      const near = searchPlan({ query: query.text, near: { lat: 47.1, lon: 9.5, radius_m: 2000 } });
+      const rows = (sql: Prisma.Sql) => prisma.$queryRawUnsafe<unknown[]>(sql.text, ...sql.values);
+      for (const window of [page, { limit: 100, offset: 950 }, { limit: 10, offset: 2000 }]) {
+        const once = SearchRepository.fullTextSql(query, window, near);
+        expect(once.text).toContain('scanned AS MATERIALIZED');
+        // With imagery distributed every ranked match is scored: the rows and order to compare with.
+        const each = SearchRepository.fullTextSql(query, window, near, undefined, null, true);
+        expect(each.text).not.toContain('scanned AS MATERIALIZED');
+        expect(await rows(once)).toEqual(await rows(each));
+      }
+      const text = await plan(SearchRepository.fullTextSql(query, page, near));
+      expect(text).not.toMatch(/Seq Scan on imagery/);
+    } finally {
+      await prisma.$executeRawUnsafe(`DELETE FROM imagery WHERE address LIKE 'Quellenhof %'`);
+    }
+  });
+
   it('a word that statistics show in far more than the cap is not counted; its pages still agree', async () => {
     await prisma.$executeRawUnsafe(`
       INSERT INTO imagery (id, address, captured_at, heading, interactive, image_url, location)

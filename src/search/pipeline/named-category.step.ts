@@ -3,7 +3,7 @@ import { surroundingsOf } from '../place-matching/place-surroundings';
 import { RADIUS_DEFAULT_M } from '../search-filters.dto';
 import { buildTextQuery } from '../search-query';
 import type { Circle } from '../search-planner';
-import { isPlaceName } from './place-name';
+import { isPlaceName, placesNamed } from './place-name';
 import type { SearchSteps } from './text-search.steps';
 import { categoryRead, StepAnswer, TextSearchState } from './text-search-state';
 
@@ -45,8 +45,7 @@ async function placeOfRest(text: string, connected: boolean, s: TextSearchState,
   for (const typed of ASIDE.test(text) ? [text, text.replace(ASIDE, '')] : [text]) {
     const rest = buildTextQuery(typed);
     if (!rest) continue;
-    s.vocabulary ??= await deps.repository.vocabulary();
-    const [place] = await deps.placeMatcher.named(rest, s.region, s.vocabulary);
+    const [place] = await placesNamed(rest, s.region, s, deps);
     if (place && placeCoversQuery(rest, place) && (connected || AREA_KINDS.has(place.kind))) return place;
   }
   return null;

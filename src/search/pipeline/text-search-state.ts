@@ -58,6 +58,8 @@ export interface TextSearchState {
   correctedPlaces: RankedPlace[];
   /** The places the query means: those of the corrected words, else the names most like the query. */
   meant: RankedPlace[];
+  /** The place lookups asked so far, by query and region (see placesNamed). */
+  placesAsked?: Map<string, Promise<RankedPlace[]>>;
   /** The category the query names ("hotel in Vaduz": tourism=hotel), when it named one (named-category). */
   category: CategoryQuery | null;
   /** What the words searched say about a category, read once (see categoryRead). */

@@ -23,7 +23,7 @@ import {
   wordsCorrected,
 } from './text-search.predicates';
 import { namedCategory } from './named-category.step';
-import { isPlaceName } from './place-name';
+import { isPlaceName, placesNamed } from './place-name';
 import { EMPTY_PAGE, StepAnswer, TextSearchState } from './text-search-state';
 
 export interface SearchSteps {
@@ -100,10 +100,9 @@ async function nothingFound(): Promise<StepAnswer> {
 // The places the query names as typed. The vocabulary is in memory but for its first read (and one a
 // minute after, see SearchRepository.vocabulary).
 async function namedPlaces(s: TextSearchState, deps: SearchSteps): Promise<void> {
-  s.vocabulary ??= await deps.repository.vocabulary();
-  s.places = await deps.placeMatcher.named(s.text, s.region, s.vocabulary);
+  s.places = await placesNamed(s.text, s.region, s, deps);
   if (s.places.length === 0 && s.namedRegion) await unbindPlaceName(s, deps);
-  s.bound = s.places.length > 0 || unknownWords(s.text, s.vocabulary).length === 0;
+  s.bound = s.places.length > 0 || unknownWords(s.text, s.vocabulary!).length === 0;
 }
 
 // A query whose end names a country but that is, whole, the name of a place ("Made in Italy", a shop;
@@ -111,7 +110,7 @@ async function namedPlaces(s: TextSearchState, deps: SearchSteps): Promise<void>
 // name no place in it, so a search that binds ("Springfield, Illinois") pays nothing for it.
 async function unbindPlaceName(s: TextSearchState, deps: SearchSteps): Promise<void> {
   const region = s.requestPlan.filters.region ?? null;
-  const places = await deps.placeMatcher.named(s.typed, region, s.vocabulary!);
+  const places = await placesNamed(s.typed, region, s, deps);
   const key = s.typed.words.join(' ');
   if (!places.some((p) => tokenize(p.name).join(' ') === key)) return;
   Object.assign(s, { text: s.typed, plan: s.requestPlan, region, namedRegion: null, places });
@@ -154,8 +153,8 @@ async function wordCorrections(s: TextSearchState, { repository }: SearchSteps):
 }
 
 // Places the corrected words name are the surer guess than the addresses holding them.
-async function correctedPlaces(s: TextSearchState, { placeMatcher }: SearchSteps): Promise<void> {
-  s.correctedPlaces = await placeMatcher.named(s.corrected!, s.region, s.vocabulary!);
+async function correctedPlaces(s: TextSearchState, deps: SearchSteps): Promise<void> {
+  s.correctedPlaces = await placesNamed(s.corrected!, s.region, s, deps);
 }
 
 async function correctedFullText(s: TextSearchState, { repository }: SearchSteps): Promise<StepAnswer> {

@@ -51,6 +51,11 @@ export interface TextSearch {
   alwaysRanked?: Prisma.Sql;
   /** Matches counted at most (cap + 1 are read, so "more than cap" is known). */
   cap: number;
+  /**
+   * Every column of i that `score` and `alwaysRanked` read, when they read no other: a ranked row equal to
+   * the one before it in these takes its score (see rankedPageSql).
+   */
+  scoreReads?: Prisma.Sql[];
 }
 
 export const isUnfiltered = (plan: SearchPlan) => plan.anchor === null && filterConditions(plan.filters).length === 0;
@@ -86,13 +91,17 @@ export function sortedPageSql(window: PageWindow, plan: SearchPlan, search: Text
 // score is still computed for the page, for `include: score`). Full rows are read for the page's rows only.
 export function rankedPageSql(window: PageWindow, plan: SearchPlan, search: TextSearch): Prisma.Sql {
   const where = Prisma.join([...(search.match ? [search.match] : []), ...filterConditions(plan.filters)], ' AND ');
-  return Prisma.sql`
-    WITH found AS MATERIALIZED (
+  const ranked = Prisma.sql`row_number() OVER () <= ${SCORE_CAP} OR ${search.alwaysRanked ?? search.codeMatch}`;
+  const found = search.scoreReads
+    ? foundScoredOnceSql(where, plan, search, ranked, search.scoreReads)
+    : Prisma.sql`found AS MATERIALIZED (
       SELECT i.id, row_number() OVER () AS seq, ${search.codeMatch} AS code_match,
              ${distanceSql(plan.anchor)}::float8 AS distance,
-             CASE WHEN row_number() OVER () <= ${SCORE_CAP} OR ${search.alwaysRanked ?? search.codeMatch} THEN (${search.score})::float8 END AS score
+             CASE WHEN ${ranked} THEN (${search.score})::float8 END AS score
       FROM imagery i WHERE ${where} LIMIT ${search.cap + 1}
-    )
+    )`;
+  return Prisma.sql`
+    WITH ${found}
     SELECT t.total, t.code_matched AS "codeMatched", p.*
     FROM (SELECT count(*)::int AS total, coalesce(bool_or(code_match), false) AS code_matched FROM found) t
     LEFT JOIN LATERAL (
@@ -104,6 +113,42 @@ export function rankedPageSql(window: PageWindow, plan: SearchPlan, search: Text
       ) m JOIN imagery i ON i.id = m.id
     ) p ON true
     ORDER BY p.ranked DESC NULLS LAST, CASE WHEN p.ranked IS NULL THEN p.seq END, p.distance ASC NULLS LAST, p.id`;
+}
+
+// rankedPageSql's matches (CTE found) with each score computed once per run of equal rows: where imagery
+// is dense, consecutive matches are mostly images of one address, and the score (a trigram similarity
+// first) is most of the statement. A ranked row equal to the one before it in every column the score
+// reads (search.scoreReads) has that row's score; that row is ranked too (both are within SCORE_CAP, or
+// both always ranked, which those columns decide). The run's first row is scored, the others take its
+// score (a run is counted by the rows that start one). Same rows, scores and order as scoring each row.
+function foundScoredOnceSql(
+  where: Prisma.Sql,
+  plan: SearchPlan,
+  search: TextSearch,
+  ranked: Prisma.Sql,
+  reads: Prisma.Sql[],
+): Prisma.Sql {
+  const same = Prisma.join(
+    reads.map((c) => Prisma.sql`${c} IS NOT DISTINCT FROM lag(${c}) OVER ()`),
+    ' AND ',
+  );
+  return Prisma.sql`scanned AS MATERIALIZED (
+      SELECT i.id, row_number() OVER () AS seq, ${search.codeMatch} AS code_match,
+             ${distanceSql(plan.anchor)}::float8 AS distance, (${ranked}) IS TRUE AS ranked,
+             row_number() OVER () > 1 AND ${same} AS repeated,
+             CASE WHEN (${ranked}) IS TRUE AND NOT (row_number() OVER () > 1 AND ${same})
+               THEN (${search.score})::float8 END AS score
+      FROM imagery i WHERE ${where} LIMIT ${search.cap + 1}
+    ),
+    found AS MATERIALIZED (
+      SELECT r.id, r.seq, r.code_match, r.distance, max(r.score) OVER (PARTITION BY r.run) AS score
+      FROM (
+        SELECT s.*, count(*) FILTER (WHERE NOT s.repeated) OVER (ORDER BY s.seq ROWS UNBOUNDED PRECEDING) AS run
+        FROM scanned s WHERE s.ranked
+      ) r
+      UNION ALL
+      SELECT s.id, s.seq, s.code_match, s.distance, NULL FROM scanned s WHERE NOT s.ranked
+    )`;
 }
 
 // The pinned rows (id, code_match, score), scored; the CTE `pinned` of the head-and-tail strategies.

@@ -69,6 +69,9 @@ export function fullTextSql(
     codeMatch: isCode ?? Prisma.sql`false`,
     alwaysRanked: isPinned ? Prisma.sql`(${isCode ?? Prisma.sql`false`} OR ${isPinned})` : undefined,
     cap: COUNT_CAP,
+    // A named address's views and a named town's centre score by the record's point and heading; one server only
+    // (the window functions over the matches are not planned on Citus here).
+    scoreReads: distributed || (pinned && (pins!.views.length > 0 || pins!.centre)) ? undefined : SCORE_READS,
   };
   if (plan.sort !== 'relevance') return sortedPageSql(window, plan, search);
   if (!isUnfiltered(plan) && !regionOnly) return rankedPageSql(window, plan, search);
@@ -94,6 +97,11 @@ export function fullTextSql(
   if (within) return headTailPageSql(window, headTail);
   return shape.lists ? rankedListPageSql(window, headTail, shape.lists) : headTailPageSql(window, headTail);
 }
+
+// The columns the text score and the named places' pins (without views or a centre) read.
+const SCORE_READS = ['address_norm', 'address_code', 'address_tsv', 'place_id', 'locality_id', 'address_origin'].map(
+  (c) => Prisma.raw(`i.${c}`),
+);
 
 // Trigram word similarity for misspellings (GIN index imagery_address_norm_trgm_idx). Only the
 // first SCORE_CAP matches found are counted and ranked: past that, similar-looking is noise.

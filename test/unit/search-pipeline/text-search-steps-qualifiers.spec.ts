@@ -43,6 +43,13 @@ describe('the text search steps that read qualifiers', () => {
       expect(r.calls).not.toContainEqual(expect.stringMatching(/^category:/));
       expect(r.step).toBe('full-text');
     });
+
+    it('asks for the places the whole query names once (named-places reuses the answer)', async () => {
+      const street = place('Cherry Place', { kind: 'street' });
+      const r = await run('Cherry Place', { named: [[street]], fullText: [1] });
+      expect(r.calls).toEqual(['named:cherry place', 'fullText:cherry place']);
+      expect(r.state.places).toEqual([street]);
+    });
   });
 
   describe('named-region', () => {
