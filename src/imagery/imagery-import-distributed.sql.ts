@@ -7,14 +7,14 @@
 //    once; settling, the upsert and its dry run compare with that copy (the upsert's INSERT ... SELECT
 //    reads temporary tables alone, which Citus plans);
 //  - the upkeep the triggers do is done by the batch itself, from `stored` (the rows before) and the
-//    staging table (the rows after), by the triggers' rules (the vocabulary's in
-//    src/search-index/vocabulary-upkeep.sql.ts; the medium spec imagery-import-distributed.spec.ts
-//    compares both on one server);
+//    staging table (the rows after), by the triggers' rules (the vocabulary's counts by the function the
+//    trigger runs, lis_add_word_counts; the medium spec imagery-import-distributed.spec.ts compares both
+//    on one server);
 //  - --delete-missing gathers the source's ids on the coordinator, keeps those not seen, and deletes
 //    them by that list after the same upkeep.
 // A concurrent import of another source that writes the same ids between readStored and the upsert is
 // not seen by the upkeep (imports of one source are serialised by its lock).
-import { addressTsvSql as tsv, countWordsSql as countWords } from '../search-index/vocabulary-upkeep.sql';
+import { addressTsvSql as tsv, addWordCountsSql as addWordCounts } from '../search-index/vocabulary-upkeep.sql';
 import type { ImportTables } from './imagery-import.sql';
 // Whether the coverage cells see a change: lis_note_coverage_touched's columns.
 const COVERAGE_COLUMNS = ['lon', 'lat', 'captured_at', 'heading', 'interactive'];
@@ -41,12 +41,12 @@ export function distributedImportSql(t: ImportTables) {
     FROM imagery i
     WHERE i.id = ANY($1::uuid[])`,
 
-    // After the upsert, in its transaction. lis_count_words: +1 for each word of a new address, -1 for
-    // each word of the address it replaces.
-    countWords: countWords(`
-      SELECT ${tsv('n.address')}, 1 ${joined} WHERE ${readdressed}
-      UNION ALL
-      SELECT o.address_tsv, -1 ${joined} WHERE o.id IS NOT NULL AND ${readdressed}`),
+    // After the upsert, in its transaction, as lis_count_words: the words of each changed record's
+    // address before (removed) and after (added).
+    countWords: addWordCounts({
+      removed: `SELECT o.address_tsv ${joined} WHERE o.id IS NOT NULL AND ${readdressed}`,
+      added: `SELECT ${tsv('n.address')} ${joined} WHERE ${readdressed}`,
+    }),
     // lis_unrank_readdressed: a record whose words change leaves the ranked lists until their refresh.
     unrankReaddressed: `
     DELETE FROM imagery_word_ranks r
@@ -73,7 +73,7 @@ export function distributedImportSql(t: ImportTables) {
     SELECT i.id, ST_X(i.location), ST_Y(i.location), i.location, i.address_tsv
     FROM imagery i
     WHERE i.id IN (SELECT m.id FROM ${t.missing} m)`,
-    uncountMissing: countWords(`SELECT o.address_tsv, -1 FROM ${t.stored} o`),
+    uncountMissing: addWordCounts({ removed: `SELECT o.address_tsv FROM ${t.stored} o` }),
     unrankMissing: `DELETE FROM imagery_word_ranks r WHERE r.imagery_id IN (SELECT o.id FROM ${t.stored} o)`,
     // $1: whether a first load runs.
     noteMissingCoverage: `

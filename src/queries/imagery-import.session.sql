@@ -1469,44 +1469,28 @@ FROM
 ;
 
 -- ImageryImportSession.writeBatch: imagery distributed: the vocabulary (as lis_count_words)
-INSERT INTO
-  imagery_words AS v (word, docs)
 SELECT
-  w.word,
-  sum(c.n)::int
-FROM
-  (
-    SELECT
-      to_tsvector('simple'::regconfig, lis_search_text (n.address)),
-      1
-    FROM
-      imagery_import_staging_ < random > n
-      LEFT JOIN imagery_import_stored_ < random > o ON o.id = n.id
-    WHERE
-      o.address_tsv IS DISTINCT FROM to_tsvector('simple'::regconfig, lis_search_text (n.address))
-    UNION ALL
-    SELECT
-      o.address_tsv,
-      -1
-    FROM
-      imagery_import_staging_ < random > n
-      LEFT JOIN imagery_import_stored_ < random > o ON o.id = n.id
-    WHERE
-      o.id IS NOT NULL
-      AND o.address_tsv IS DISTINCT FROM to_tsvector('simple'::regconfig, lis_search_text (n.address))
-  ) AS c (tsv, n),
-  unnest(tsvector_to_array(c.tsv)) AS w (word)
-WHERE
-  lis_vocabulary_word (w.word)
-GROUP BY
-  w.word
-HAVING
-  sum(c.n) <> 0
-ORDER BY
-  w.word
-ON CONFLICT (word) DO UPDATE
-SET
-  docs = greatest(v.docs + EXCLUDED.docs, 0)
+  lis_add_word_counts (
+    ARRAY(
+      SELECT
+        o.address_tsv
+      FROM
+        imagery_import_staging_ < random > n
+        LEFT JOIN imagery_import_stored_ < random > o ON o.id = n.id
+      WHERE
+        o.id IS NOT NULL
+        AND o.address_tsv IS DISTINCT FROM to_tsvector('simple'::regconfig, lis_search_text (n.address))
+    ),
+    ARRAY(
+      SELECT
+        to_tsvector('simple'::regconfig, lis_search_text (n.address))
+      FROM
+        imagery_import_staging_ < random > n
+        LEFT JOIN imagery_import_stored_ < random > o ON o.id = n.id
+      WHERE
+        o.address_tsv IS DISTINCT FROM to_tsvector('simple'::regconfig, lis_search_text (n.address))
+    )
+  )
 ;
 
 -- ImageryImportSession.writeBatch: imagery distributed: the ranked lists (as lis_unrank_readdressed)
@@ -1707,31 +1691,16 @@ WHERE
 ;
 
 -- ImageryImportSession.deleteMissing: imagery distributed: uncountMissing
-INSERT INTO
-  imagery_words AS v (word, docs)
 SELECT
-  w.word,
-  sum(c.n)::int
-FROM
-  (
-    SELECT
-      o.address_tsv,
-      -1
-    FROM
-      imagery_import_stored_ < random > o
-  ) AS c (tsv, n),
-  unnest(tsvector_to_array(c.tsv)) AS w (word)
-WHERE
-  lis_vocabulary_word (w.word)
-GROUP BY
-  w.word
-HAVING
-  sum(c.n) <> 0
-ORDER BY
-  w.word
-ON CONFLICT (word) DO UPDATE
-SET
-  docs = greatest(v.docs + EXCLUDED.docs, 0)
+  lis_add_word_counts (
+    ARRAY(
+      SELECT
+        o.address_tsv
+      FROM
+        imagery_import_stored_ < random > o
+    ),
+    '{}'
+  )
 ;
 
 -- ImageryImportSession.deleteMissing: imagery distributed: unrankMissing

@@ -2215,37 +2215,8 @@ SELECT
 ;
 
 -- ImageryPlaceLinkRepository.relinkBatch: imagery distributed: their words counted
-INSERT INTO
-  imagery_words AS v (word, docs)
 SELECT
-  w.word,
-  sum(c.n)::int
-FROM
-  (
-    SELECT
-      x.tsv::tsvector,
-      -1
-    FROM
-      unnest($1::text[]) AS x (tsv)
-    UNION ALL
-    SELECT
-      x.tsv::tsvector,
-      1
-    FROM
-      unnest($2::text[]) AS x (tsv)
-  ) AS c (tsv, n),
-  unnest(tsvector_to_array(c.tsv)) AS w (word)
-WHERE
-  lis_vocabulary_word (w.word)
-GROUP BY
-  w.word
-HAVING
-  sum(c.n) <> 0
-ORDER BY
-  w.word
-ON CONFLICT (word) DO UPDATE
-SET
-  docs = greatest(v.docs + EXCLUDED.docs, 0)
+  lis_add_word_counts ($1::text[]::tsvector[], $2::text[]::tsvector[])
 ;
 
 -- ImageryPlaceLinkRepository.relinkBatch: imagery distributed: their ranked-list entries removed

@@ -8,28 +8,18 @@
 // an address adds to the vocabulary.
 export const addressTsvSql = (address: string) => `to_tsvector('simple'::regconfig, lis_search_text(${address}))`;
 
-// lis_count_words's write: `changes` yields (tsv, n), n +1 for each record's new words and -1 for the
-// words it had.
-export function countWordsSql(changes: string): string {
-  return `
-    INSERT INTO imagery_words AS v (word, docs)
-    SELECT w.word, sum(c.n)::int
-    FROM (${changes}) AS c(tsv, n), unnest(tsvector_to_array(c.tsv)) AS w(word)
-    WHERE lis_vocabulary_word(w.word)
-    GROUP BY w.word
-    HAVING sum(c.n) <> 0
-    ORDER BY w.word
-    ON CONFLICT (word) DO UPDATE SET docs = greatest(v.docs + EXCLUDED.docs, 0)`;
-}
+// The vocabulary's counts: lis_add_word_counts (a migration's function, also what imagery's trigger
+// lis_count_words runs) takes the words of the addresses a change removed and added, here queries yielding
+// one tsvector per record (none: nothing).
+const tsvectors = (query?: string) => (query ? `ARRAY(${query})` : `'{}'`);
+export const addWordCountsSql = (change: { removed?: string; added?: string }) =>
+  `SELECT lis_add_word_counts(${tsvectors(change.removed)}, ${tsvectors(change.added)})`;
 
 // Records whose words changed, given as parameters (what relinking's statement returns where imagery is
 // distributed).
 export const READDRESSED_UPKEEP = {
   // $1 their words before and $2 after (tsvector text, NULL for none).
-  countWords: countWordsSql(`
-      SELECT x.tsv::tsvector, -1 FROM unnest($1::text[]) AS x(tsv)
-      UNION ALL
-      SELECT x.tsv::tsvector, 1 FROM unnest($2::text[]) AS x(tsv)`),
+  countWords: 'SELECT lis_add_word_counts($1::text[]::tsvector[], $2::text[]::tsvector[])',
   // $1 their ids. lis_unrank_readdressed: they leave the ranked lists until the next refresh merges them
   // back.
   unrank: `DELETE FROM imagery_word_ranks r WHERE r.imagery_id = ANY ($1::uuid[])`,

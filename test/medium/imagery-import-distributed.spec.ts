@@ -163,6 +163,10 @@ serverOnly('the import where imagery is distributed, on one server', () => {
     expect(expected.ranked.length).toBeLessThan(FIRST - 40 - 70);
     expect(expected.touched.length).toBeGreaterThan(100);
     expect(expected.words.some((w) => w.word === 'landstrasse')).toBe(true);
+    // Both run lis_add_word_counts: its counts are also checked against a count from scratch.
+    const recount = await admin.query(`SELECT word, ndoc AS docs FROM ts_stat('SELECT address_tsv FROM imagery')
+      WHERE lis_vocabulary_word(word) ORDER BY word`);
+    expect(expected.words.filter((w) => w.docs > 0)).toEqual(recount.rows);
   });
 
   // Relinking after a place import rewrites recovered addresses: where imagery is distributed its

@@ -57,13 +57,12 @@ describe('the import statements Citus plans', () => {
 
   // What imagery's triggers do on one server (lis_count_words, lis_unrank_readdressed,
   // lis_note_coverage_touched), the batch does from its temporary tables: Citus runs no trigger on a
-  // distributed table. The medium tier compares the outcome with the triggers'.
+  // distributed table. The vocabulary's counts by the function lis_count_words runs (lis_add_word_counts,
+  // which writes imagery_words). The medium tier compares the outcome with the triggers'.
   it('where imagery is distributed, the upkeep writes the vocabulary, ranked lists and coverage from temporary tables', () => {
     const upkeep = {
-      countWords: 'imagery_words',
       unrankReaddressed: 'imagery_word_ranks',
       noteCoverage: 'coverage_touched',
-      uncountMissing: 'imagery_words',
       unrankMissing: 'imagery_word_ranks',
       noteMissingCoverage: 'coverage_touched',
     } as const;
@@ -71,6 +70,10 @@ describe('the import statements Citus plans', () => {
       const [written, ...read] = relations(sql.citus[step as keyof typeof upkeep]);
       expect([step, written]).toEqual([step, target]);
       for (const t of read) expect(['stg', 'stored']).toContain(t);
+    }
+    for (const step of ['countWords', 'uncountMissing'] as const) {
+      expect([step, sql.citus[step]]).toEqual([step, expect.stringMatching(/^SELECT lis_add_word_counts\(ARRAY\(/)]);
+      for (const t of relations(sql.citus[step])) expect(['stg', 'stored']).toContain(t);
     }
   });
 
