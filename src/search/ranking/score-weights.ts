@@ -14,6 +14,13 @@ export const SCORE_WEIGHTS = {
   everyWordWhole: 0.5,
 } as const;
 
+// The text score's word terms, in the order the score adds them: what a term means is its weight's
+// doc above; each writer of the score (sql/text-search.sql.ts for a search's statement, and
+// rank-score-function.ts for lis_rank_score) gives every term its condition, typed by this list, and
+// adds the weight of each that holds to the trigram similarity (and, in a search, the location code's).
+export const WORD_TERMS = ['wholeAddress', 'startsWithQuery', 'everyWordWhole'] as const;
+export type WordTerm = (typeof WORD_TERMS)[number];
+
 // The boosts of a place's imagery (sql/place-pins.sql.ts, place-matching/place-ranking.ts). A place's
 // step is larger than any text score (at most 4, code matches aside) plus the best-view terms of an
 // address (under 3.1), so a better place's imagery always comes first and text only orders the

@@ -14,7 +14,7 @@ import {
   TextSearch,
 } from './page-strategies.sql';
 import { rankedListPageSql } from './ranked-list-page.sql';
-import { SCORE_WEIGHTS } from '../ranking/score-weights';
+import { SCORE_WEIGHTS, WORD_TERMS, WordTerm } from '../ranking/score-weights';
 
 // Full-text match on the generated tsvector (GIN index imagery_address_tsv_idx), or an address
 // that is the query as a location code (btree imagery_address_code_idx), or a record of a place the
@@ -58,11 +58,15 @@ export function fullTextSql(
     ...(isPinned ? [isPinned] : []),
   ];
   const w = (weight: number) => Prisma.raw(String(weight));
+  const holds: Record<WordTerm, Prisma.Sql> = {
+    wholeAddress: Prisma.sql`i.address_norm = ${norm}`,
+    startsWithQuery: Prisma.sql`starts_with(i.address_norm, ${norm})`,
+    everyWordWhole: Prisma.sql`i.address_tsv @@ to_tsquery('simple', ${query.tsqueryExact})`,
+  };
+  const wordTerms = WORD_TERMS.map((t) => Prisma.sql`+ CASE WHEN ${holds[t]} THEN ${w(SCORE_WEIGHTS[t])} ELSE 0 END`);
   const textScore = Prisma.sql`similarity(i.address_norm, ${norm})
       + CASE WHEN ${isCode ?? Prisma.sql`false`} THEN ${w(SCORE_WEIGHTS.locationCode)} ELSE 0 END
-      + CASE WHEN i.address_norm = ${norm} THEN ${w(SCORE_WEIGHTS.wholeAddress)} ELSE 0 END
-      + CASE WHEN starts_with(i.address_norm, ${norm}) THEN ${w(SCORE_WEIGHTS.startsWithQuery)} ELSE 0 END
-      + CASE WHEN i.address_tsv @@ to_tsquery('simple', ${query.tsqueryExact}) THEN ${w(SCORE_WEIGHTS.everyWordWhole)} ELSE 0 END`;
+      ${Prisma.join(wordTerms, '\n      ')}`;
   const search: TextSearch = {
     match: matches.length === 1 ? tsv : Prisma.sql`(${Prisma.join(matches, ' OR ')})`,
     score: pinned ? Prisma.sql`${textScore} + ${pinned.score}` : textScore,
