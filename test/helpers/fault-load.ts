@@ -26,6 +26,8 @@ const QUERIES = {
   // A box and a circle newest first: read cell by cell (cell-walk.sql.ts).
   boxNewest: { bbox: [9.515, 47.135, 9.525, 47.145], sort: 'newest' },
   circleNewest: { query: '47.14, 9.52', sort: 'newest' },
+  // Words near a point: the ranked text search that scores a run of equal matches once.
+  textNear: { query: 'Fault Lane', near: { lat: 47.14, lon: 9.52, radius_m: 1000 } },
 } satisfies Record<string, string | object>;
 // A map tile where the records lie (GET /tiles: its data version and its one statement).
 const TILE = '/tiles/16/34501/23013.mvt';
