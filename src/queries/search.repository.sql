@@ -5552,27 +5552,29 @@ ORDER BY
 --   $5 = 9.52
 --   $6 = 47.14
 --   $7 = 250
---   $8 = 101
---   $9 = 100
---   $10 = 10
---   $11 = 0
---   $12 = 4758
---   $13 = 4761
---   $14 = 23568
---   $15 = 23571
---   $16 = 9.51669436090063
---   $17 = 47.13775147325051
---   $18 = 9.52330563909937
---   $19 = 47.14224852674949
---   $20 = 9.52
---   $21 = 47.14
---   $22 = 250
---   $23 = 10
---   $24 = 100
+--   $8 = 9.52
+--   $9 = 47.14
+--   $10 = 101
+--   $11 = 100
+--   $12 = 10
+--   $13 = 0
+--   $14 = 4758
+--   $15 = 4761
+--   $16 = 23568
+--   $17 = 23571
+--   $18 = 9.51669436090063
+--   $19 = 47.13775147325051
+--   $20 = 9.52330563909937
+--   $21 = 47.14224852674949
+--   $22 = 9.52
+--   $23 = 47.14
+--   $24 = 250
 --   $25 = 10
---   $26 = 0
---   $27 = 9.52
---   $28 = 47.14
+--   $26 = 100
+--   $27 = 10
+--   $28 = 0
+--   $29 = 9.52
+--   $30 = 47.14
 WITH
   found AS MATERIALIZED (
     SELECT
@@ -5601,8 +5603,10 @@ WITH
       AND (
         i.location::geography <-> ST_SetSRID (ST_MakePoint ($5::float8, $6::float8), 4326)::geography
       ) <= $7::float8
+    ORDER BY
+      i.location <-> ST_SetSRID (ST_MakePoint ($8::float8, $9::float8), 4326)
     LIMIT
-      $8
+      $10
   ),
   counted AS MATERIALIZED (
     SELECT
@@ -5622,22 +5626,22 @@ WITH
             total
           FROM
             counted
-        ) <= $9
+        ) <= $11
       ORDER BY
         i.captured_at DESC,
         i.id DESC
       LIMIT
-        $10
+        $12
       OFFSET
-        $11
+        $13
     )
     UNION ALL
     (
       SELECT
         i.*
       FROM
-        generate_series($12::int, $13::int) cx
-        CROSS JOIN generate_series($14::int, $15::int) cy
+        generate_series($14::int, $15::int) cx
+        CROSS JOIN generate_series($16::int, $17::int) cy
         CROSS JOIN LATERAL (
           SELECT
             i.id,
@@ -5657,21 +5661,21 @@ WITH
             AND _ST_Intersects (
               i.location,
               ST_MakeEnvelope (
-                $16::float8,
-                $17::float8,
                 $18::float8,
                 $19::float8,
+                $20::float8,
+                $21::float8,
                 4326
               )
             )
             AND (
-              i.location::geography <-> ST_SetSRID (ST_MakePoint ($20::float8, $21::float8), 4326)::geography
-            ) <= $22::float8
+              i.location::geography <-> ST_SetSRID (ST_MakePoint ($22::float8, $23::float8), 4326)::geography
+            ) <= $24::float8
           ORDER BY
             i.captured_at DESC,
             i.id DESC
           LIMIT
-            $23
+            $25
         ) i
       WHERE
         (
@@ -5679,14 +5683,14 @@ WITH
             total
           FROM
             counted
-        ) > $24
+        ) > $26
       ORDER BY
         i.captured_at DESC,
         i.id DESC
       LIMIT
-        $25
+        $27
       OFFSET
-        $26
+        $28
     )
   )
 SELECT
@@ -5709,7 +5713,7 @@ FROM
       i.locality_id AS "localityId",
       0::float8 AS score,
       (
-        i.location::geography <-> ST_SetSRID (ST_MakePoint ($27::float8, $28::float8), 4326)::geography
+        i.location::geography <-> ST_SetSRID (ST_MakePoint ($29::float8, $30::float8), 4326)::geography
       )::float8 AS distance
     FROM
       page i
@@ -5816,22 +5820,24 @@ ORDER BY
 --   $2 = 47.1378
 --   $3 = 9.5229
 --   $4 = 47.1404
---   $5 = 101
---   $6 = 100
---   $7 = 10
---   $8 = 0
---   $9 = 4759
---   $10 = 4761
---   $11 = 23568
---   $12 = 23570
---   $13 = 9.519
---   $14 = 47.1378
---   $15 = 9.5229
---   $16 = 47.1404
---   $17 = 10
---   $18 = 100
+--   $5 = 9.52095
+--   $6 = 47.1391
+--   $7 = 101
+--   $8 = 100
+--   $9 = 10
+--   $10 = 0
+--   $11 = 4759
+--   $12 = 4761
+--   $13 = 23568
+--   $14 = 23570
+--   $15 = 9.519
+--   $16 = 47.1378
+--   $17 = 9.5229
+--   $18 = 47.1404
 --   $19 = 10
---   $20 = 0
+--   $20 = 100
+--   $21 = 10
+--   $22 = 0
 WITH
   found AS MATERIALIZED (
     SELECT
@@ -5857,8 +5863,10 @@ WITH
           4326
         )
       )
+    ORDER BY
+      i.location <-> ST_SetSRID (ST_MakePoint ($5::float8, $6::float8), 4326)
     LIMIT
-      $5
+      $7
   ),
   counted AS MATERIALIZED (
     SELECT
@@ -5878,22 +5886,22 @@ WITH
             total
           FROM
             counted
-        ) <= $6
+        ) <= $8
       ORDER BY
         i.captured_at DESC,
         i.id DESC
       LIMIT
-        $7
+        $9
       OFFSET
-        $8
+        $10
     )
     UNION ALL
     (
       SELECT
         i.*
       FROM
-        generate_series($9::int, $10::int) cx
-        CROSS JOIN generate_series($11::int, $12::int) cy
+        generate_series($11::int, $12::int) cx
+        CROSS JOIN generate_series($13::int, $14::int) cy
         CROSS JOIN LATERAL (
           SELECT
             i.id,
@@ -5913,10 +5921,10 @@ WITH
             AND _ST_Intersects (
               i.location,
               ST_MakeEnvelope (
-                $13::float8,
-                $14::float8,
                 $15::float8,
                 $16::float8,
+                $17::float8,
+                $18::float8,
                 4326
               )
             )
@@ -5924,7 +5932,7 @@ WITH
             i.captured_at DESC,
             i.id DESC
           LIMIT
-            $17
+            $19
         ) i
       WHERE
         (
@@ -5932,14 +5940,14 @@ WITH
             total
           FROM
             counted
-        ) > $18
+        ) > $20
       ORDER BY
         i.captured_at DESC,
         i.id DESC
       LIMIT
-        $19
+        $21
       OFFSET
-        $20
+        $22
     )
   )
 SELECT

@@ -5,7 +5,7 @@ import { areaCountCap, PageWindow } from '../search-limits';
 import { filterConditions } from './filter-conditions.sql';
 import { cellWalkSql, walksCells } from './cell-walk.sql';
 import { ROW_COLUMNS, sortedPageSql } from './page-strategies.sql';
-import { distanceSql, geography } from './spatial.sql';
+import { distanceSql, geography, planarPoint } from './spatial.sql';
 
 // No text: the filters alone (a circle or a bbox is always among them, so the geometry GiST index
 // applies), in one statement: count and page. Used for newest and oldest (imagery_captured_at_idx
@@ -30,7 +30,6 @@ export function areaSql(window: PageWindow, plan: SearchPlan, distributed = fals
 // is enough), which stops after cap + 1 rows within the circle's box: a bitmap scan, which the
 // planner picked for a dense block about as often, lists every record in the box first (20,000 for a
 // count of 101).
-const planarPoint = (p: LatLon) => Prisma.sql`ST_SetSRID(ST_MakePoint(${p.lon}::float8, ${p.lat}::float8), 4326)`;
 
 export function areaCountSql(plan: SearchPlan, cap: number): Prisma.Sql {
   const where = Prisma.join(filterConditions(plan.filters), ' AND ');

@@ -4,7 +4,7 @@ import { SearchFilters, SearchPlan } from '../search-planner';
 import { areaCountCap, PageWindow } from '../search-limits';
 import { filterConditions } from './filter-conditions.sql';
 import { ROW_COLUMNS } from './page-strategies.sql';
-import { distanceSql } from './spatial.sql';
+import { distanceSql, planarPoint } from './spatial.sql';
 
 // The grid of imagery_cell_captured_at_idx: cells of 1/500 degree (0.002: 222 m of latitude, 150 m
 // of longitude at 47 degrees), a cell being (floor(lon * 500), floor(lat * 500)). The index holds
@@ -65,8 +65,12 @@ const RAW_COLUMNS = Prisma.sql`i.id, i.address, i.captured_at, i.heading, i.inte
   i.place_id, i.locality_id`;
 
 // A bbox or circle newest (or oldest) first, counted like sortedPageSql (the first cap + 1 matches,
-// from the geometry GiST index, a circle's box tested as the bbox's so that the read stops there:
-// filterConditions' `exactBox`), whose rows are kept: an area holding cap or fewer is paged from them,
+// from the geometry GiST index, a circle's box tested as the bbox's: filterConditions' `exactBox`).
+// They are read nearest the box's centre first, as areaCountSql reads a circle: an ordered index scan
+// stops at the LIMIT, and a bitmap scan, which lists every match of the box first (a dense block's
+// 20,000), then also needs a sort; unordered, the planner took the bitmap wherever its estimate of
+// the box was within about ten times the cap, which sampled statistics of a dense block sometimes
+// are. The rows are kept: an area holding cap or fewer is paged from them,
 // sorted, without reading it again. An area holding more (a city block holds thousands, and reading and
 // sorting them all was most of the statement) is read cell by cell: in each cell walkedBox covers, the
 // first offset + limit matches in page order from imagery_cell_captured_at_idx, then those merged,
@@ -80,6 +84,7 @@ const RAW_COLUMNS = Prisma.sql`i.id, i.address, i.captured_at, i.heading, i.inte
 // one the planner opens costs planning time.
 export function cellWalkSql(window: PageWindow, plan: SearchPlan, cap: number): Prisma.Sql {
   const box = walkedBox(plan.filters)!;
+  const centre = { lat: (box.south + box.north) / 2, lon: (box.west + box.east) / 2 };
   const where = Prisma.join(filterConditions(plan.filters, { exactBox: true }), ' AND ');
   const inCell = Prisma.join(
     [Prisma.sql`${CELL_X} = cx`, Prisma.sql`${CELL_Y} = cy`, ...filterConditions(plan.filters, { unindexed: true })],
@@ -90,7 +95,8 @@ export function cellWalkSql(window: PageWindow, plan: SearchPlan, cap: number): 
   const [x0, x1] = cellRange(box.west, box.east);
   const [y0, y1] = cellRange(box.south, box.north);
   return Prisma.sql`
-    WITH found AS MATERIALIZED (SELECT ${RAW_COLUMNS} FROM imagery i WHERE ${where} LIMIT ${cap + 1}),
+    WITH found AS MATERIALIZED (
+      SELECT ${RAW_COLUMNS} FROM imagery i WHERE ${where} ORDER BY i.location <-> ${planarPoint(centre)} LIMIT ${cap + 1}),
     counted AS MATERIALIZED (SELECT count(*)::int AS total FROM found),
     page AS (
       (SELECT * FROM found i WHERE (SELECT total FROM counted) <= ${cap}
