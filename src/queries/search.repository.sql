@@ -47,24 +47,28 @@ WHERE
 --   $13 = "Herrengasse 35 Vaduz"
 --   $14 = "'herrengasse' & '35' & 'vaduz'"
 --   $15 = "'herrengasse' & '35' & 'vaduz':*"
---   $16 = 10001
---   $17 = 1000
---   $18 = false
---   $19 = 10001
---   $20 = 1000
+--   $16 = 10
+--   $17 = 10001
+--   $18 = "'herrengasse' & '35' & 'vaduz':*"
+--   $19 = 10
+--   $20 = 10001
 --   $21 = 1000
---   $22 = 10
---   $23 = 0
---   $24 = 10
+--   $22 = false
+--   $23 = 10001
+--   $24 = 1000
 --   $25 = 1000
---   $26 = 0
---   $27 = 10
---   $28 = 0
---   $29 = "Herrengasse 35 Vaduz"
---   $30 = "herrengasse35vaduz"
---   $31 = "Herrengasse 35 Vaduz"
---   $32 = "Herrengasse 35 Vaduz"
---   $33 = "'herrengasse' & '35' & 'vaduz'"
+--   $26 = 10
+--   $27 = 0
+--   $28 = 10
+--   $29 = 1000
+--   $30 = 0
+--   $31 = 10
+--   $32 = 0
+--   $33 = "Herrengasse 35 Vaduz"
+--   $34 = "herrengasse35vaduz"
+--   $35 = "Herrengasse 35 Vaduz"
+--   $36 = "Herrengasse 35 Vaduz"
+--   $37 = "'herrengasse' & '35' & 'vaduz'"
 WITH
   pinned AS MATERIALIZED (
     SELECT DISTINCT
@@ -139,16 +143,49 @@ WITH
         FROM
           pinned
       )
+      AND NOT (
+        SELECT
+          count(*)
+        FROM
+          pinned
+      ) >= $16
     LIMIT
-      $16
+      $17
   ),
   sizes AS MATERIALIZED (
     SELECT
       (
-        SELECT
-          count(*)
-        FROM
-          head
+        (
+          SELECT
+            count(*)
+          FROM
+            head
+        ) + (
+          SELECT
+            count(*)
+          FROM
+            (
+              SELECT
+              FROM
+                imagery i
+              WHERE
+                i.address_tsv @@ to_tsquery('simple', $18)
+                AND i.id NOT IN (
+                  SELECT
+                    id
+                  FROM
+                    pinned
+                )
+                AND (
+                  SELECT
+                    count(*)
+                  FROM
+                    pinned
+                ) >= $19
+              LIMIT
+                $20
+            ) c
+        )
       )::int AS head,
       (
         SELECT
@@ -166,11 +203,11 @@ WITH
   counted AS MATERIALIZED (
     SELECT
       s.pinned + CASE
-        WHEN s.head > $17
-        AND $18 THEN $19
+        WHEN s.head > $21
+        AND $22 THEN $23
         ELSE s.head
       END AS total,
-      least(s.head, $20) + s.pinned AS ranked
+      least(s.head, $24) + s.pinned AS ranked
     FROM
       sizes s
   ),
@@ -191,13 +228,13 @@ WITH
         FROM
           head
         WHERE
-          seq <= $21
+          seq <= $25
           AND NOT (
             SELECT
               count(*)
             FROM
               pinned
-          ) >= $22
+          ) >= $26
         UNION ALL
         SELECT
           id,
@@ -214,8 +251,8 @@ WITH
     FROM
       ranked r
     WHERE
-      r.pos > $23
-      AND r.pos <= $24
+      r.pos > $27
+      AND r.pos <= $28
     UNION ALL
     SELECT
       t.id,
@@ -238,14 +275,14 @@ WITH
             FROM
               head h
             WHERE
-              h.seq > $25
+              h.seq > $29
             ORDER BY
               h.seq
           ) x
         OFFSET
           greatest(
             0,
-            $26 - (
+            $30 - (
               SELECT
                 ranked
               FROM
@@ -255,8 +292,8 @@ WITH
         LIMIT
           greatest(
             0,
-            $27 - greatest(
-              $28,
+            $31 - greatest(
+              $32,
               (
                 SELECT
                   ranked
@@ -295,17 +332,17 @@ FROM
       coalesce(
         pg.score,
         (
-          similarity (i.address_norm, lis_normalize ($29)) + CASE
-            WHEN coalesce(i.address_code = $30, false) THEN 10
+          similarity (i.address_norm, lis_normalize ($33)) + CASE
+            WHEN coalesce(i.address_code = $34, false) THEN 10
             ELSE 0
           END + CASE
-            WHEN i.address_norm = lis_normalize ($31) THEN 2
+            WHEN i.address_norm = lis_normalize ($35) THEN 2
             ELSE 0
           END + CASE
-            WHEN starts_with(i.address_norm, lis_normalize ($32)) THEN 0.5
+            WHEN starts_with(i.address_norm, lis_normalize ($36)) THEN 0.5
             ELSE 0
           END + CASE
-            WHEN i.address_tsv @@ to_tsquery('simple', $33) THEN 0.5
+            WHEN i.address_tsv @@ to_tsquery('simple', $37) THEN 0.5
             ELSE 0
           END
         )::float8
@@ -1394,24 +1431,28 @@ ORDER BY
 --   $13 = "LI-9490"
 --   $14 = "'li' & '9490'"
 --   $15 = "'li' & '9490':*"
---   $16 = 10001
---   $17 = 1000
---   $18 = false
---   $19 = 10001
---   $20 = 1000
+--   $16 = 10
+--   $17 = 10001
+--   $18 = "'li' & '9490':*"
+--   $19 = 10
+--   $20 = 10001
 --   $21 = 1000
---   $22 = 10
---   $23 = 0
---   $24 = 10
+--   $22 = false
+--   $23 = 10001
+--   $24 = 1000
 --   $25 = 1000
---   $26 = 0
---   $27 = 10
---   $28 = 0
---   $29 = "LI-9490"
---   $30 = "li9490"
---   $31 = "LI-9490"
---   $32 = "LI-9490"
---   $33 = "'li' & '9490'"
+--   $26 = 10
+--   $27 = 0
+--   $28 = 10
+--   $29 = 1000
+--   $30 = 0
+--   $31 = 10
+--   $32 = 0
+--   $33 = "LI-9490"
+--   $34 = "li9490"
+--   $35 = "LI-9490"
+--   $36 = "LI-9490"
+--   $37 = "'li' & '9490'"
 --   the statement of SearchRepository.searchFullText: relevance, no filters (head and tail) [2/2]
 
 -- SearchRepository.searchFullText: relevance with a filter (ranked candidates)
@@ -2119,24 +2160,28 @@ ORDER BY
 --   $45 = "Springfield IL"
 --   $46 = "'springfield' & 'il'"
 --   $47 = "'springfield' & 'il':*"
---   $48 = 10001
---   $49 = 1000
---   $50 = false
---   $51 = 10001
---   $52 = 1000
+--   $48 = 10
+--   $49 = 10001
+--   $50 = "'springfield' & 'il':*"
+--   $51 = 10
+--   $52 = 10001
 --   $53 = 1000
---   $54 = 10
---   $55 = 0
---   $56 = 10
+--   $54 = false
+--   $55 = 10001
+--   $56 = 1000
 --   $57 = 1000
---   $58 = 0
---   $59 = 10
---   $60 = 0
---   $61 = "Springfield IL"
---   $62 = "springfieldil"
---   $63 = "Springfield IL"
---   $64 = "Springfield IL"
---   $65 = "'springfield' & 'il'"
+--   $58 = 10
+--   $59 = 0
+--   $60 = 10
+--   $61 = 1000
+--   $62 = 0
+--   $63 = 10
+--   $64 = 0
+--   $65 = "Springfield IL"
+--   $66 = "springfieldil"
+--   $67 = "Springfield IL"
+--   $68 = "Springfield IL"
+--   $69 = "'springfield' & 'il'"
 WITH
   pinned AS MATERIALIZED (
     SELECT DISTINCT
@@ -2338,16 +2383,49 @@ WITH
         FROM
           pinned
       )
+      AND NOT (
+        SELECT
+          count(*)
+        FROM
+          pinned
+      ) >= $48
     LIMIT
-      $48
+      $49
   ),
   sizes AS MATERIALIZED (
     SELECT
       (
-        SELECT
-          count(*)
-        FROM
-          head
+        (
+          SELECT
+            count(*)
+          FROM
+            head
+        ) + (
+          SELECT
+            count(*)
+          FROM
+            (
+              SELECT
+              FROM
+                imagery i
+              WHERE
+                i.address_tsv @@ to_tsquery('simple', $50)
+                AND i.id NOT IN (
+                  SELECT
+                    id
+                  FROM
+                    pinned
+                )
+                AND (
+                  SELECT
+                    count(*)
+                  FROM
+                    pinned
+                ) >= $51
+              LIMIT
+                $52
+            ) c
+        )
       )::int AS head,
       (
         SELECT
@@ -2365,11 +2443,11 @@ WITH
   counted AS MATERIALIZED (
     SELECT
       s.pinned + CASE
-        WHEN s.head > $49
-        AND $50 THEN $51
+        WHEN s.head > $53
+        AND $54 THEN $55
         ELSE s.head
       END AS total,
-      least(s.head, $52) + s.pinned AS ranked
+      least(s.head, $56) + s.pinned AS ranked
     FROM
       sizes s
   ),
@@ -2390,13 +2468,13 @@ WITH
         FROM
           head
         WHERE
-          seq <= $53
+          seq <= $57
           AND NOT (
             SELECT
               count(*)
             FROM
               pinned
-          ) >= $54
+          ) >= $58
         UNION ALL
         SELECT
           id,
@@ -2413,8 +2491,8 @@ WITH
     FROM
       ranked r
     WHERE
-      r.pos > $55
-      AND r.pos <= $56
+      r.pos > $59
+      AND r.pos <= $60
     UNION ALL
     SELECT
       t.id,
@@ -2437,14 +2515,14 @@ WITH
             FROM
               head h
             WHERE
-              h.seq > $57
+              h.seq > $61
             ORDER BY
               h.seq
           ) x
         OFFSET
           greatest(
             0,
-            $58 - (
+            $62 - (
               SELECT
                 ranked
               FROM
@@ -2454,8 +2532,8 @@ WITH
         LIMIT
           greatest(
             0,
-            $59 - greatest(
-              $60,
+            $63 - greatest(
+              $64,
               (
                 SELECT
                   ranked
@@ -2494,17 +2572,17 @@ FROM
       coalesce(
         pg.score,
         (
-          similarity (i.address_norm, lis_normalize ($61)) + CASE
-            WHEN coalesce(i.address_code = $62, false) THEN 10
+          similarity (i.address_norm, lis_normalize ($65)) + CASE
+            WHEN coalesce(i.address_code = $66, false) THEN 10
             ELSE 0
           END + CASE
-            WHEN i.address_norm = lis_normalize ($63) THEN 2
+            WHEN i.address_norm = lis_normalize ($67) THEN 2
             ELSE 0
           END + CASE
-            WHEN starts_with(i.address_norm, lis_normalize ($64)) THEN 0.5
+            WHEN starts_with(i.address_norm, lis_normalize ($68)) THEN 0.5
             ELSE 0
           END + CASE
-            WHEN i.address_tsv @@ to_tsquery('simple', $65) THEN 0.5
+            WHEN i.address_tsv @@ to_tsquery('simple', $69) THEN 0.5
             ELSE 0
           END
         )::float8
@@ -3049,24 +3127,28 @@ ORDER BY
 --   $70 = "Herrengasse 35 Vaduz"
 --   $71 = "'herrengasse' & '35' & 'vaduz'"
 --   $72 = "'herrengasse' & '35' & 'vaduz':*"
---   $73 = 10001
---   $74 = 1000
---   $75 = false
---   $76 = 10001
---   $77 = 1000
+--   $73 = 10
+--   $74 = 10001
+--   $75 = "'herrengasse' & '35' & 'vaduz':*"
+--   $76 = 10
+--   $77 = 10001
 --   $78 = 1000
---   $79 = 10
---   $80 = 0
---   $81 = 10
+--   $79 = false
+--   $80 = 10001
+--   $81 = 1000
 --   $82 = 1000
---   $83 = 0
---   $84 = 10
---   $85 = 0
---   $86 = "Herrengasse 35 Vaduz"
---   $87 = "herrengasse35vaduz"
---   $88 = "Herrengasse 35 Vaduz"
---   $89 = "Herrengasse 35 Vaduz"
---   $90 = "'herrengasse' & '35' & 'vaduz'"
+--   $83 = 10
+--   $84 = 0
+--   $85 = 10
+--   $86 = 1000
+--   $87 = 0
+--   $88 = 10
+--   $89 = 0
+--   $90 = "Herrengasse 35 Vaduz"
+--   $91 = "herrengasse35vaduz"
+--   $92 = "Herrengasse 35 Vaduz"
+--   $93 = "Herrengasse 35 Vaduz"
+--   $94 = "'herrengasse' & '35' & 'vaduz'"
 WITH
   pinned AS MATERIALIZED (
     SELECT DISTINCT
@@ -3365,16 +3447,49 @@ WITH
         FROM
           pinned
       )
+      AND NOT (
+        SELECT
+          count(*)
+        FROM
+          pinned
+      ) >= $73
     LIMIT
-      $73
+      $74
   ),
   sizes AS MATERIALIZED (
     SELECT
       (
-        SELECT
-          count(*)
-        FROM
-          head
+        (
+          SELECT
+            count(*)
+          FROM
+            head
+        ) + (
+          SELECT
+            count(*)
+          FROM
+            (
+              SELECT
+              FROM
+                imagery i
+              WHERE
+                i.address_tsv @@ to_tsquery('simple', $75)
+                AND i.id NOT IN (
+                  SELECT
+                    id
+                  FROM
+                    pinned
+                )
+                AND (
+                  SELECT
+                    count(*)
+                  FROM
+                    pinned
+                ) >= $76
+              LIMIT
+                $77
+            ) c
+        )
       )::int AS head,
       (
         SELECT
@@ -3392,11 +3507,11 @@ WITH
   counted AS MATERIALIZED (
     SELECT
       s.pinned + CASE
-        WHEN s.head > $74
-        AND $75 THEN $76
+        WHEN s.head > $78
+        AND $79 THEN $80
         ELSE s.head
       END AS total,
-      least(s.head, $77) + s.pinned AS ranked
+      least(s.head, $81) + s.pinned AS ranked
     FROM
       sizes s
   ),
@@ -3417,13 +3532,13 @@ WITH
         FROM
           head
         WHERE
-          seq <= $78
+          seq <= $82
           AND NOT (
             SELECT
               count(*)
             FROM
               pinned
-          ) >= $79
+          ) >= $83
         UNION ALL
         SELECT
           id,
@@ -3440,8 +3555,8 @@ WITH
     FROM
       ranked r
     WHERE
-      r.pos > $80
-      AND r.pos <= $81
+      r.pos > $84
+      AND r.pos <= $85
     UNION ALL
     SELECT
       t.id,
@@ -3464,14 +3579,14 @@ WITH
             FROM
               head h
             WHERE
-              h.seq > $82
+              h.seq > $86
             ORDER BY
               h.seq
           ) x
         OFFSET
           greatest(
             0,
-            $83 - (
+            $87 - (
               SELECT
                 ranked
               FROM
@@ -3481,8 +3596,8 @@ WITH
         LIMIT
           greatest(
             0,
-            $84 - greatest(
-              $85,
+            $88 - greatest(
+              $89,
               (
                 SELECT
                   ranked
@@ -3521,17 +3636,17 @@ FROM
       coalesce(
         pg.score,
         (
-          similarity (i.address_norm, lis_normalize ($86)) + CASE
-            WHEN coalesce(i.address_code = $87, false) THEN 10
+          similarity (i.address_norm, lis_normalize ($90)) + CASE
+            WHEN coalesce(i.address_code = $91, false) THEN 10
             ELSE 0
           END + CASE
-            WHEN i.address_norm = lis_normalize ($88) THEN 2
+            WHEN i.address_norm = lis_normalize ($92) THEN 2
             ELSE 0
           END + CASE
-            WHEN starts_with(i.address_norm, lis_normalize ($89)) THEN 0.5
+            WHEN starts_with(i.address_norm, lis_normalize ($93)) THEN 0.5
             ELSE 0
           END + CASE
-            WHEN i.address_tsv @@ to_tsquery('simple', $90) THEN 0.5
+            WHEN i.address_tsv @@ to_tsquery('simple', $94) THEN 0.5
             ELSE 0
           END
         )::float8
@@ -3599,24 +3714,29 @@ ORDER BY
 --   $50 = "'springfield'"
 --   $51 = "'springfield':*"
 --   $52 = "US-IL"
---   $53 = 10001
---   $54 = 1000
---   $55 = false
---   $56 = 10001
---   $57 = 1000
---   $58 = 1000
---   $59 = 10
---   $60 = 0
---   $61 = 10
+--   $53 = 10
+--   $54 = 10001
+--   $55 = "'springfield':*"
+--   $56 = "US-IL"
+--   $57 = 10
+--   $58 = 10001
+--   $59 = 1000
+--   $60 = false
+--   $61 = 10001
 --   $62 = 1000
---   $63 = 0
+--   $63 = 1000
 --   $64 = 10
 --   $65 = 0
---   $66 = "Springfield"
---   $67 = "springfield"
---   $68 = "Springfield"
---   $69 = "Springfield"
---   $70 = "'springfield'"
+--   $66 = 10
+--   $67 = 1000
+--   $68 = 0
+--   $69 = 10
+--   $70 = 0
+--   $71 = "Springfield"
+--   $72 = "springfield"
+--   $73 = "Springfield"
+--   $74 = "Springfield"
+--   $75 = "'springfield'"
 WITH
   pinned AS MATERIALIZED (
     SELECT DISTINCT
@@ -3823,16 +3943,50 @@ WITH
         FROM
           pinned
       )
+      AND NOT (
+        SELECT
+          count(*)
+        FROM
+          pinned
+      ) >= $53
     LIMIT
-      $53
+      $54
   ),
   sizes AS MATERIALIZED (
     SELECT
       (
-        SELECT
-          count(*)
-        FROM
-          head
+        (
+          SELECT
+            count(*)
+          FROM
+            head
+        ) + (
+          SELECT
+            count(*)
+          FROM
+            (
+              SELECT
+              FROM
+                imagery i
+              WHERE
+                i.address_tsv @@ to_tsquery('simple', $55)
+                AND i.region_code = $56
+                AND i.id NOT IN (
+                  SELECT
+                    id
+                  FROM
+                    pinned
+                )
+                AND (
+                  SELECT
+                    count(*)
+                  FROM
+                    pinned
+                ) >= $57
+              LIMIT
+                $58
+            ) c
+        )
       )::int AS head,
       (
         SELECT
@@ -3850,11 +4004,11 @@ WITH
   counted AS MATERIALIZED (
     SELECT
       s.pinned + CASE
-        WHEN s.head > $54
-        AND $55 THEN $56
+        WHEN s.head > $59
+        AND $60 THEN $61
         ELSE s.head
       END AS total,
-      least(s.head, $57) + s.pinned AS ranked
+      least(s.head, $62) + s.pinned AS ranked
     FROM
       sizes s
   ),
@@ -3875,13 +4029,13 @@ WITH
         FROM
           head
         WHERE
-          seq <= $58
+          seq <= $63
           AND NOT (
             SELECT
               count(*)
             FROM
               pinned
-          ) >= $59
+          ) >= $64
         UNION ALL
         SELECT
           id,
@@ -3898,8 +4052,8 @@ WITH
     FROM
       ranked r
     WHERE
-      r.pos > $60
-      AND r.pos <= $61
+      r.pos > $65
+      AND r.pos <= $66
     UNION ALL
     SELECT
       t.id,
@@ -3922,14 +4076,14 @@ WITH
             FROM
               head h
             WHERE
-              h.seq > $62
+              h.seq > $67
             ORDER BY
               h.seq
           ) x
         OFFSET
           greatest(
             0,
-            $63 - (
+            $68 - (
               SELECT
                 ranked
               FROM
@@ -3939,8 +4093,8 @@ WITH
         LIMIT
           greatest(
             0,
-            $64 - greatest(
-              $65,
+            $69 - greatest(
+              $70,
               (
                 SELECT
                   ranked
@@ -3979,17 +4133,17 @@ FROM
       coalesce(
         pg.score,
         (
-          similarity (i.address_norm, lis_normalize ($66)) + CASE
-            WHEN coalesce(i.address_code = $67, false) THEN 10
+          similarity (i.address_norm, lis_normalize ($71)) + CASE
+            WHEN coalesce(i.address_code = $72, false) THEN 10
             ELSE 0
           END + CASE
-            WHEN i.address_norm = lis_normalize ($68) THEN 2
+            WHEN i.address_norm = lis_normalize ($73) THEN 2
             ELSE 0
           END + CASE
-            WHEN starts_with(i.address_norm, lis_normalize ($69)) THEN 0.5
+            WHEN starts_with(i.address_norm, lis_normalize ($74)) THEN 0.5
             ELSE 0
           END + CASE
-            WHEN i.address_tsv @@ to_tsquery('simple', $70) THEN 0.5
+            WHEN i.address_tsv @@ to_tsquery('simple', $75) THEN 0.5
             ELSE 0
           END
         )::float8

@@ -19,6 +19,8 @@ export interface PlanNode {
   rows: number;
   loops: number;
   executed: boolean;
+  /** The node types above it, its parent first. */
+  above: string[];
 }
 
 /** Every node of an EXPLAIN (ANALYZE, FORMAT JSON) plan, in plan order: the statement runs. */
@@ -28,15 +30,16 @@ export async function explainAnalyzed(prisma: PrismaClient, sql: Prisma.Sql): Pr
     ...sql.values,
   );
   const out: PlanNode[] = [];
-  const walk = (n: any) => {
+  const walk = (n: any, above: string[] = []) => {
     out.push({
       type: n['Node Type'],
       on: n['Index Name'] ?? n['Relation Name'] ?? '',
       rows: n['Actual Rows'],
       loops: n['Actual Loops'],
       executed: n['Actual Loops'] > 0,
+      above,
     });
-    for (const child of n.Plans ?? []) walk(child);
+    for (const child of n.Plans ?? []) walk(child, [n['Node Type'], ...above]);
   };
   walk(row['QUERY PLAN'][0].Plan);
   return out;

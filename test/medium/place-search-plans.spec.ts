@@ -7,6 +7,7 @@ import { SCORE_CAP, SearchRepository } from '../../src/search/search.repository'
 import { PINNED_RECORDS_CAP } from '../../src/search/search-limits';
 import { PrismaService } from '../../src/database/prisma.service';
 import { dropPlacePlans, PLACES, placePlanTools, PlacePlanDb, seedPlacePlans } from '../helpers/place-plans';
+import { explainAnalyzed, searchPlan } from '../helpers/query-plans';
 
 // The statements of search that find named places, EXPLAINed on 100,000
 // places and 100,000 imagery records linked to them (test/helpers/place-plans.ts).
@@ -276,6 +277,28 @@ describe('place search query plans: named places', () => {
       expect(text).not.toMatch(/imagery_country_code_idx|imagery_region_code_idx/);
       noSeqScan(text);
     }
+  });
+
+  // A page the pinned records fill in a region (no estimate there): the other matches are counted by a
+  // scan of their ids, not numbered as the head (a page past the pinned records numbers them); same total.
+  it('named places in a region whose records fill the page: the other matches are counted, not numbered', async () => {
+    const [{ region }] = await prisma.$queryRawUnsafe<Array<{ region: string }>>(
+      `SELECT region_code AS region FROM imagery WHERE address_tsv @@ 'london' AND region_code IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`,
+    );
+    const body = { query: 'London', region };
+    const { sql, pins } = await textSearch('London', body);
+    const nodes = await explainAnalyzed(prisma, sql);
+    const at = nodes.findIndex((n) => n.executed && n.on === 'imagery_address_tsv_idx');
+    expect(nodes.filter((n) => n.executed && n.on === 'imagery_address_tsv_idx')).toHaveLength(1);
+    expect(nodes[at - 1]).toMatchObject({ type: 'Bitmap Heap Scan', on: 'imagery' });
+    expect(nodes[at - 1].above).not.toContain('WindowAgg');
+    const query = buildTextQuery('London')!;
+    const first = await repo.searchFullText(query, page, searchPlan(body), pins);
+    const all = await repo.searchFullText(query, { limit: PINNED_RECORDS_CAP + 30, offset: 0 }, searchPlan(body), pins);
+    // A page longer than the pinned records can be (PINNED_RECORDS_CAP) reads the head: every match.
+    expect(all.rows).toHaveLength(all.total);
+    expect(first.total).toBe(all.total);
+    expect(first.rows.map((r) => r.id)).toEqual(all.rows.slice(0, page.limit).map((r) => r.id));
   });
 
   it('named places with a circle, and sorted by date: an index finds the candidates', async () => {

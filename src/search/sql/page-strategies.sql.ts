@@ -216,29 +216,35 @@ export function headTailPageSql(window: PageWindow, search: HeadTailSearch): Pri
   // The pinned rows fill the page: the head is not read (a one-time filter above its scan) and the
   // total is estimated. A named place's records cost little; the other matches of its words can cost
   // most of the statement (docs/benchmarks.md, figures behind the code).
-  // Without an estimate the head is still read to count the matches, but not scored: its rows are
-  // not on the page, and scoring is most of a match's cost.
+  // Without an estimate (in a region) the head is not read either, and a scan of the matches' ids alone
+  // counts them: numbering and keeping the head's rows (the score's columns with them) cost more than
+  // that scan (docs/benchmarks.md). The head and the count are then one-time filtered alternatives.
   // An estimated total is not reported (see pageTotal): the page reads one row more, to say whether
   // another page follows.
   const paged = search.estimate != null ? { ...window, limit: window.limit + 1 } : window;
   const pinsFill = pinsFillSql(paged, search);
   const skipHead = search.estimate != null ? pinsFill : null;
+  const countOnly = skipHead === null && !search.distributed ? pinsFill : null;
   const unscored = skipHead === null && pinsFill ? Prisma.sql`AND NOT ${pinsFill}` : Prisma.empty;
   // Citus pushes no subquery down beside a window function: with imagery distributed the head reads
   // whether the pinned rows fill the page from a one-row join instead.
   const fill = search.distributed && skipHead === null && pinsFill;
   const headUnscored = fill ? Prisma.sql`AND NOT f.fill` : unscored;
   const headFrom = fill ? Prisma.sql`imagery i CROSS JOIN (SELECT ${pinsFill} AS fill) f` : Prisma.sql`imagery i`;
+  const skipped = skipHead ?? countOnly;
+  const headCount = countOnly
+    ? Prisma.sql`((SELECT count(*) FROM head) + (SELECT count(*) FROM (SELECT FROM imagery i WHERE ${found} AND ${countOnly} LIMIT ${read}) c))`
+    : Prisma.sql`(SELECT count(*) FROM head)`;
   const total = Prisma.sql`s.pinned + CASE WHEN s.head > ${SCORE_CAP} AND ${search.broad} THEN ${search.cap + 1} ELSE s.head END`;
   return Prisma.sql`
     WITH pinned AS MATERIALIZED (${pinnedRowsSql(search)}),
     head AS MATERIALIZED (
       SELECT i.id, row_number() OVER () AS seq,
              CASE WHEN row_number() OVER () <= ${SCORE_CAP} ${headUnscored} THEN (${search.score})::float8 END AS score
-      FROM ${headFrom} WHERE ${found} ${skipHead ? Prisma.sql`AND NOT ${skipHead}` : Prisma.empty} LIMIT ${read}
+      FROM ${headFrom} WHERE ${found} ${skipped ? Prisma.sql`AND NOT ${skipped}` : Prisma.empty} LIMIT ${read}
     ),
     sizes AS MATERIALIZED (
-      SELECT (SELECT count(*) FROM head)::int AS head, (SELECT count(*) FROM pinned)::int AS pinned,
+      SELECT ${headCount}::int AS head, (SELECT count(*) FROM pinned)::int AS pinned,
              (SELECT coalesce(bool_or(code_match), false) FROM pinned) AS code_matched
     ),
     counted AS MATERIALIZED (
