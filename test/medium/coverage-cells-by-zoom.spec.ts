@@ -46,7 +46,9 @@ describe('coverage cells by zoom', () => {
     const snap = (z: number) =>
       `ST_SnapToGrid(geom, ${ORIGIN} + ${WORLD} / (2 ^ ${z} * 64) / 2, ${ORIGIN} + ${WORLD} / (2 ^ ${z} * 64) / 2,
                      ${WORLD} / (2 ^ ${z} * 64), ${WORLD} / (2 ^ ${z} * 64))`;
-    const levels = ['SELECT 14 AS zoom, ' + snap(14) + ' AS geom, sum(count) AS count FROM coverage_cells WHERE zoom = 15 GROUP BY 2'];
+    const levels = [
+      'SELECT 14 AS zoom, ' + snap(14) + ' AS geom, sum(count) AS count FROM coverage_cells WHERE zoom = 15 GROUP BY 2',
+    ];
     for (let z = 13; z >= 0; z--)
       levels.push(`SELECT ${z} AS zoom, ${snap(z)} AS geom, sum(count) AS count FROM z${z + 1} GROUP BY 2`);
     const [diff] = await q<{ missing: number; extra: number; cells: number }>(`
@@ -58,7 +60,9 @@ describe('coverage cells by zoom', () => {
              (SELECT count(*)::int FROM built) AS cells`);
     expect(diff).toEqual({ missing: 0, extra: 0, cells: expect.any(Number) });
     expect(diff.cells).toBeGreaterThan(4000);
-    const perZoom = await q<{ n: number }>('SELECT sum(count)::int AS n FROM coverage_cells GROUP BY zoom ORDER BY zoom');
+    const perZoom = await q<{ n: number }>(
+      'SELECT sum(count)::int AS n FROM coverage_cells GROUP BY zoom ORDER BY zoom',
+    );
     expect(perZoom.map((r) => r.n)).toEqual(Array(17).fill(6000));
   });
 
@@ -74,7 +78,9 @@ describe('coverage cells by zoom', () => {
   it.each([3, 14, 16])('a zoom %i tile reads its zoom partition only, through its index', async (z) => {
     const text = await explain(prisma, tileSql(tileOf(LON, LAT, z)));
     expect(text).toContain(`coverage_cells_z${z}_idx`);
-    const partitions = [...text.matchAll(/ on (coverage_cells\w*)/g)].map((m) => m[1]).filter((n) => !n.endsWith('_idx'));
+    const partitions = [...text.matchAll(/ on (coverage_cells\w*)/g)]
+      .map((m) => m[1])
+      .filter((n) => !n.endsWith('_idx'));
     expect(new Set(partitions)).toEqual(new Set([`coverage_cells_z${z}`]));
   });
 });

@@ -42,8 +42,8 @@ describe('coverage refresh', () => {
   const version = async () => Number((await owner.query('SELECT version FROM map_data_version')).rows[0].version);
   const size = async () =>
     Number(
-      (await owner.query("SELECT sum(pg_total_relation_size(relid)) AS n FROM pg_partition_tree('coverage_cells')")).rows[0]
-        .n,
+      (await owner.query("SELECT sum(pg_total_relation_size(relid)) AS n FROM pg_partition_tree('coverage_cells')"))
+        .rows[0].n,
     );
 
   beforeAll(async () => {
