@@ -41,7 +41,10 @@ describe('coverage refresh', () => {
     );
   const version = async () => Number((await owner.query('SELECT version FROM map_data_version')).rows[0].version);
   const size = async () =>
-    Number((await owner.query("SELECT pg_total_relation_size('coverage_cells') AS n")).rows[0].n);
+    Number(
+      (await owner.query("SELECT sum(pg_total_relation_size(relid)) AS n FROM pg_partition_tree('coverage_cells')"))
+        .rows[0].n,
+    );
 
   beforeAll(async () => {
     await resetImagery();
@@ -71,9 +74,14 @@ describe('coverage refresh', () => {
     expect(await imagesCounted()).toBe(added);
   });
 
-  it('keeps the indexes of the cells by their names, and no table of its own behind', async () => {
+  it('keeps the partitions of the cells and their indexes by their names, and no table of its own behind', async () => {
     const indexes = async () =>
-      (await owner.query("SELECT indexdef FROM pg_indexes WHERE tablename = 'coverage_cells' ORDER BY indexname")).rows;
+      (
+        await owner.query(
+          `SELECT indexdef FROM pg_indexes
+           WHERE tablename IN (SELECT relid::regclass::text FROM pg_partition_tree('coverage_cells')) ORDER BY indexname`,
+        )
+      ).rows;
     const before = await indexes();
     expect(before).toHaveLength(17);
     await mapData.rebuildCoverage();

@@ -13,7 +13,8 @@ BEGIN
   FROM coverage_old o FULL JOIN coverage_new n ON n.kx = o.kx AND n.ky = o.ky
   WHERE (ST_X(o.geom), ST_Y(o.geom), o.count, o.image_id, o.heading, o.interactive, o.captured_at)
         IS DISTINCT FROM (ST_X(n.geom), ST_Y(n.geom), n.count, n.image_id, n.heading, n.interactive, n.captured_at);
-  DELETE FROM coverage_cells WHERE ctid = ANY (ARRAY(SELECT row_id FROM coverage_diff WHERE row_id IS NOT NULL));
+  DELETE FROM coverage_cells
+  WHERE zoom = z AND ctid = ANY (ARRAY(SELECT row_id FROM coverage_diff WHERE row_id IS NOT NULL));
   INSERT INTO coverage_cells (zoom, geom, count, image_id, heading, interactive, captured_at)
   SELECT z, geom, count, image_id, heading, interactive, captured_at FROM coverage_diff WHERE geom IS NOT NULL;
   DELETE FROM coverage_changed;

@@ -18,7 +18,7 @@ BEGIN
   -- PostGIS's function costs make every statement here look worth compiling, which took seconds.
   PERFORM set_config('work_mem', '512MB', true);
   PERFORM set_config('jit', 'off', true);
-  CREATE TABLE coverage_cells_next (LIKE coverage_cells INCLUDING ALL EXCLUDING INDEXES);
+  PERFORM lis_coverage_next();
   -- Cells by their whole-number column and row (a sort on numbers, not geometries), in the grid's order
   -- row by row: a tile's cells lie together on disk. The count's window is in the same order as the
   -- rows, so that the images are sorted once.
@@ -40,24 +40,8 @@ BEGIN
         FROM coverage_cells_next c WHERE zoom = 16) i
   ORDER BY cy, cx, captured_at DESC, image_id;
   GET DIAGNOSTICS added = ROW_COUNT;
-  cells := cells + added;
-  -- The lower zooms, each from the one above, in a small table of their own: each step reads only the
-  -- cells of the zoom above, not every cell of zooms 15 and 16 again.
-  CREATE TEMPORARY TABLE coverage_cells_low ON COMMIT DROP AS
-  SELECT zoom, geom, count FROM coverage_cells_next WHERE false;
-  FOR z IN REVERSE 14..0 LOOP
-    INSERT INTO coverage_cells_low (zoom, geom, count)
-    SELECT z, ST_SnapToGrid(geom, origin + world / (2 ^ z * 64) / 2, origin + world / (2 ^ z * 64) / 2,
-                            world / (2 ^ z * 64), world / (2 ^ z * 64)), sum(count)
-    FROM (SELECT geom, count FROM coverage_cells_next WHERE zoom = 15 AND z = 14
-          UNION ALL SELECT geom, count FROM coverage_cells_low WHERE zoom = z + 1) c
-    GROUP BY 2;
-  END LOOP;
-  INSERT INTO coverage_cells_next (zoom, geom, count) SELECT zoom, geom, count FROM coverage_cells_low;
-  GET DIAGNOSTICS added = ROW_COUNT;
-  cells := cells + added;
-  DROP TABLE coverage_cells_low;
-  PERFORM lis_swap_in_table('coverage_cells', 'coverage_cells_next');
+  cells := cells + lis_coverage_low_zooms() + added;
+  PERFORM lis_coverage_swap_in_next();
   PERFORM lis_map_data_changed();
   RETURN cells;
 END $function$;

@@ -11,6 +11,7 @@ DECLARE
   built text[] := '{}';
   i record;
   g record;
+  p record;
 BEGIN
   SELECT c.relname, n.nspname INTO live_name, schema_name
   FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = live;
@@ -31,7 +32,13 @@ BEGIN
                    CASE WHEN g.grantee = 0 THEN 'PUBLIC' ELSE g.grantee::regrole::text END,
                    CASE WHEN g.is_grantable THEN ' WITH GRANT OPTION' ELSE '' END);
   END LOOP;
-  EXECUTE format('ANALYZE %s', next);
+  IF EXISTS (SELECT 1 FROM pg_partitioned_table WHERE partrelid = next) THEN
+    FOR p IN SELECT relid FROM pg_partition_tree(next) WHERE isleaf LOOP
+      EXECUTE format('ANALYZE %s', p.relid::regclass);
+    END LOOP;
+  ELSE
+    EXECUTE format('ANALYZE %s', next);
+  END IF;
   EXECUTE format('DROP TABLE %s', live);
   EXECUTE format('ALTER TABLE %s RENAME TO %I', next, live_name);
   FOR k IN 1..cardinality(names) LOOP

@@ -1,0 +1,86 @@
+import { PrismaClient } from '@prisma/client';
+import { tileSql } from '../../src/tiles/tiles.sql';
+import { explain } from '../helpers/query-plans';
+import { prismaClient, resetImagery } from '../helpers/test-app';
+import { tileOf } from '../helpers/vector-tiles';
+
+// The coverage cells are one partition per zoom (migration 20261208100000), and the full rebuild sums
+// the zooms below 15 by their whole-number grid column and row: its cells must be the ones snapping each
+// zoom's points to the grid gave (the rebuild before), and a tile must read its zoom's partition only,
+// through that partition's index.
+const LON = 9.52;
+const LAT = 47.14;
+const WORLD = 40075016.685578488;
+const ORIGIN = -20037508.342789244;
+
+describe('coverage cells by zoom', () => {
+  let prisma: PrismaClient;
+  const q = <T>(sql: string) => prisma.$queryRawUnsafe<T[]>(sql);
+
+  beforeAll(async () => {
+    await resetImagery();
+    prisma = prismaClient();
+    // Images over the whole world, a dense block, and points on the cell borders of the low zooms.
+    await prisma.$executeRawUnsafe(`
+      INSERT INTO imagery (id, address, captured_at, heading, interactive, image_url, location)
+      SELECT gen_random_uuid(), 'Zoom ' || g, DATE '2020-01-01' + g % 700, g % 360, g % 3 = 0, 'https://img.test/z.jpg', p
+      FROM generate_series(1, 6000) g
+      CROSS JOIN LATERAL (SELECT CASE
+        WHEN g % 3 = 0 THEN ST_SetSRID(ST_MakePoint(-179.9 + (g * 7919 % 35980) / 100.0, -84.9 + (g * 104729 % 16980) / 100.0), 4326)
+        WHEN g % 3 = 1 THEN ST_SetSRID(ST_MakePoint(${LON} + (g % 60) * 0.00004, ${LAT} + (g / 60) * 0.00004), 4326)
+        ELSE ST_Transform(ST_SetSRID(ST_MakePoint(${ORIGIN} + (g % 64) * ${WORLD} / 64 + (g % 5 - 2) * 0.001,
+                                                  ${ORIGIN} + (g / 64 % 64) * ${WORLD} / 64 + (g % 7 - 3) * 0.001), 3857), 4326)
+        END AS p) l`);
+    await q('SELECT lis_refresh_coverage()');
+  }, 120_000);
+
+  afterAll(async () => {
+    await resetImagery();
+    await q('SELECT lis_refresh_coverage()');
+    await prisma.$disconnect();
+  });
+
+  it('gives zooms 14..0 the cells of snapping each zoom above to the grid, and every image in each zoom', async () => {
+    // The rebuild before this one: zoom 14 from the zoom 15 cells, each lower zoom from the one above,
+    // by ST_SnapToGrid and a group by the snapped point.
+    const snap = (z: number) =>
+      `ST_SnapToGrid(geom, ${ORIGIN} + ${WORLD} / (2 ^ ${z} * 64) / 2, ${ORIGIN} + ${WORLD} / (2 ^ ${z} * 64) / 2,
+                     ${WORLD} / (2 ^ ${z} * 64), ${WORLD} / (2 ^ ${z} * 64))`;
+    const levels = [
+      'SELECT 14 AS zoom, ' + snap(14) + ' AS geom, sum(count) AS count FROM coverage_cells WHERE zoom = 15 GROUP BY 2',
+    ];
+    for (let z = 13; z >= 0; z--)
+      levels.push(`SELECT ${z} AS zoom, ${snap(z)} AS geom, sum(count) AS count FROM z${z + 1} GROUP BY 2`);
+    const [diff] = await q<{ missing: number; extra: number; cells: number }>(`
+      WITH ${levels.map((l, i) => `z${14 - i} AS (${l})`).join(', ')},
+      reference AS (${levels.map((_, i) => `SELECT zoom, ST_AsEWKB(geom) AS g, count::int FROM z${14 - i}`).join(' UNION ALL ')}),
+      built AS (SELECT zoom::int, ST_AsEWKB(geom) AS g, count FROM coverage_cells WHERE zoom < 15)
+      SELECT (SELECT count(*)::int FROM (TABLE reference EXCEPT TABLE built) d) AS missing,
+             (SELECT count(*)::int FROM (TABLE built EXCEPT TABLE reference) d) AS extra,
+             (SELECT count(*)::int FROM built) AS cells`);
+    expect(diff).toEqual({ missing: 0, extra: 0, cells: expect.any(Number) });
+    expect(diff.cells).toBeGreaterThan(4000);
+    const perZoom = await q<{ n: number }>(
+      'SELECT sum(count)::int AS n FROM coverage_cells GROUP BY zoom ORDER BY zoom',
+    );
+    expect(perZoom.map((r) => r.n)).toEqual(Array(17).fill(6000));
+  });
+
+  it('keeps each zoom in its own partition', async () => {
+    const rows = await q<{ part: string; zooms: number[] }>(
+      `SELECT tableoid::regclass::text AS part, array_agg(DISTINCT zoom::int) AS zooms FROM coverage_cells GROUP BY 1 ORDER BY 1`,
+    );
+    expect(rows).toHaveLength(17);
+    for (const r of rows) expect(r.part).toBe(`coverage_cells_z${r.zooms[0]}`);
+    expect(rows.every((r) => r.zooms.length === 1)).toBe(true);
+  });
+
+  it.each([3, 14, 16])('a zoom %i tile reads its zoom partition only, through its index', async (z) => {
+    const text = await explain(prisma, tileSql(tileOf(LON, LAT, z)));
+    expect(text).toContain(`coverage_cells_z${z}_idx`);
+    const partitions = [...text.matchAll(/ on (coverage_cells\w*)/g)]
+      .map((m) => m[1])
+      .filter((n) => !n.endsWith('_idx'));
+    expect(new Set(partitions)).toEqual(new Set([`coverage_cells_z${z}`]));
+  });
+});
