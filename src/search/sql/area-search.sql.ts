@@ -30,7 +30,6 @@ export function areaSql(window: PageWindow, plan: SearchPlan, distributed = fals
 // is enough), which stops after cap + 1 rows within the circle's box: a bitmap scan, which the
 // planner picked for a dense block about as often, lists every record in the box first (20,000 for a
 // count of 101).
-
 export function areaCountSql(plan: SearchPlan, cap: number): Prisma.Sql {
   const where = Prisma.join(filterConditions(plan.filters), ' AND ');
   const anchor = plan.anchor!;
