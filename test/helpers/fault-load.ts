@@ -26,6 +26,9 @@ const QUERIES = {
   // A box and a circle newest first: read cell by cell (cell-walk.sql.ts).
   boxNewest: { bbox: [9.515, 47.135, 9.525, 47.145], sort: 'newest' },
   circleNewest: { query: '47.14, 9.52', sort: 'newest' },
+  // A named town within a region: its pinned records, and the other matches counted by their ids alone
+  // when those fill the page (headTailPageSql's count without an estimate).
+  townInRegion: { query: 'Faultwil', region: 'LI' },
   // Words near a point: the ranked text search that scores a run of equal matches once.
   textNear: { query: 'Fault Lane', near: { lat: 47.14, lon: 9.52, radius_m: 1000 } },
 } satisfies Record<string, string | object>;
