@@ -1,7 +1,12 @@
 import { PrismaClient } from '@prisma/client';
+import { Client } from 'pg';
+import { databaseTrouble } from '../../src/common/database-errors';
+import { PrismaService } from '../../src/database/prisma.service';
+import { MapDataRepository } from '../../src/map-data/map-data.repository';
 import { tileSql } from '../../src/tiles/tiles.sql';
 import { explain } from '../helpers/query-plans';
-import { prismaClient, resetImagery } from '../helpers/test-app';
+import { prismaClient, resetImagery, testConfig } from '../helpers/test-app';
+import { currentKind } from '../setup/test-database';
 import { tileOf } from '../helpers/vector-tiles';
 
 // The coverage cells are one partition per zoom (migration 20261208100000), and the full rebuild sums
@@ -12,6 +17,8 @@ const LON = 9.52;
 const LAT = 47.14;
 const WORLD = 40075016.685578488;
 const ORIGIN = -20037508.342789244;
+// The built-in database has no other session to end a backend from.
+const serverOnly = currentKind() === 'server' ? it : it.skip;
 
 describe('coverage cells by zoom', () => {
   let prisma: PrismaClient;
@@ -73,6 +80,47 @@ describe('coverage cells by zoom', () => {
     expect(rows).toHaveLength(17);
     for (const r of rows) expect(r.part).toBe(`coverage_cells_z${r.zooms[0]}`);
     expect(rows.every((r) => r.zooms.length === 1)).toBe(true);
+  });
+
+  // The rebuild swaps 17 new partitions in, in one transaction: a session ended between building them and
+  // dropping the live table (held there by a reader's lock) answers unavailable and leaves every cell.
+  serverOnly('a rebuild whose session is ended mid-swap is unavailable and leaves the cells as they were', async () => {
+    const cells = () =>
+      q<{ digest: string }>(
+        `SELECT md5(string_agg(zoom || ST_AsText(geom) || count || coalesce(image_id::text, ''), ',' ORDER BY zoom, ST_AsText(geom))) AS digest FROM coverage_cells`,
+      );
+    const before = await cells();
+    const reader = new Client({ connectionString: process.env.DATABASE_URL });
+    const service = new PrismaService(testConfig());
+    await reader.connect();
+    try {
+      await reader.query('BEGIN');
+      await reader.query('SELECT 1 FROM coverage_cells LIMIT 1');
+      const rebuilt = new MapDataRepository(service).rebuildCoverage().then(
+        () => new Error('the rebuild finished'),
+        (error: unknown) => error,
+      );
+      let ended = 0;
+      for (let i = 0; i < 400 && !ended; i++) {
+        await new Promise((r) => setTimeout(r, 25));
+        // Waiting for the live table's lock: the new partitions and their indexes are built.
+        const waiting = await q<{ ended: boolean }>(
+          `SELECT pg_terminate_backend(a.pid) AS ended FROM pg_stat_activity a JOIN pg_locks l ON l.pid = a.pid
+           WHERE NOT l.granted AND l.relation = 'coverage_cells'::regclass AND a.query LIKE '%lis_refresh_coverage%'`,
+        );
+        ended = waiting.length;
+      }
+      expect(ended).toBe(1);
+      expect(databaseTrouble(await rebuilt)).toBe('unavailable');
+    } finally {
+      await reader.query('ROLLBACK');
+      await reader.end();
+      await service.onModuleDestroy();
+    }
+    expect(await cells()).toEqual(before);
+    expect(await q(`SELECT to_regclass('coverage_cells_next')::text AS left`)).toEqual([{ left: null }]);
+    await q('SELECT lis_refresh_coverage()');
+    expect(await cells()).toEqual(before);
   });
 
   it.each([3, 14, 16])('a zoom %i tile reads its zoom partition only, through its index', async (z) => {
