@@ -28,6 +28,17 @@ async function search(
   return { status: response.status, body: await response.json(), servedBy: response.headers.get('x-served-by') };
 }
 
+// A setting of the PostgreSQL server running in one of the project's services.
+async function showSetting(project: ComposeProject, service: string, name: string): Promise<string> {
+  const shown = await project.run(
+    ['exec', '-T', service, 'psql', '-U', 'lis', '-d', 'lis', '-Atc', `SHOW ${name}`],
+    60_000,
+  );
+  if (shown.code !== 0)
+    throw new Error(`SHOW ${name} in ${service} exited ${shown.code}: ${shown.stderr.slice(-2000)}`);
+  return shown.stdout.trim();
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const docker = dockerAvailability();
@@ -76,6 +87,9 @@ describeWithDocker('docker compose up on a fresh clone', () => {
       expect(firstLog).toContain(`curl -s http://localhost:${project.port}/search`);
       expect(firstLog).toContain('docker compose --profile seed run --rm seed');
       expect(firstLog).toContain('docker compose exec -T api node dist/src/cli/import.cli.js -');
+
+      // The Compose file's buffer cache, not PostgreSQL's 128MB default (docs/operations.md#memory).
+      expect(await showSetting(project, 'db', 'shared_buffers')).toBe('1GB');
 
       const empty = await search(project, key, 'Beverly Hills');
       expect(empty.status).toBe(200);
@@ -132,6 +146,8 @@ describeWithDocker('docker compose up on a fresh clone', () => {
           await sleep(1000);
         }
       });
+
+      expect(await showSetting(project, 'db-replica', 'shared_buffers')).toBe('1GB');
 
       const answers = await Promise.all(Array.from({ length: 8 }, () => search(project, key, 'Beverly Hills', lb)));
       expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
