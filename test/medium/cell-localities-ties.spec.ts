@@ -90,7 +90,7 @@ describe('nearest locality by grid cell: ties, large cells', () => {
     const fromCells = await prisma.$queryRaw<Array<{ id: string; loc_id: string }>>`
       WITH r AS MATERIALIZED (${rowsSql(ids)}), ${Prisma.raw(cellLocalitiesCtes('r', KNN_CANDIDATES))}
       SELECT id::text, loc_id::text FROM cell_localities`;
-    const kindOf = new Map(ids.map((id, i) => [id, kinds[i]]));
+    const kindOf = new Map<string, string>(ids.map((id, i) => [id, kinds[i]]));
     const count = (kind: string) => fromCells.filter((r) => kindOf.get(r.id) === kind).length;
     expect(count('tie')).toBe(100);
     expect(count('sparse')).toBe(160);
