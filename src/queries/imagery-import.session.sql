@@ -119,9 +119,7 @@ FROM
         SELECT
           x.id,
           x.location,
-          x.recover,
-          floor(ST_X (x.location) / 0.01) AS cx,
-          floor(ST_Y (x.location) / 0.01) AS cy
+          x.recover
         FROM
           (
             SELECT
@@ -137,28 +135,64 @@ FROM
               NOT s.settled
           ) x
       ),
+      cell_rows AS MATERIALIZED (
+        SELECT
+          x.id,
+          x.location,
+          l.g,
+          floor(ST_X (x.location) / l.g) AS cx,
+          floor(ST_Y (x.location) / l.g) AS cy
+        FROM
+          (
+            SELECT
+              x.id,
+              x.location,
+              count(*) OVER (
+                PARTITION BY
+                  floor(ST_X (x.location) / 0.01),
+                  floor(ST_Y (x.location) / 0.01)
+              ) AS n_small,
+              count(*) OVER (
+                PARTITION BY
+                  floor(ST_X (x.location) / 1),
+                  floor(ST_Y (x.location) / 1)
+              ) AS n_wide
+            FROM
+              r x
+          ) x
+          CROSS JOIN LATERAL (
+            SELECT
+              CASE
+                WHEN x.n_small > 1 THEN 0.01::float8
+                WHEN x.n_wide > 1 THEN 1::float8
+              END AS g
+          ) l
+        WHERE
+          l.g IS NOT NULL
+      ),
       cells AS MATERIALIZED (
         SELECT
+          x.g,
           x.cx,
           x.cy,
           ST_SetSRID (
-            ST_MakePoint ((x.cx + 0.5) * 0.01, (x.cy + 0.5) * 0.01),
+            ST_MakePoint ((x.cx + 0.5) * x.g, (x.cy + 0.5) * x.g),
             4326
           ) AS centre
         FROM
-          r x
+          cell_rows x
         GROUP BY
+          x.g,
           x.cx,
           x.cy
-        HAVING
-          count(*) > 1
       ),
       reach AS MATERIALIZED (
         SELECT
+          c.g,
           c.cx,
           c.cy,
           c.centre,
-          k.farthest + 0.01 * sqrt(2) AS radius
+          k.farthest + c.g * sqrt(2) AS radius
         FROM
           cells c
           CROSS JOIN LATERAL (
@@ -184,62 +218,85 @@ FROM
       ),
       candidates AS MATERIALIZED (
         SELECT
+          e.g,
           e.cx,
           e.cy,
-          p.id,
-          p.name,
-          p.label,
-          p.locality,
-          p.region_code,
-          p.country_code,
-          p.location
+          array_agg(p.id) AS ids,
+          array_agg(p.location) AS locations,
+          array_agg(p.name) AS names,
+          array_agg(p.label) AS labels,
+          array_agg(p.locality) AS localitys,
+          array_agg(p.region_code) AS region_codes,
+          array_agg(p.country_code) AS country_codes
         FROM
           reach e
-          JOIN places p ON p.kind = 'locality'
-          AND p.location && ST_Expand (e.centre, e.radius)
-        WHERE
-          (p.location <-> e.centre) <= e.radius
+          CROSS JOIN LATERAL (
+            SELECT
+              p.id,
+              p.location,
+              p.name,
+              p.label,
+              p.locality,
+              p.region_code,
+              p.country_code
+            FROM
+              places p
+            WHERE
+              p.kind = 'locality'
+              AND p.location && ST_Expand (e.centre, e.radius)
+              AND (p.location <-> e.centre) <= e.radius
+            LIMIT
+              CASE
+                WHEN e.g = 0.01::float8 THEN NULL
+                ELSE 65
+              END
+          ) p
+        GROUP BY
+          e.g,
+          e.cx,
+          e.cy
+        HAVING
+          e.g = 0.01::float8
+          OR count(*) <= 64
       ),
       cell_localities AS MATERIALIZED (
-        SELECT DISTINCT
-          ON (t.id) t.id,
-          t.loc_id,
-          t.name,
-          t.label,
-          t.locality,
-          t.region_code,
-          t.country_code,
-          t.loc_location
+        SELECT
+          x.id,
+          c.ids[n.i] AS loc_id,
+          c.names[n.i] AS name,
+          c.labels[n.i] AS label,
+          c.localitys[n.i] AS locality,
+          c.region_codes[n.i] AS region_code,
+          c.country_codes[n.i] AS country_code,
+          c.locations[n.i] AS loc_location
         FROM
-          (
+          cell_rows x
+          JOIN candidates c ON c.g = x.g
+          AND c.cx = x.cx
+          AND c.cy = x.cy
+          CROSS JOIN LATERAL (
             SELECT
-              x.id,
-              x.location,
-              c.id AS loc_id,
-              c.name,
-              c.label,
-              c.locality,
-              c.region_code,
-              c.country_code,
-              c.location AS loc_location,
-              row_number() OVER (
-                PARTITION BY
-                  x.id
-                ORDER BY
-                  c.location <-> x.location,
-                  c.id
-              ) AS k
+              k.i
             FROM
-              r x
-              JOIN candidates c ON c.cx = x.cx
-              AND c.cy = x.cy
-          ) t
-        WHERE
-          t.k <= 3
-        ORDER BY
-          t.id,
-          ST_DistanceSphere (t.loc_location, t.location),
-          t.loc_id
+              (
+                SELECT
+                  u.i,
+                  u.id,
+                  u.location
+                FROM
+                  unnest(c.ids, c.locations) WITH ORDINALITY AS u (id, location, i)
+                ORDER BY
+                  u.location <-> x.location,
+                  u.id
+                LIMIT
+                  3
+              ) k
+            ORDER BY
+              ST_DistanceSphere (k.location, x.location),
+              k.id
+            LIMIT
+              1
+          ) n
       )
     SELECT
       r.id,
@@ -852,9 +909,7 @@ WITH
     SELECT
       x.id,
       x.location,
-      x.recover,
-      floor(ST_X (x.location) / 0.01) AS cx,
-      floor(ST_Y (x.location) / 0.01) AS cy
+      x.recover
     FROM
       (
         SELECT
@@ -870,28 +925,64 @@ WITH
           NOT s.settled
       ) x
   ),
+  cell_rows AS MATERIALIZED (
+    SELECT
+      x.id,
+      x.location,
+      l.g,
+      floor(ST_X (x.location) / l.g) AS cx,
+      floor(ST_Y (x.location) / l.g) AS cy
+    FROM
+      (
+        SELECT
+          x.id,
+          x.location,
+          count(*) OVER (
+            PARTITION BY
+              floor(ST_X (x.location) / 0.01),
+              floor(ST_Y (x.location) / 0.01)
+          ) AS n_small,
+          count(*) OVER (
+            PARTITION BY
+              floor(ST_X (x.location) / 1),
+              floor(ST_Y (x.location) / 1)
+          ) AS n_wide
+        FROM
+          r x
+      ) x
+      CROSS JOIN LATERAL (
+        SELECT
+          CASE
+            WHEN x.n_small > 1 THEN 0.01::float8
+            WHEN x.n_wide > 1 THEN 1::float8
+          END AS g
+      ) l
+    WHERE
+      l.g IS NOT NULL
+  ),
   cells AS MATERIALIZED (
     SELECT
+      x.g,
       x.cx,
       x.cy,
       ST_SetSRID (
-        ST_MakePoint ((x.cx + 0.5) * 0.01, (x.cy + 0.5) * 0.01),
+        ST_MakePoint ((x.cx + 0.5) * x.g, (x.cy + 0.5) * x.g),
         4326
       ) AS centre
     FROM
-      r x
+      cell_rows x
     GROUP BY
+      x.g,
       x.cx,
       x.cy
-    HAVING
-      count(*) > 1
   ),
   reach AS MATERIALIZED (
     SELECT
+      c.g,
       c.cx,
       c.cy,
       c.centre,
-      k.farthest + 0.01 * sqrt(2) AS radius
+      k.farthest + c.g * sqrt(2) AS radius
     FROM
       cells c
       CROSS JOIN LATERAL (
@@ -917,62 +1008,85 @@ WITH
   ),
   candidates AS MATERIALIZED (
     SELECT
+      e.g,
       e.cx,
       e.cy,
-      p.id,
-      p.name,
-      p.label,
-      p.locality,
-      p.region_code,
-      p.country_code,
-      p.location
+      array_agg(p.id) AS ids,
+      array_agg(p.location) AS locations,
+      array_agg(p.name) AS names,
+      array_agg(p.label) AS labels,
+      array_agg(p.locality) AS localitys,
+      array_agg(p.region_code) AS region_codes,
+      array_agg(p.country_code) AS country_codes
     FROM
       reach e
-      JOIN places p ON p.kind = 'locality'
-      AND p.location && ST_Expand (e.centre, e.radius)
-    WHERE
-      (p.location <-> e.centre) <= e.radius
+      CROSS JOIN LATERAL (
+        SELECT
+          p.id,
+          p.location,
+          p.name,
+          p.label,
+          p.locality,
+          p.region_code,
+          p.country_code
+        FROM
+          places p
+        WHERE
+          p.kind = 'locality'
+          AND p.location && ST_Expand (e.centre, e.radius)
+          AND (p.location <-> e.centre) <= e.radius
+        LIMIT
+          CASE
+            WHEN e.g = 0.01::float8 THEN NULL
+            ELSE 65
+          END
+      ) p
+    GROUP BY
+      e.g,
+      e.cx,
+      e.cy
+    HAVING
+      e.g = 0.01::float8
+      OR count(*) <= 64
   ),
   cell_localities AS MATERIALIZED (
-    SELECT DISTINCT
-      ON (t.id) t.id,
-      t.loc_id,
-      t.name,
-      t.label,
-      t.locality,
-      t.region_code,
-      t.country_code,
-      t.loc_location
+    SELECT
+      x.id,
+      c.ids[n.i] AS loc_id,
+      c.names[n.i] AS name,
+      c.labels[n.i] AS label,
+      c.localitys[n.i] AS locality,
+      c.region_codes[n.i] AS region_code,
+      c.country_codes[n.i] AS country_code,
+      c.locations[n.i] AS loc_location
     FROM
-      (
+      cell_rows x
+      JOIN candidates c ON c.g = x.g
+      AND c.cx = x.cx
+      AND c.cy = x.cy
+      CROSS JOIN LATERAL (
         SELECT
-          x.id,
-          x.location,
-          c.id AS loc_id,
-          c.name,
-          c.label,
-          c.locality,
-          c.region_code,
-          c.country_code,
-          c.location AS loc_location,
-          row_number() OVER (
-            PARTITION BY
-              x.id
-            ORDER BY
-              c.location <-> x.location,
-              c.id
-          ) AS k
+          k.i
         FROM
-          r x
-          JOIN candidates c ON c.cx = x.cx
-          AND c.cy = x.cy
-      ) t
-    WHERE
-      t.k <= 3
-    ORDER BY
-      t.id,
-      ST_DistanceSphere (t.loc_location, t.location),
-      t.loc_id
+          (
+            SELECT
+              u.i,
+              u.id,
+              u.location
+            FROM
+              unnest(c.ids, c.locations) WITH ORDINALITY AS u (id, location, i)
+            ORDER BY
+              u.location <-> x.location,
+              u.id
+            LIMIT
+              3
+          ) k
+        ORDER BY
+          ST_DistanceSphere (k.location, x.location),
+          k.id
+        LIMIT
+          1
+      ) n
   )
 SELECT
   r.id,

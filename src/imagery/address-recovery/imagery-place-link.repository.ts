@@ -3,7 +3,7 @@ import { Prisma } from '@prisma/client';
 import { GenerateSql, NoSql, SAMPLE_UUID, SqlSubject } from '../../database/generate-sql';
 import { PrismaService } from '../../database/prisma.service';
 import { READDRESSED_UPKEEP } from '../../search-index/vocabulary-upkeep.sql';
-import { cellLocalitiesCtes, cellOf } from './cell-localities.sql';
+import { cellLocalitiesCtes } from './cell-localities.sql';
 
 // A record without an address of its own takes the address of the nearest `address` place, else of the
 // nearest `street` place, within this many metres (on the spheroid); else its locality's label.
@@ -81,7 +81,7 @@ const STREET_ADDRESS = `CASE
 // from a lookup of its own.
 export function placeLinksSql(rows: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`
-    WITH r AS MATERIALIZED (SELECT x.id, x.location, x.recover, ${Prisma.raw(cellOf('x.location'))} FROM (${rows}) x),
+    WITH r AS MATERIALIZED (SELECT x.id, x.location, x.recover FROM (${rows}) x),
     ${Prisma.raw(cellLocalitiesCtes('r', KNN_CANDIDATES))}
     SELECT r.id, loc.id AS locality_id, loc.region_code, loc.country_code,
       CASE WHEN NOT r.recover THEN NULL WHEN adr.id IS NOT NULL THEN adr.label WHEN st.id IS NOT NULL THEN ${Prisma.raw(STREET_ADDRESS)}
