@@ -93,7 +93,8 @@ WITH
       (
         SELECT
           i.id,
-          true AS code_match
+          true AS code_match,
+          i.ctid AS tid
         FROM
           imagery i
         WHERE
@@ -101,7 +102,7 @@ WITH
         LIMIT
           $7
       ) x
-      JOIN imagery i ON i.id = x.id
+      JOIN imagery i ON i.ctid = x.tid
     ORDER BY
       x.id,
       x.code_match DESC
@@ -653,7 +654,8 @@ WITH
       (
         SELECT
           i.id,
-          true AS code_match
+          true AS code_match,
+          i.ctid AS tid
         FROM
           imagery i
         WHERE
@@ -661,7 +663,7 @@ WITH
         LIMIT
           $7
       ) x
-      JOIN imagery i ON i.id = x.id
+      JOIN imagery i ON i.ctid = x.tid
     ORDER BY
       x.id,
       x.code_match DESC
@@ -951,7 +953,8 @@ WITH
       (
         SELECT
           i.id,
-          true AS code_match
+          true AS code_match,
+          i.ctid AS tid
         FROM
           imagery i
         WHERE
@@ -959,7 +962,7 @@ WITH
         LIMIT
           $7
       ) x
-      JOIN imagery i ON i.id = x.id
+      JOIN imagery i ON i.ctid = x.tid
     ORDER BY
       x.id,
       x.code_match DESC
@@ -1206,7 +1209,8 @@ WITH
       (
         SELECT
           i.id,
-          true AS code_match
+          true AS code_match,
+          i.ctid AS tid
         FROM
           imagery i
         WHERE
@@ -1214,7 +1218,7 @@ WITH
         LIMIT
           $7
       ) x
-      JOIN imagery i ON i.id = x.id
+      JOIN imagery i ON i.ctid = x.tid
     ORDER BY
       x.id,
       x.code_match DESC
@@ -2248,7 +2252,8 @@ WITH
         (
           SELECT
             i.id,
-            true AS code_match
+            true AS code_match,
+            i.ctid AS tid
           FROM
             imagery i
           WHERE
@@ -2260,16 +2265,19 @@ WITH
         (
           SELECT
             r.id,
-            false AS code_match
+            false AS code_match,
+            r.tid
           FROM
             (
               SELECT
-                u.id
+                u.id,
+                u.tid
               FROM
                 (
                   (
                     SELECT
-                      i.id
+                      i.id,
+                      i.ctid AS tid
                     FROM
                       imagery i
                     WHERE
@@ -2287,7 +2295,8 @@ WITH
                   UNION ALL
                   (
                     SELECT
-                      x.id
+                      x.id,
+                      x.tid
                     FROM
                       unnest($33::uuid[], $34::text[]) WITH ORDINALITY AS p (id, name, n)
                       CROSS JOIN LATERAL (
@@ -2297,7 +2306,8 @@ WITH
                       CROSS JOIN LATERAL (
                         (
                           SELECT
-                            i.id
+                            i.id,
+                            i.ctid AS tid
                           FROM
                             imagery i
                           WHERE
@@ -2308,11 +2318,13 @@ WITH
                         UNION ALL
                         (
                           SELECT
-                            l.id
+                            l.id,
+                            l.tid
                           FROM
                             (
                               SELECT
                                 i.id,
+                                i.ctid AS tid,
                                 (
                                   i.address_origin <> 'own'
                                   OR i.address_tsv @@ q.name
@@ -2341,7 +2353,7 @@ WITH
             ) r
         )
       ) x
-      JOIN imagery i ON i.id = x.id
+      JOIN imagery i ON i.ctid = x.tid
     ORDER BY
       x.id,
       x.code_match DESC
@@ -2731,7 +2743,8 @@ WITH
         (
           SELECT
             i.id,
-            true AS code_match
+            true AS code_match,
+            i.ctid AS tid
           FROM
             imagery i
           WHERE
@@ -2743,16 +2756,19 @@ WITH
         (
           SELECT
             r.id,
-            false AS code_match
+            false AS code_match,
+            r.tid
           FROM
             (
               SELECT
-                u.id
+                u.id,
+                u.tid
               FROM
                 (
                   (
                     SELECT
-                      i.id
+                      i.id,
+                      i.ctid AS tid
                     FROM
                       imagery i
                     WHERE
@@ -2770,7 +2786,8 @@ WITH
                   UNION ALL
                   (
                     SELECT
-                      x.id
+                      x.id,
+                      x.tid
                     FROM
                       unnest($33::uuid[], $34::text[]) WITH ORDINALITY AS p (id, name, n)
                       CROSS JOIN LATERAL (
@@ -2780,7 +2797,8 @@ WITH
                       CROSS JOIN LATERAL (
                         (
                           SELECT
-                            i.id
+                            i.id,
+                            i.ctid AS tid
                           FROM
                             imagery i
                           WHERE
@@ -2791,11 +2809,13 @@ WITH
                         UNION ALL
                         (
                           SELECT
-                            l.id
+                            l.id,
+                            l.tid
                           FROM
                             (
                               SELECT
                                 i.id,
+                                i.ctid AS tid,
                                 (
                                   i.address_origin <> 'own'
                                   OR i.address_tsv @@ q.name
@@ -2824,7 +2844,7 @@ WITH
             ) r
         )
       ) x
-      JOIN imagery i ON i.id = x.id
+      JOIN imagery i ON i.ctid = x.tid
     ORDER BY
       x.id,
       x.code_match DESC
@@ -3291,7 +3311,8 @@ WITH
         (
           SELECT
             i.id,
-            true AS code_match
+            true AS code_match,
+            i.ctid AS tid
           FROM
             imagery i
           WHERE
@@ -3303,11 +3324,13 @@ WITH
         (
           SELECT
             r.id,
-            false AS code_match
+            false AS code_match,
+            r.tid
           FROM
             (
               SELECT
-                x.id
+                x.id,
+                x.tid
               FROM
                 unnest($47::uuid[], $48::text[]) WITH ORDINALITY AS p (id, name, n)
                 CROSS JOIN LATERAL (
@@ -3317,7 +3340,8 @@ WITH
                 CROSS JOIN LATERAL (
                   (
                     SELECT
-                      i.id
+                      i.id,
+                      i.ctid AS tid
                     FROM
                       imagery i
                     WHERE
@@ -3328,11 +3352,13 @@ WITH
                   UNION ALL
                   (
                     SELECT
-                      l.id
+                      l.id,
+                      l.tid
                     FROM
                       (
                         SELECT
                           i.id,
+                          i.ctid AS tid,
                           (
                             i.address_origin <> 'own'
                             OR i.address_tsv @@ q.name
@@ -3359,7 +3385,8 @@ WITH
           (
             SELECT
               i.id,
-              false AS code_match
+              false AS code_match,
+              i.ctid AS tid
             FROM
               imagery i
             WHERE
@@ -3405,7 +3432,7 @@ WITH
           )
         )
       ) x
-      JOIN imagery i ON i.id = x.id
+      JOIN imagery i ON i.ctid = x.tid
     ORDER BY
       x.id,
       x.code_match DESC
@@ -3803,7 +3830,8 @@ WITH
         (
           SELECT
             i.id,
-            true AS code_match
+            true AS code_match,
+            i.ctid AS tid
           FROM
             imagery i
           WHERE
@@ -3816,16 +3844,19 @@ WITH
         (
           SELECT
             r.id,
-            false AS code_match
+            false AS code_match,
+            r.tid
           FROM
             (
               SELECT
-                u.id
+                u.id,
+                u.tid
               FROM
                 (
                   (
                     SELECT
-                      i.id
+                      i.id,
+                      i.ctid AS tid
                     FROM
                       imagery i
                     WHERE
@@ -3844,7 +3875,8 @@ WITH
                   UNION ALL
                   (
                     SELECT
-                      x.id
+                      x.id,
+                      x.tid
                     FROM
                       unnest($35::uuid[], $36::text[]) WITH ORDINALITY AS p (id, name, n)
                       CROSS JOIN LATERAL (
@@ -3854,7 +3886,8 @@ WITH
                       CROSS JOIN LATERAL (
                         (
                           SELECT
-                            i.id
+                            i.id,
+                            i.ctid AS tid
                           FROM
                             imagery i
                           WHERE
@@ -3866,11 +3899,13 @@ WITH
                         UNION ALL
                         (
                           SELECT
-                            l.id
+                            l.id,
+                            l.tid
                           FROM
                             (
                               SELECT
                                 i.id,
+                                i.ctid AS tid,
                                 (
                                   i.address_origin <> 'own'
                                   OR i.address_tsv @@ q.name
@@ -3900,7 +3935,7 @@ WITH
             ) r
         )
       ) x
-      JOIN imagery i ON i.id = x.id
+      JOIN imagery i ON i.ctid = x.tid
     ORDER BY
       x.id,
       x.code_match DESC
