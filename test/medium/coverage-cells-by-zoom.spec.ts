@@ -73,6 +73,27 @@ describe('coverage cells by zoom', () => {
     expect(perZoom.map((r) => r.n)).toEqual(Array(17).fill(6000));
   });
 
+  it('gives zooms 16 and 15 each grid cell of its own images, counted, with the newest of them', async () => {
+    // Each zoom's cells straight from the images, by floor() of the projected point at that zoom (the
+    // rebuild takes zoom 15 from zoom 16's column and row halved).
+    const reference = (z: number) => `
+      SELECT DISTINCT ON (cy, cx) ${z} AS zoom, ST_AsEWKB(p) AS g, count(*) OVER (PARTITION BY cy, cx)::int AS count,
+             id AS image_id, heading, interactive, captured_at
+      FROM (SELECT floor((ST_X(p) - ${ORIGIN}) / (${WORLD} / (2 ^ ${z} * 64)))::int AS cx,
+                   floor((${-ORIGIN} - ST_Y(p)) / (${WORLD} / (2 ^ ${z} * 64)))::int AS cy, q.*
+            FROM (SELECT ST_Transform(location, 3857) AS p, id, heading, interactive, captured_at FROM imagery) q) i
+      ORDER BY cy, cx, captured_at DESC, id`;
+    const [diff] = await q<{ missing: number; extra: number; cells: number }>(`
+      WITH reference AS ((${reference(16)}) UNION ALL (${reference(15)})),
+      built AS (SELECT zoom::int, ST_AsEWKB(geom) AS g, count, image_id, heading, interactive, captured_at
+                FROM coverage_cells WHERE zoom >= 15)
+      SELECT (SELECT count(*)::int FROM (TABLE reference EXCEPT ALL TABLE built) d) AS missing,
+             (SELECT count(*)::int FROM (TABLE built EXCEPT ALL TABLE reference) d) AS extra,
+             (SELECT count(*)::int FROM built) AS cells`);
+    expect(diff).toEqual({ missing: 0, extra: 0, cells: expect.any(Number) });
+    expect(diff.cells).toBeGreaterThan(4000);
+  });
+
   it('keeps each zoom in its own partition', async () => {
     const rows = await q<{ part: string; zooms: number[] }>(
       `SELECT tableoid::regclass::text AS part, array_agg(DISTINCT zoom::int) AS zooms FROM coverage_cells GROUP BY 1 ORDER BY 1`,
