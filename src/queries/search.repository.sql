@@ -93,8 +93,7 @@ WITH
       (
         SELECT
           i.id,
-          true AS code_match,
-          i.ctid AS tid
+          true AS code_match
         FROM
           imagery i
         WHERE
@@ -102,7 +101,7 @@ WITH
         LIMIT
           $7
       ) x
-      JOIN imagery i ON i.ctid = x.tid
+      JOIN imagery i ON i.id = x.id
     ORDER BY
       x.id,
       x.code_match DESC
@@ -654,8 +653,7 @@ WITH
       (
         SELECT
           i.id,
-          true AS code_match,
-          i.ctid AS tid
+          true AS code_match
         FROM
           imagery i
         WHERE
@@ -663,7 +661,7 @@ WITH
         LIMIT
           $7
       ) x
-      JOIN imagery i ON i.ctid = x.tid
+      JOIN imagery i ON i.id = x.id
     ORDER BY
       x.id,
       x.code_match DESC
@@ -953,8 +951,7 @@ WITH
       (
         SELECT
           i.id,
-          true AS code_match,
-          i.ctid AS tid
+          true AS code_match
         FROM
           imagery i
         WHERE
@@ -962,7 +959,7 @@ WITH
         LIMIT
           $7
       ) x
-      JOIN imagery i ON i.ctid = x.tid
+      JOIN imagery i ON i.id = x.id
     ORDER BY
       x.id,
       x.code_match DESC
@@ -1209,8 +1206,7 @@ WITH
       (
         SELECT
           i.id,
-          true AS code_match,
-          i.ctid AS tid
+          true AS code_match
         FROM
           imagery i
         WHERE
@@ -1218,7 +1214,7 @@ WITH
         LIMIT
           $7
       ) x
-      JOIN imagery i ON i.ctid = x.tid
+      JOIN imagery i ON i.id = x.id
     ORDER BY
       x.id,
       x.code_match DESC
@@ -2252,8 +2248,7 @@ WITH
         (
           SELECT
             i.id,
-            true AS code_match,
-            i.ctid AS tid
+            true AS code_match
           FROM
             imagery i
           WHERE
@@ -2265,19 +2260,16 @@ WITH
         (
           SELECT
             r.id,
-            false AS code_match,
-            r.tid
+            false AS code_match
           FROM
             (
               SELECT
-                u.id,
-                u.tid
+                u.id
               FROM
                 (
                   (
                     SELECT
-                      i.id,
-                      i.ctid AS tid
+                      i.id
                     FROM
                       imagery i
                     WHERE
@@ -2295,8 +2287,7 @@ WITH
                   UNION ALL
                   (
                     SELECT
-                      x.id,
-                      x.tid
+                      x.id
                     FROM
                       unnest($33::uuid[], $34::text[]) WITH ORDINALITY AS p (id, name, n)
                       CROSS JOIN LATERAL (
@@ -2306,8 +2297,7 @@ WITH
                       CROSS JOIN LATERAL (
                         (
                           SELECT
-                            i.id,
-                            i.ctid AS tid
+                            i.id
                           FROM
                             imagery i
                           WHERE
@@ -2318,13 +2308,11 @@ WITH
                         UNION ALL
                         (
                           SELECT
-                            l.id,
-                            l.tid
+                            l.id
                           FROM
                             (
                               SELECT
                                 i.id,
-                                i.ctid AS tid,
                                 (
                                   i.address_origin <> 'own'
                                   OR i.address_tsv @@ q.name
@@ -2353,7 +2341,7 @@ WITH
             ) r
         )
       ) x
-      JOIN imagery i ON i.ctid = x.tid
+      JOIN imagery i ON i.id = x.id
     ORDER BY
       x.id,
       x.code_match DESC
@@ -2743,8 +2731,7 @@ WITH
         (
           SELECT
             i.id,
-            true AS code_match,
-            i.ctid AS tid
+            true AS code_match
           FROM
             imagery i
           WHERE
@@ -2756,19 +2743,16 @@ WITH
         (
           SELECT
             r.id,
-            false AS code_match,
-            r.tid
+            false AS code_match
           FROM
             (
               SELECT
-                u.id,
-                u.tid
+                u.id
               FROM
                 (
                   (
                     SELECT
-                      i.id,
-                      i.ctid AS tid
+                      i.id
                     FROM
                       imagery i
                     WHERE
@@ -2786,8 +2770,7 @@ WITH
                   UNION ALL
                   (
                     SELECT
-                      x.id,
-                      x.tid
+                      x.id
                     FROM
                       unnest($33::uuid[], $34::text[]) WITH ORDINALITY AS p (id, name, n)
                       CROSS JOIN LATERAL (
@@ -2797,8 +2780,7 @@ WITH
                       CROSS JOIN LATERAL (
                         (
                           SELECT
-                            i.id,
-                            i.ctid AS tid
+                            i.id
                           FROM
                             imagery i
                           WHERE
@@ -2809,13 +2791,11 @@ WITH
                         UNION ALL
                         (
                           SELECT
-                            l.id,
-                            l.tid
+                            l.id
                           FROM
                             (
                               SELECT
                                 i.id,
-                                i.ctid AS tid,
                                 (
                                   i.address_origin <> 'own'
                                   OR i.address_tsv @@ q.name
@@ -2844,7 +2824,7 @@ WITH
             ) r
         )
       ) x
-      JOIN imagery i ON i.ctid = x.tid
+      JOIN imagery i ON i.id = x.id
     ORDER BY
       x.id,
       x.code_match DESC
@@ -3311,8 +3291,7 @@ WITH
         (
           SELECT
             i.id,
-            true AS code_match,
-            i.ctid AS tid
+            true AS code_match
           FROM
             imagery i
           WHERE
@@ -3324,13 +3303,11 @@ WITH
         (
           SELECT
             r.id,
-            false AS code_match,
-            r.tid
+            false AS code_match
           FROM
             (
               SELECT
-                x.id,
-                x.tid
+                x.id
               FROM
                 unnest($47::uuid[], $48::text[]) WITH ORDINALITY AS p (id, name, n)
                 CROSS JOIN LATERAL (
@@ -3340,8 +3317,7 @@ WITH
                 CROSS JOIN LATERAL (
                   (
                     SELECT
-                      i.id,
-                      i.ctid AS tid
+                      i.id
                     FROM
                       imagery i
                     WHERE
@@ -3352,13 +3328,11 @@ WITH
                   UNION ALL
                   (
                     SELECT
-                      l.id,
-                      l.tid
+                      l.id
                     FROM
                       (
                         SELECT
                           i.id,
-                          i.ctid AS tid,
                           (
                             i.address_origin <> 'own'
                             OR i.address_tsv @@ q.name
@@ -3385,8 +3359,7 @@ WITH
           (
             SELECT
               i.id,
-              false AS code_match,
-              i.ctid AS tid
+              false AS code_match
             FROM
               imagery i
             WHERE
@@ -3432,7 +3405,7 @@ WITH
           )
         )
       ) x
-      JOIN imagery i ON i.ctid = x.tid
+      JOIN imagery i ON i.id = x.id
     ORDER BY
       x.id,
       x.code_match DESC
@@ -3830,8 +3803,7 @@ WITH
         (
           SELECT
             i.id,
-            true AS code_match,
-            i.ctid AS tid
+            true AS code_match
           FROM
             imagery i
           WHERE
@@ -3844,19 +3816,16 @@ WITH
         (
           SELECT
             r.id,
-            false AS code_match,
-            r.tid
+            false AS code_match
           FROM
             (
               SELECT
-                u.id,
-                u.tid
+                u.id
               FROM
                 (
                   (
                     SELECT
-                      i.id,
-                      i.ctid AS tid
+                      i.id
                     FROM
                       imagery i
                     WHERE
@@ -3875,8 +3844,7 @@ WITH
                   UNION ALL
                   (
                     SELECT
-                      x.id,
-                      x.tid
+                      x.id
                     FROM
                       unnest($35::uuid[], $36::text[]) WITH ORDINALITY AS p (id, name, n)
                       CROSS JOIN LATERAL (
@@ -3886,8 +3854,7 @@ WITH
                       CROSS JOIN LATERAL (
                         (
                           SELECT
-                            i.id,
-                            i.ctid AS tid
+                            i.id
                           FROM
                             imagery i
                           WHERE
@@ -3899,13 +3866,11 @@ WITH
                         UNION ALL
                         (
                           SELECT
-                            l.id,
-                            l.tid
+                            l.id
                           FROM
                             (
                               SELECT
                                 i.id,
-                                i.ctid AS tid,
                                 (
                                   i.address_origin <> 'own'
                                   OR i.address_tsv @@ q.name
@@ -3935,7 +3900,7 @@ WITH
             ) r
         )
       ) x
-      JOIN imagery i ON i.ctid = x.tid
+      JOIN imagery i ON i.id = x.id
     ORDER BY
       x.id,
       x.code_match DESC

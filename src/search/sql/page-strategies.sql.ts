@@ -152,12 +152,10 @@ function foundScoredOnceSql(
 }
 
 // The pinned rows (id, code_match, score), scored; the CTE `pinned` of the head-and-tail strategies.
-// Each record is read again by the ctid its row carries (see pinnedTid), on Citus by its id.
 export function pinnedRowsSql(search: HeadTailSearch): Prisma.Sql {
-  const record = search.distributed ? Prisma.sql`i.id = x.id` : Prisma.sql`i.ctid = x.tid`;
   return search.pinned
     ? Prisma.sql`SELECT DISTINCT ON (x.id) x.id, x.code_match, (${search.pinnedScore})::float8 AS score
-        FROM (${search.pinned}) x JOIN imagery i ON ${record} ORDER BY x.id, x.code_match DESC`
+        FROM (${search.pinned}) x JOIN imagery i ON i.id = x.id ORDER BY x.id, x.code_match DESC`
     : Prisma.sql`SELECT NULL::uuid AS id, false AS code_match, NULL::float8 AS score WHERE false`;
 }
 
@@ -179,7 +177,7 @@ export interface HeadTailSearch extends TextSearch {
   /** The matches that are not code matches (alias i): a tsvector test alone, read in table order. */
   found: Prisma.Sql;
   /**
-   * Rows ranked before the head whatever their position, or null: a statement listing (id, code_match, and on one server tid: see pinnedTid)
+   * Rows ranked before the head whatever their position, or null: a statement listing (id, code_match)
    * of the code matches (SCORE_CAP at most) and of the records of the places the query names
    * (PINNED_RECORDS_CAP at most).
    */

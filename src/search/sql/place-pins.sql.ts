@@ -147,14 +147,6 @@ export function pinsSql(
   };
 }
 
-// On one server each pinned row carries where its record lies (ctid, as tid): the pinned rows are
-// scored by a TID scan of that heap tuple, which their probes have just read, not by a probe of
-// imagery_pkey per row (three more index pages each, a leaf out of 1M random ids seldom cached).
-// Within one statement a ctid names the version its snapshot sees. Citus plans no ctid join: there
-// the rows carry their ids alone and are joined on them.
-export const pinnedTid = (alias: string, column: 'ctid' | 'tid', distributed: boolean): Prisma.Sql =>
-  distributed ? Prisma.empty : Prisma.raw(`, ${alias}.${column}${column === 'ctid' ? ' AS tid' : ''}`);
-
 // The records of the named places, best place first, PINNED_RECORDS_CAP at most: a named town's
 // records nearest its centre (a nearest-first probe of the geography index, bounded by
 // CENTRE_RADIUS_M), then per place an index probe that stops at the cap. A locality's records are
@@ -168,30 +160,29 @@ function pinnedRowsSql(pins: PlacePins, alsoWhere: Prisma.Sql, distributed: bool
   const places = distributed ? eachPlaceSql(pins, alsoWhere) : lateralPlacesSql(pins, alsoWhere);
   const c = pins.centre;
   const named = c
-    ? Prisma.sql`SELECT u.id${pinnedTid('u', 'tid', distributed)} FROM (
-        (SELECT i.id${pinnedTid('i', 'ctid', distributed)} FROM imagery i WHERE ${nearCentreSql(c)} ${alsoWhere}
+    ? Prisma.sql`SELECT u.id FROM (
+        (SELECT i.id FROM imagery i WHERE ${nearCentreSql(c)} ${alsoWhere}
           ORDER BY i.location::geography <-> ${geography(c)} LIMIT ${PINNED_RECORDS_CAP})
         UNION ALL (${places})
       ) u LIMIT ${PINNED_RECORDS_CAP}`
     : places;
   return Prisma.sql`
-    SELECT r.id, false AS code_match${pinnedTid('r', 'tid', distributed)} FROM (${named}) r
+    SELECT r.id, false AS code_match FROM (${named}) r
     ${joinOrEmpty(
       pins.views.map(
         (v) =>
-          Prisma.sql`UNION ALL (SELECT i.id, false AS code_match${pinnedTid('i', 'ctid', distributed)} FROM imagery i WHERE ${viewedSql(v)} ${alsoWhere} LIMIT ${PINNED_RECORDS_CAP})`,
+          Prisma.sql`UNION ALL (SELECT i.id, false AS code_match FROM imagery i WHERE ${viewedSql(v)} ${alsoWhere} LIMIT ${PINNED_RECORDS_CAP})`,
       ),
     )}`;
 }
 
 // One named place's records: those whose address came from it, then those of its locality that are
 // its imagery (ofLocalitySql on the name's tsquery).
-function placeRowsSql(id: Prisma.Sql, name: Prisma.Sql, alsoWhere: Prisma.Sql, distributed: boolean): Prisma.Sql {
-  const tid = pinnedTid('i', 'ctid', distributed);
-  return Prisma.sql`(SELECT i.id${tid} FROM imagery i WHERE i.place_id = ${id} ${alsoWhere} LIMIT ${PINNED_RECORDS_CAP})
+function placeRowsSql(id: Prisma.Sql, name: Prisma.Sql, alsoWhere: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(SELECT i.id FROM imagery i WHERE i.place_id = ${id} ${alsoWhere} LIMIT ${PINNED_RECORDS_CAP})
         UNION ALL
-        (SELECT l.id${pinnedTid('l', 'tid', distributed)} FROM (
-          SELECT i.id${tid}, ${ofLocalitySql(name)} ${alsoWhere} AS its
+        (SELECT l.id FROM (
+          SELECT i.id, ${ofLocalitySql(name)} ${alsoWhere} AS its
           FROM imagery i WHERE i.locality_id = ${id} LIMIT ${LOCALITY_RECORDS_READ}
         ) l WHERE l.its LIMIT ${PINNED_RECORDS_CAP})`;
 }
@@ -200,10 +191,10 @@ function placeRowsSql(id: Prisma.Sql, name: Prisma.Sql, alsoWhere: Prisma.Sql, d
 // function scan's order, so the cap stops the probes without a sort), each name parsed once.
 function lateralPlacesSql(pins: PlacePins, alsoWhere: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`
-      SELECT x.id${pinnedTid('x', 'tid', false)} FROM unnest(${pins.ids}::uuid[], ${pins.names}::text[]) WITH ORDINALITY AS p(id, name, n)
+      SELECT x.id FROM unnest(${pins.ids}::uuid[], ${pins.names}::text[]) WITH ORDINALITY AS p(id, name, n)
       CROSS JOIN LATERAL (SELECT to_tsquery('simple', p.name) AS name) q
       CROSS JOIN LATERAL (
-        ${placeRowsSql(Prisma.sql`p.id`, Prisma.sql`q.name`, alsoWhere, false)}
+        ${placeRowsSql(Prisma.sql`p.id`, Prisma.sql`q.name`, alsoWhere)}
       ) x
       ORDER BY p.n
       LIMIT ${PINNED_RECORDS_CAP}`;
@@ -216,7 +207,7 @@ function lateralPlacesSql(pins: PlacePins, alsoWhere: Prisma.Sql): Prisma.Sql {
 // MAX_PINNED_PLACES) costs the planner more than the probes cost to run.
 function eachPlaceSql(pins: PlacePins, alsoWhere: Prisma.Sql): Prisma.Sql {
   const each = pins.ids.map((id, k) =>
-    placeRowsSql(Prisma.sql`${id}::uuid`, Prisma.sql`to_tsquery('simple', ${pins.names[k]})`, alsoWhere, true),
+    placeRowsSql(Prisma.sql`${id}::uuid`, Prisma.sql`to_tsquery('simple', ${pins.names[k]})`, alsoWhere),
   );
   return Prisma.sql`
       SELECT x.id FROM (${Prisma.join(each, ' UNION ALL ')}) x

@@ -3,7 +3,7 @@ import { NO_FILTERS, SearchPlan } from '../search-planner';
 import { COUNT_CAP, PageWindow, SCORE_CAP } from '../search-limits';
 import { TextQuery } from '../search-query';
 import { PLAIN_SHAPE } from '../index-choice';
-import { PlacePins, pinnedTid, pinsSql } from './place-pins.sql';
+import { PlacePins, pinsSql } from './place-pins.sql';
 import { filterConditions } from './filter-conditions.sql';
 import {
   headTailPageSql,
@@ -82,8 +82,7 @@ export function fullTextSql(
   const codes =
     query.code === null
       ? null
-      : Prisma.sql`SELECT i.id, true AS code_match${pinnedTid('i', 'ctid', distributed)} FROM imagery i
-          WHERE i.address_code = ${query.code} ${and} LIMIT ${SCORE_CAP}`;
+      : Prisma.sql`SELECT i.id, true AS code_match FROM imagery i WHERE i.address_code = ${query.code} ${and} LIMIT ${SCORE_CAP}`;
   const pinRows = pinned?.rows ?? null;
   // Without filters (or a region alone) the pinned rows rank first, the others by text alone (their
   // place's pin is what the pinned rows carry), so a page the pinned rows fill is the same page
