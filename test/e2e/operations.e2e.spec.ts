@@ -60,7 +60,8 @@ describe('operations', () => {
     it('exposes request durations by route template, method and status, and search result counts', async () => {
       await contract.http.post('/search').set('x-api-key', key).send({ query: 'Qqqxz Nowhere' }).expect(200);
       await contract.http.post('/search').set('x-api-key', key).send({ query: 'Vaduz', limit: 0 }).expect(400);
-      await contract.direct.get('/no/such/path/12345').expect(404);
+      // A path segment no metric value can spell by chance (a duration such as 0.012345343 holds "12345").
+      await contract.direct.get('/no/such/path/unknown-segment').expect(404);
       const res = await contract.http.get('/metrics').expect(200);
       expect(res.headers['content-type']).toMatch(/^text\/plain;/);
       expect(res.headers['content-type']).toContain('version=0.0.4');
@@ -80,7 +81,7 @@ describe('operations', () => {
         }),
       ).toBeGreaterThanOrEqual(1);
       // Unknown paths never become label values (unbounded cardinality).
-      expect(text).not.toContain('12345');
+      expect(text).not.toContain('unknown-segment');
       expect(
         metric(text, 'http_request_duration_seconds_count', { route: 'unmatched', method: 'GET', status_code: '404' }),
       ).toBeGreaterThanOrEqual(1);
