@@ -145,10 +145,12 @@ export class ImageryImportService {
   }
 
   // Refreshes the map's coverage cells on a connection of its own; undefined when nothing was written.
-  // A first load starts it before its indexes are built: the rebuild reads every record once, with no
-  // index, and writes only the coverage tables, so it uses the core the index builds, the catalogue's
-  // statistics and the ranked lists leave idle (they take turns on the import's connections) instead
-  // of waiting for them all. Never rejects: its failure is thrown when the import awaits it (unwrap).
+  // A first load starts it before its indexes are built: its full rebuild reads every record once, with
+  // no index, and writes only the coverage tables, so it uses the core the index builds, the catalogue's
+  // statistics and the ranked lists leave idle instead of waiting for them all (a first load is never on
+  // the built-in database, whose connections share one session). Any other import starts it after the
+  // lists, as before: the incremental refresh plans with the statistics just taken. Never rejects: its
+  // failure is thrown when the import awaits it (unwrap).
   private startCoverage(summary: ImportSummary): Promise<Settled<CoverageSummary>> | undefined {
     if (!changed(summary)) return undefined;
     const started = Date.now();
