@@ -79,6 +79,8 @@ export class ImageryImportService {
       connections,
       firstLoad: options.firstLoad !== false,
     });
+    // A first load's coverage rebuild, started once every batch is in (see startCoverage).
+    let coverage: Promise<Settled<CoverageSummary>> | undefined;
     try {
       const writer = new BatchWriter(
         session,
@@ -115,11 +117,16 @@ export class ImageryImportService {
         else summary.deleted = await session.deleteMissing();
       }
       if (session.isFirstLoad) {
+        coverage = this.startCoverage(summary);
         const started = Date.now();
         await session.endFirstLoad();
         summary.firstLoadIndexSeconds = (Date.now() - started) / 1000;
       }
       if (summary.inserted + summary.updated + summary.deleted > 0) await session.analyze();
+    } catch (error) {
+      // A failed run ends once its coverage rebuild has (committed or rolled back on its own connection).
+      await coverage;
+      throw error;
     } finally {
       // A first load cut short by an error still gets its indexes back before the connections end.
       try {
@@ -129,14 +136,42 @@ export class ImageryImportService {
       }
     }
     // After the session's lock is gone; even for an interrupted run, whose batches are committed.
-    if (!summary.dryRun && summary.inserted + summary.updated + summary.deleted > 0) {
+    if (changed(summary)) {
       summary.listsNotRefreshed = await this.rankedLists.refreshOrWhyNot(connections);
       // The map's coverage layer (and every tile's ETag, docs/map-tiles.md).
-      const started = Date.now();
-      summary.coverage = { ...(await this.mapData.refreshCoverage()), seconds: (Date.now() - started) / 1000 };
+      summary.coverage = unwrap(await (coverage ?? this.startCoverage(summary)!));
     }
     return tally.done();
   }
+
+  // Refreshes the map's coverage cells on a connection of its own; undefined when nothing was written.
+  // A first load starts it before its indexes are built: its full rebuild reads every record once, with
+  // no index, and writes only the coverage tables, so it uses the core the index builds, the catalogue's
+  // statistics and the ranked lists leave idle instead of waiting for them all (a first load is never on
+  // the built-in database, whose connections share one session). Any other import starts it after the
+  // lists, as before: the incremental refresh plans with the statistics just taken. Never rejects: its
+  // failure is thrown when the import awaits it (unwrap).
+  private startCoverage(summary: ImportSummary): Promise<Settled<CoverageSummary>> | undefined {
+    if (!changed(summary)) return undefined;
+    const started = Date.now();
+    return this.mapData.refreshCoverage().then(
+      (refresh) => ({ ok: true, value: { ...refresh, seconds: (Date.now() - started) / 1000 } }),
+      (error: unknown) => ({ ok: false, error }),
+    );
+  }
+}
+
+type CoverageSummary = NonNullable<ImportSummary['coverage']>;
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+function unwrap<T>(settled: Settled<T>): T {
+  if (!settled.ok) throw settled.error;
+  return settled.value;
+}
+
+// Whether the run wrote anything: the ranked lists and the coverage cells are then refreshed.
+function changed(summary: ImportSummary): boolean {
+  return !summary.dryRun && summary.inserted + summary.updated + summary.deleted > 0;
 }
 
 function toRecord(item: FeatureItem): FeatureResult {
