@@ -36,6 +36,18 @@ interface RunResult {
   code: number | null;
 }
 
+const USAGE = `npm run bench:import -- [options]
+  --records N              records in the generated file (default 1000000)
+  --format F               ndjson (default), geojsonseq, geojson or csv
+  --gzip                   gzip the file
+  --batch-size N           the importer's batch size (its default otherwise)
+  --connections N          the importer's connections (its default otherwise)
+  --places                 load a synthetic gazetteer first: every record linked to a locality
+  --without-address P      with --places: P percent of the records without an address (recovered)
+  --another-source         then load as many records of another source into the full database, and
+                           that source again with a tenth gone (--delete-missing)
+The throwaway database is made on TEST_DATABASE_URL's server (docs/benchmarks.md).`;
+
 const CLOCK_TICKS = 100; // USER_HZ on Linux
 
 // utime + stime of a process, in seconds (Linux /proc); 0 once it has gone.
@@ -117,8 +129,13 @@ async function main(): Promise<void> {
       places: { type: 'boolean', default: false },
       'without-address': { type: 'string', default: '0' },
       'another-source': { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
     },
   });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
   const withoutAddress = Number(values['without-address']);
   if (!Number.isInteger(withoutAddress) || withoutAddress < 0 || withoutAddress > 100)
     throw new Error('--without-address must be a percentage (0 to 100)');
