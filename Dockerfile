@@ -31,9 +31,15 @@ RUN npm prune --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund
 # --- runtime
 FROM node:20-slim AS runtime
 WORKDIR /app
+# HOST: a container's loopback is its own, so it listens on every interface of the container even on
+# the built-in database (publishing the port is the choice to expose it; docs/security.md).
 ENV NODE_ENV=production \
-    PORT=3000
+    PORT=3000 \
+    HOST=0.0.0.0
 COPY --from=deps /app/node_modules ./node_modules
+# sharp's native build and its libvips for this platform are optional dependencies of sharp, which the
+# prune above leaves out with the other optional ones: they come from the install stage.
+COPY --from=install /app/node_modules/@img ./node_modules/@img
 # The generated Prisma client lives in node_modules/.prisma.
 COPY --from=build /app/node_modules/.prisma ./node_modules/.prisma
 COPY --from=build /app/dist ./dist
@@ -43,7 +49,9 @@ COPY prisma ./prisma
 # Without DATABASE_URL the app runs its built-in database in DATA_DIR: give the non-root user a place
 # for it (mount a volume there to keep it). docker-compose.yml uses the PostGIS service instead.
 ENV DATA_DIR=/data
-RUN mkdir -p /data && chown node:node /data
+# glibc's per-thread arenas keep the buffers libvips frees when a photo import resizes images (sharp's docs).
+ENV MALLOC_ARENA_MAX=2
+RUN mkdir -p /data/images && chown -R node:node /data
 USER node
 EXPOSE 3000
 # Ready = database reachable and migrations applied (node:20-slim has no curl).

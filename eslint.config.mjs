@@ -19,8 +19,9 @@ const FOLDER_LAYERS = [
   ['database', 'import-formats', 'lifecycle', 'rate-limit'],
   ['api-key', 'health', 'map-data', 'map-style', 'metrics', 'search-index'],
   ['imagery', 'logging', 'openapi', 'places', 'tiles'],
-  ['search', 'seed', 'web-page'],
-  ['demo-image', 'startup'],
+  ['photos'],
+  ['search', 'seed'],
+  ['demo-image', 'stac', 'startup', 'streetview', 'web-page'],
   ['cli'],
 ];
 // A folder missing from the layers would be free to import anything: refuse to lint until it is placed.
@@ -127,7 +128,8 @@ export default defineConfig(
   {
     // A function a reader can hold in view: longer ones are split into parts worth naming.
     files: ['src/**/*.ts', 'web/src/**/*.ts'],
-    rules: { 'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }] },
+    // Comments and blank lines count: a function's explanation is part of what the reader holds.
+    rules: { 'max-lines-per-function': ['error', { max: 80, skipBlankLines: false, skipComments: false }] },
   },
   {
     files: ['test/**/*.ts'],

@@ -1,6 +1,6 @@
 // Prints the regular expression bracket of lis_search_text (the search_text_one_pass migration): every
 // printable character that is not a letter, mark or number as JavaScript's Unicode classes read it
-// (tokenize's WORD, src/search/search-query.ts), as code point ranges, which PostgreSQL compares the same
+// (tokenize's WORD, src/search/query/tokenize.ts), as code point ranges, which PostgreSQL compares the same
 // in every locale. An unassigned code point is left to whichever side makes fewer ranges: none is in
 // stored text, and a range across one stays a single range. `node scripts/word-separators.mjs`.
 const WORD = /[\p{L}\p{M}\p{N}]/u;

@@ -9,6 +9,8 @@ import { jsonBody } from './common/json-body.middleware';
 import { responseCompression } from './common/response-compression';
 import { securityHeaders } from './common/security-headers';
 import { AppValidationPipe } from './common/validation.pipe';
+import { ApiKeyChanges } from './api-key/api-key-changes';
+import { KnownApiKeys } from './api-key/known-api-keys';
 import { AppConfig } from './config/app-config';
 import { ShutdownState } from './lifecycle/shutdown-state';
 import { createRootLogger, nestLoggerFor, REQUEST_ID_HEADER } from './logging/logging';
@@ -38,11 +40,11 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
   // app prepares (the demo data's progress) appear as they happen, in order.
   app.flushLogs();
   app.disable('x-powered-by');
-  // No ETag on dynamic responses: Express hashed every search response (docs/benchmarks.md, figures behind the code) for a header no
-  // client can use on a POST. Static assets keep theirs (serve-static).
+  // No ETag on dynamic responses: Express hashed every search response (docs/benchmarks.md#fig-no-etag)
+  // for a header no client can use on a POST. Static assets keep theirs (serve-static).
   app.set('etag', false);
   app.set('trust proxy', config.trustProxy);
-  applyHttpServerLimits(app.getHttpServer());
+  applyHttpServerLimits(app.getHttpServer(), config);
   // First, so every response says which instance answered it, refusals and errors included.
   const servedBy = config.instanceName;
   if (servedBy) {
@@ -52,7 +54,9 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
     });
   }
   // Order matters: logging and timing first, so requests refused by any later step are still seen.
-  app.use(requestLogger(logger));
+  const knownKeys = app.get(KnownApiKeys);
+  knownKeys.watch();
+  app.use(requestLogger(logger, knownKeys.isKey));
   app.use(app.get(MetricsService).httpMiddleware());
   app.use(app.get(ShutdownState).middleware());
   app.use(securityHeaders());
@@ -70,5 +74,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
   app.useGlobalPipes(new AppValidationPipe());
   app.useGlobalFilters(new HttpExceptionFilter());
   setupOpenApi(app);
+  // A server hears keys revoked or re-limited elsewhere (tools only announce them).
+  app.get(ApiKeyChanges).listen();
   return app;
 }

@@ -1,4 +1,5 @@
-// Builds the web page into dist/web: esbuild bundles the TypeScript and CSS (MapLibre included), the
+// Builds the web page into dist/web: esbuild bundles the TypeScript and CSS (MapLibre included; Photo
+// Sphere Viewer and three.js in a chunk of their own, loaded when a panorama is first opened), the
 // map worker is copied beside it, and Natural Earth (the map style's world view, src/map-style) is
 // made into GeoJSON files by web/src/natural-earth.ts. Everything is served by the app.
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -22,6 +23,8 @@ await build({
   outdir: assets,
   bundle: true,
   format: 'esm',
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   target: ['chrome111', 'firefox115', 'safari16.4'],
   minify: true,
   // Source maps would hand anyone the page's full source; only a developer's build (NODE_ENV=development) has them.

@@ -7,8 +7,12 @@ import { ApiKeyService, AuthenticatedKey } from './api-key.service';
 
 export type RequestWithApiKey = Request & { apiKey?: AuthenticatedKey };
 
-// Authenticates the x-api-key header; a refused key counts as a failed attempt of its client address
-// (brute force: src/rate-limit/ decides and answers, 429). The key's own quota is KeyQuotaGuard's.
+/** The request header a key comes in (Node spells incoming headers in lower case). */
+export const API_KEY_HEADER = 'x-api-key';
+
+// Authenticates the x-api-key header; a refused key counts as a failed attempt of its client address,
+// and an address over the limit is locked out until its block ends (brute force: src/rate-limit/
+// decides and answers, 429). The key's own quota is KeyQuotaGuard's.
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(
@@ -20,14 +24,18 @@ export class ApiKeyGuard implements CanActivate {
     const http = context.switchToHttp();
     const req = http.getRequest<RequestWithApiKey>();
     const res = http.getResponse<Response>();
-    const header = req.headers['x-api-key'];
+    const header = req.headers[API_KEY_HEADER];
+    const address = req.ip ?? req.socket.remoteAddress;
+    // Locked out (brute force): refused before the key is looked at, at no database cost.
+    const lockout = this.rateLimits.authLockout(address);
+    if (lockout) enforceRateLimit(res, lockout);
     let key: AuthenticatedKey;
     try {
       key = await this.apiKeys.authenticate(Array.isArray(header) ? header[0] : header);
     } catch (error) {
       // Only a refused key counts as a failed attempt; a database outage is not the client's doing.
       if (error instanceof ApiKeyException && error.status === 401) {
-        enforceRateLimit(res, await this.rateLimits.recordAuthFailure(req.ip ?? req.socket.remoteAddress));
+        enforceRateLimit(res, await this.rateLimits.recordAuthFailure(address));
       }
       throw error;
     }

@@ -1,7 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { ApiKey, Prisma } from '@prisma/client';
-import { GenerateSql, SAMPLE_UUID, SqlSubject } from '../database/generate-sql';
+import { GenerateSql, NoSql, SAMPLE_UUID, SqlSubject } from '../database/generate-sql';
 import { PrismaService } from '../database/prisma.service';
+
+// Where every write to a key is announced (its key hash as the payload), so that each running server
+// forgets what it remembered of that key at once (api-key-changes.ts).
+export const API_KEY_CHANGES_CHANNEL = 'lis_api_keys';
+
+type Transaction = Prisma.TransactionClient;
 
 export type AuthenticationRow = Pick<ApiKey, 'id' | 'name' | 'prefix' | 'keyHash' | 'revokedAt' | 'rateLimit'>;
 
@@ -42,7 +48,7 @@ export class ApiKeyRepository {
   // Inserts unless a key with this hash exists; never revives a revoked key.
   @GenerateSql({ params: () => [SAMPLE_KEY], answers: [[], [], [{ id: SAMPLE_UUID }], [KEY_ROW]] })
   async createIfAbsent(data: { name: string; prefix: string; keyHash: string }): Promise<ApiKey> {
-    return this.prisma.apiKey.upsert({ where: { keyHash: data.keyHash }, create: data, update: {} });
+    return this.announced((tx) => tx.apiKey.upsert({ where: { keyHash: data.keyHash }, create: data, update: {} }));
   }
 
   // The first-run key: inserted only while the table holds no key at all (revoked ones count). The lock
@@ -53,13 +59,13 @@ export class ApiKeyRepository {
     return this.prisma.$transaction(async (tx) => {
       await tx.$executeRaw`LOCK TABLE api_keys IN SHARE ROW EXCLUSIVE MODE`;
       if ((await tx.apiKey.count()) > 0) return null;
-      return tx.apiKey.create({ data });
+      return announce(tx, await tx.apiKey.create({ data }));
     });
   }
 
-  @GenerateSql({ params: () => [{ ...SAMPLE_KEY, rateLimit: 120 }], answers: [[KEY_ROW]] })
+  @GenerateSql({ params: () => [{ ...SAMPLE_KEY, rateLimit: 120 }], answers: [[], [KEY_ROW]] })
   create(data: { name: string; prefix: string; keyHash: string; rateLimit?: number | null }): Promise<ApiKey> {
-    return this.prisma.apiKey.create({ data });
+    return this.announced((tx) => tx.apiKey.create({ data }));
   }
 
   @GenerateSql()
@@ -75,13 +81,42 @@ export class ApiKeyRepository {
     });
   }
 
-  @GenerateSql({ params: () => [SAMPLE_UUID], answers: [[KEY_ROW]] })
+  @GenerateSql({ params: () => [SAMPLE_UUID], answers: [[], [KEY_ROW]] })
   revoke(id: string): Promise<ApiKey> {
-    return this.prisma.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
+    return this.announced((tx) => tx.apiKey.update({ where: { id }, data: { revokedAt: new Date() } }));
   }
 
-  @GenerateSql({ params: () => [SAMPLE_UUID, 120], answers: [[KEY_ROW]] })
+  @GenerateSql({ params: () => [SAMPLE_UUID, 120], answers: [[], [KEY_ROW]] })
   setRateLimit(id: string, rateLimit: number | null): Promise<ApiKey> {
-    return this.prisma.apiKey.update({ where: { id }, data: { rateLimit } });
+    return this.announced((tx) => tx.apiKey.update({ where: { id }, data: { rateLimit } }));
   }
+
+  // On the primary: a standby refuses NOTIFY, and listeners listen there.
+  @GenerateSql({ params: () => ['probe:sample'] })
+  async notify(payload: string): Promise<void> {
+    await this.prisma.$executeRaw`SELECT pg_notify(${API_KEY_CHANGES_CHANNEL}, ${payload})`;
+  }
+
+  // The hashes of every key, revoked ones included (the log redacts any key it knows). On the reader,
+  // off the request path (at start, when listening starts, every few minutes).
+  @GenerateSql()
+  async allKeyHashes(): Promise<string[]> {
+    const rows = await this.prisma.rawQuery<{ keyHash: string }>(ApiKeyRepository.allKeyHashesSql());
+    return rows.map((r) => r.keyHash);
+  }
+
+  static allKeyHashesSql(): Prisma.Sql {
+    return Prisma.sql`SELECT key_hash AS "keyHash" FROM api_keys`;
+  }
+
+  // A write and its announcement in one transaction: heard by every server at its commit, not before.
+  @NoSql("runs a write of the methods above with its announcement (both shown in each method's statements)")
+  private announced(write: (tx: Transaction) => Promise<ApiKey>): Promise<ApiKey> {
+    return this.prisma.$transaction(async (tx) => announce(tx, await write(tx)));
+  }
+}
+
+async function announce(tx: Transaction, key: ApiKey): Promise<ApiKey> {
+  await tx.$executeRaw`SELECT pg_notify(${API_KEY_CHANGES_CHANNEL}, ${key.keyHash})`;
+  return key;
 }

@@ -1,8 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { ApiKey } from '@prisma/client';
 import { LRUCache } from 'lru-cache';
 import { APP_CONFIG, AppConfig, RATE_LIMIT_MAX } from '../config/app-config';
 import { displayPrefix, generateApiKey, hashApiKey, hashesEqual } from './api-key-hash';
+import { ApiKeyChanges } from './api-key-changes';
 import { ApiKeyException, ApiKeyExceptionCode } from './api-key.exception';
 import { ApiKeyRepository } from './api-key.repository';
 
@@ -21,16 +22,21 @@ const CACHED_KEYS = 10_000;
 
 @Injectable()
 export class ApiKeyService {
-  // Saves a database round trip per request (a sixth of a search's CPU, docs/benchmarks.md). A key
-  // revoked or re-limited elsewhere (the keys CLI) takes effect here within apiKeyCacheSeconds.
+  // Saves a database round trip per request (docs/benchmarks.md#fig-api-key-cache). A key revoked or
+  // re-limited by another process (the keys CLI) is forgotten as soon as this server hears of it
+  // (api-key-changes.ts); unheard (not listening), it takes effect within apiKeyCacheSeconds.
   private readonly accepted: LRUCache<string, AuthenticatedKey> | null;
+  // Counts the changes heard: a lookup that a change overtook may have read the key as it was.
+  private changesHeard = 0;
 
   constructor(
     private readonly repository: ApiKeyRepository,
     @Inject(APP_CONFIG) config: AppConfig,
+    @Optional() private readonly changes?: ApiKeyChanges,
   ) {
     this.accepted =
       config.apiKeyCacheSeconds > 0 ? new LRUCache({ max: CACHED_KEYS, ttl: config.apiKeyCacheSeconds * 1000 }) : null;
+    changes?.subscribe({ changed: (keyHash) => this.forget(keyHash), reset: () => this.forget() });
   }
 
   async authenticate(presented: string | undefined): Promise<AuthenticatedKey> {
@@ -42,12 +48,26 @@ export class ApiKeyService {
     const hash = hashApiKey(presented);
     const remembered = this.accepted?.get(hash);
     if (remembered) return remembered;
+    const heard = this.changesHeard;
     const key = await this.repository.findByHash(hash);
     // Looked up by hash; the constant-time compare guards against any lookup that is not exact.
     if (!key || !hashesEqual(key.keyHash, hash) || key.revokedAt) throw invalid();
     const accepted = { id: key.id, name: key.name, prefix: key.prefix, rateLimit: key.rateLimit };
-    this.accepted?.set(hash, accepted);
+    if (heard === this.changesHeard) this.accepted?.set(hash, accepted);
     return accepted;
+  }
+
+  // A key this process wrote: forgotten here, and known to the log's redaction (known-api-keys.ts).
+  private changed(keyHash: string): void {
+    if (this.changes) this.changes.changed(keyHash);
+    else this.forget(keyHash);
+  }
+
+  // One key (by hash), or every key: looked up again on its next request.
+  private forget(keyHash?: string): void {
+    this.changesHeard++;
+    if (keyHash === undefined) this.accepted?.clear();
+    else this.accepted?.delete(keyHash);
   }
 
   async create(name: string, rateLimit: number | null = null): Promise<{ key: string; record: ApiKey }> {
@@ -59,6 +79,7 @@ export class ApiKeyService {
       keyHash: hashApiKey(key),
       rateLimit,
     });
+    this.changed(record.keyHash);
     return { key, record };
   }
 
@@ -70,12 +91,16 @@ export class ApiKeyService {
       prefix: displayPrefix(key),
       keyHash: hashApiKey(key),
     });
-    return record ? key : undefined;
+    if (!record) return undefined;
+    this.changed(record.keyHash);
+    return key;
   }
 
   // Registers a known key (BOOTSTRAP_API_KEY) idempotently; a revoked one stays revoked.
-  register(key: string, name: string): Promise<ApiKey> {
-    return this.repository.createIfAbsent({ name, prefix: displayPrefix(key), keyHash: hashApiKey(key) });
+  async register(key: string, name: string): Promise<ApiKey> {
+    const record = await this.repository.createIfAbsent({ name, prefix: displayPrefix(key), keyHash: hashApiKey(key) });
+    this.changed(record.keyHash);
+    return record;
   }
 
   list(): Promise<ApiKey[]> {
@@ -86,16 +111,16 @@ export class ApiKeyService {
     const key = await this.findOne(idOrPrefix);
     const revoked = key.revokedAt ? key : await this.repository.revoke(key.id);
     // Forgotten after the write, so a request in between cannot remember the key as it was.
-    this.accepted?.delete(key.keyHash);
+    this.changed(key.keyHash);
     return revoked;
   }
 
-  // null returns the key to the server default (RATE_LIMIT_PER_MINUTE); here at once, elsewhere within the cache's TTL.
+  // null returns the key to the server default (RATE_LIMIT_PER_MINUTE); on every server's next request.
   async setRateLimit(idOrPrefix: string, rateLimit: number | null): Promise<ApiKey> {
     checkRateLimit(rateLimit);
     const key = await this.findOne(idOrPrefix);
     const updated = await this.repository.setRateLimit(key.id, rateLimit);
-    this.accepted?.delete(key.keyHash);
+    this.changed(key.keyHash);
     return updated;
   }
 

@@ -1,16 +1,21 @@
 import { Logger } from '@nestjs/common';
 import { ConfigError, loadConfig } from '../config/app-config';
-import { CliLogger } from '../logging/cli-logger';
+import { useCliLogger } from '../logging/cli-logger';
 import { makeTemplate } from '../startup/make-built-in-template';
+import { parseOptionsOrExit } from './cli-arguments';
 
 // npm run built-in:template [-- --force]; `npm install` runs it (postinstall) after the build.
 // Makes the built-in database a first `npm start` copies (startup/built-in-template.ts). It never fails an
 // install: without a template the first start loads the data itself, as it always could.
+const USAGE = `usage: npm run built-in:template [-- --force]
+  makes the built-in database a first \`npm start\` copies (schema, world gazetteer, demo catalogue) in
+  BUILT_IN_TEMPLATE; skipped when current (--force: made again), with DATABASE_URL set or BUILT_IN_TEMPLATE=off`;
+
 async function main(): Promise<void> {
-  const logger = new CliLogger(['log', 'warn', 'error']);
-  Logger.overrideLogger(logger);
+  useCliLogger();
+  const { values } = parseOptionsOrExit({ options: { force: { type: 'boolean', default: false } } }, USAGE);
   const log = new Logger('Template');
-  const force = process.argv.includes('--force');
+  const force = values.force;
   const started = Date.now();
   try {
     const config = loadConfig();

@@ -2,24 +2,27 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { formatFromPath, IMPORT_FORMATS, isImportFormat } from '../import-formats/import-input';
 import { IdPages, ImageryExportService } from '../imagery/imagery-export.service';
-import { LIMIT_MAX, RESULT_WINDOW_MAX, SearchRequestDto } from '../search/search.dto';
+import { COUNT_CAP } from '../search/paging/search-limits';
+import { LIMIT_MAX, SearchRequestDto } from '../search/dto/search-request.dto';
 import { SearchService } from '../search/search.service';
+import { parseOptions } from './cli-arguments';
 import { runCli, UsageError } from './cli-context';
+import { toolLog } from '../logging/cli-logger';
 
 const USAGE = `usage: npm run export -- <file|-> [--format ${IMPORT_FORMATS.join('|')}] [--query <text>] [--source <name>]
   writes the catalogue (in id order), one source's records, or a search's matches (best first, at most
-  ${RESULT_WINDOW_MAX}) in a format \`npm run import\` reads back unchanged; a .gz name is gzipped;
+  ${COUNT_CAP}) in a format \`npm run import\` reads back unchanged; a .gz name is gzipped;
   - writes to standard output (then --format is needed)`;
 
 function parseExportOptions() {
-  const { positionals, values } = usageOnError(() =>
-    parseArgs({
+  const { positionals, values } = parseOptions(
+    {
       allowPositionals: true,
       options: { format: { type: 'string' }, query: { type: 'string' }, source: { type: 'string' } },
-    }),
+    },
+    USAGE,
   );
   const [file, ...extra] = positionals;
   if (!file || extra.length > 0) throw new UsageError(USAGE);
@@ -60,14 +63,14 @@ void runCli(parseExportOptions, async (ctx, { file, format, values }) => {
       throw error;
     }
   }
-  console.error(
+  toolLog.log(
     `exported ${count} records${file === '-' ? '' : ` to ${file}`} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
 });
 
 // The search's result pages, through the service's own validation and bounds (as POST /search would).
 async function* searchPages(search: SearchService, query: string): IdPages {
-  for (let page = 1; page * LIMIT_MAX <= RESULT_WINDOW_MAX; page++) {
+  for (let page = 1; page * LIMIT_MAX <= COUNT_CAP; page++) {
     const request = plainToInstance(SearchRequestDto, { query, limit: LIMIT_MAX, page });
     const errors = validateSync(request);
     if (errors.length > 0)
@@ -75,21 +78,10 @@ async function* searchPages(search: SearchService, query: string): IdPages {
     const result = await search.search(request);
     yield result.data.map((r) => r.id);
     if (page >= result.pageTotal) return;
-    if ((page + 1) * LIMIT_MAX > RESULT_WINDOW_MAX) {
-      console.error(
-        `note: the query matches more than ${RESULT_WINDOW_MAX} records; the export holds the best ${RESULT_WINDOW_MAX} (the search bound)`,
+    if ((page + 1) * LIMIT_MAX > COUNT_CAP) {
+      toolLog.warn(
+        `the query matches more than ${COUNT_CAP} records; the export holds the best ${COUNT_CAP} (the search bound)`,
       );
     }
-  }
-}
-
-// Unknown options and missing values are usage errors (exit 2), like every other bad argument.
-function usageOnError<T>(parse: () => T): T {
-  try {
-    return parse();
-  } catch (error) {
-    if (String((error as { code?: string }).code).startsWith('ERR_PARSE_ARGS'))
-      throw new UsageError(`${(error as Error).message}\n${USAGE}`);
-    throw error;
   }
 }

@@ -1,5 +1,5 @@
-import { parseArgs, ParseArgsConfig } from 'node:util';
-import { UsageError } from './cli-context';
+import { toolLog } from '../logging/cli-logger';
+import { UsageError } from './cli-arguments';
 import { formatSummary, ImportCounts, ImportProgress, ProgressSource } from './import-progress';
 import { SOURCE_PATTERN } from '../imagery/imagery-feature';
 import type { ImportOutcome } from '../imagery/imagery-import.service';
@@ -107,11 +107,11 @@ export async function runImport<S extends ImportRunSummary>(o: {
   }
 
   const more = rejections.more(summary.rejected, o.reportPath);
-  if (more) console.error(more);
-  for (const note of o.notes?.(summary) ?? []) console.error(note);
-  if (summary.outcome === 'input-error') console.error(`error: ${summary.inputError}`);
+  if (more) toolLog.warn(more);
+  for (const note of o.notes?.(summary) ?? []) toolLog.warn(note);
+  if (summary.outcome === 'input-error') toolLog.error(summary.inputError);
   if (summary.outcome === 'interrupted')
-    console.error('interrupted: every batch written is complete; run the same command again to finish');
+    toolLog.warn('interrupted: every batch written is complete; run the same command again to finish');
   console.log(formatSummary(summary));
 
   const exitCode =
@@ -134,17 +134,6 @@ export function integerOption(name: string, value: string, min: number, max: num
   if (!Number.isSafeInteger(n) || n < min || n > max)
     throw new UsageError(`${name} must be an integer between ${min} and ${max}`);
   return n;
-}
-
-// Unknown options and missing values are usage errors (exit 2), like every other bad argument.
-export function parseOptions<T extends ParseArgsConfig>(config: T, usage: string): ReturnType<typeof parseArgs<T>> {
-  try {
-    return parseArgs(config);
-  } catch (error) {
-    if (String((error as { code?: string }).code).startsWith('ERR_PARSE_ARGS'))
-      throw new UsageError(`${(error as Error).message}\n${usage}`);
-    throw error;
-  }
 }
 
 // First Ctrl-C (or SIGTERM): finish the batch in hand, then stop. A second one stops at once; the
@@ -195,7 +184,7 @@ export class RejectionLog {
   readonly add = async (r: { position: number | string; field: string; reason: string }): Promise<void> => {
     if (!this.report || this.printed < PRINTED_WITH_REPORT) {
       this.printed++;
-      this.progress.log(`rejected ${this.where} ${r.position}: ${r.field} ${r.reason}`);
+      this.progress.log(`rejected ${this.where} ${r.position}: ${r.field} ${r.reason}`, 'warn');
     }
     await this.report?.write({ [this.where]: r.position, field: r.field, reason: r.reason });
   };

@@ -1,4 +1,6 @@
+import type { LoggerService } from '@nestjs/common';
 import { MultiBar, Presets, SingleBar } from 'cli-progress';
+import { toolLog } from '../logging/cli-logger';
 
 // What every importer (imagery, places) counts; `deleted` and `skipped` only where the importer has them.
 export interface ImportCounts {
@@ -22,8 +24,9 @@ export interface ProgressSource {
 
 const PLAIN_INTERVAL_MS = 5000;
 
-// A progress bar with rate and ETA on a terminal, plain lines every few seconds otherwise; both on
-// stderr so stdout carries only the summary. Progress is measured in bytes of the input file.
+// A progress bar with rate and ETA on a terminal, a logged line every few seconds otherwise (JSON, as
+// every line a tool logs off a terminal: cli-logger.ts); both on stderr so stdout carries only the
+// summary. Progress is measured in bytes of the input file.
 export class ImportProgress {
   private readonly started = Date.now();
   private multibar?: MultiBar;
@@ -32,8 +35,9 @@ export class ImportProgress {
 
   constructor(
     private readonly input: ProgressSource,
-    private readonly out: NodeJS.WriteStream = process.stderr,
+    out: NodeJS.WriteStream = process.stderr,
     private readonly tty: boolean = out.isTTY === true,
+    private readonly lines: Pick<LoggerService, 'log' | 'warn'> = toolLog,
   ) {
     if (!this.tty) return;
     const known = (input.totalBytes ?? 0) > 0;
@@ -68,14 +72,14 @@ export class ImportProgress {
       const fraction = Math.min(done / this.input.totalBytes, 1);
       line += `, ${Math.floor(fraction * 100)}%, ETA ${Math.round(seconds / fraction - seconds)} s`;
     }
-    this.out.write(`${line}\n`);
+    this.lines.log(line);
   }
 
   // A message that must not garble the bar.
-  log(message: string): void {
+  log(message: string, level: 'log' | 'warn' = 'log'): void {
     if (this.multibar)
       this.multibar.log(`${message}\n`); // printed above the bar at its next redraw
-    else this.out.write(`${message}\n`);
+    else this.lines[level](message);
   }
 
   // Final rendering; also restores the cursor. Safe to call twice.

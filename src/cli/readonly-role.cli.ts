@@ -1,10 +1,18 @@
 import { ConfigError, loadConfig } from '../config/app-config';
+import { toolLog, useCliLogger } from '../logging/cli-logger';
+import { parseOptionsOrExit } from './cli-arguments';
 import { Migrator } from '../database/migrator';
 import { ensureReadonlyRole, READONLY_TABLES } from '../database/readonly-role';
 
 // `npm run db:create-readonly-role`: the role and password come from DATABASE_READONLY_URL (a migration
 // cannot know the password); it connects as DATABASE_URL, which needs CREATEROLE.
+const USAGE = `usage: npm run db:create-readonly-role
+  creates (or updates) the role of DATABASE_READONLY_URL, with its password, allowed to connect and to
+  read the tables searches read, nothing else; connects as DATABASE_URL, which needs CREATEROLE`;
+
 async function main(): Promise<void> {
+  useCliLogger();
+  parseOptionsOrExit({ options: {} }, USAGE);
   const config = loadConfig();
   if (!config.databaseReadonlyUrl) {
     throw new ConfigError('Set DATABASE_READONLY_URL (postgresql://<role>:<password>@host/db) to the role to create');
@@ -21,6 +29,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  console.error(`error: ${error.message}`);
+  toolLog.error(error.message);
   process.exitCode = 1;
 });

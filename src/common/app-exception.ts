@@ -22,6 +22,7 @@ export enum RequestExceptionCode {
   PAYLOAD_TOO_LARGE = 'PAYLOAD_TOO_LARGE',
   UNSUPPORTED_MEDIA_TYPE = 'UNSUPPORTED_MEDIA_TYPE',
   NOT_FOUND = 'NOT_FOUND',
+  RANGE_NOT_SATISFIABLE = 'RANGE_NOT_SATISFIABLE',
   METHOD_NOT_ALLOWED = 'METHOD_NOT_ALLOWED',
   REQUEST_TIMEOUT = 'REQUEST_TIMEOUT',
   HEADERS_TOO_LARGE = 'HEADERS_TOO_LARGE',
@@ -33,6 +34,7 @@ const REQUEST_STATUS: Record<RequestExceptionCode, number> = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   NOT_FOUND: 404,
+  RANGE_NOT_SATISFIABLE: 416,
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
   HEADERS_TOO_LARGE: 431,
@@ -64,6 +66,10 @@ export interface ErrorBody {
   isSuccess: false;
   error: { code: string; message: string; details?: ErrorDetail[] };
 }
+
+// An error answers for this moment only (a refused key, a database away, a bad tile number): no cache,
+// shared or a browser's, may keep it and serve it again. Sent with every error body.
+export const ERROR_CACHE_CONTROL = 'no-store';
 
 export function errorBody(e: AppException): ErrorBody {
   return {

@@ -2,6 +2,8 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import type { Request, Response } from 'express';
 import {
   AppException,
+  ERROR_CACHE_CONTROL,
+  ErrorBody,
   errorBody,
   RequestException,
   RequestExceptionCode,
@@ -13,7 +15,9 @@ import { databaseTrouble } from './database-errors';
 // Seconds a client should wait after a 503: long enough for a pool to reconnect, short enough to recover quickly.
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
-// The one place where any error becomes an HTTP response; nothing internal ever leaves here.
+// The one place where any error becomes an HTTP response; nothing internal ever leaves here. A part of
+// the API that speaks another standard's error shape (the STAC API's, Google's Street View metadata)
+// extends it and overrides `body` (and `statusOf`).
 @Catch()
 export class HttpExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('HttpExceptionFilter');
@@ -31,9 +35,20 @@ export class HttpExceptionFilter implements ExceptionFilter {
     // A refused request's body is not read (see jsonBody); if it is still on its way, or announced and
     // never sent, close the connection after the answer rather than wait for it.
     if (!host.switchToHttp().getRequest<Request>().complete) res.setHeader('Connection', 'close');
+    // Whatever caching a handler set for the answer it meant to give.
+    res.setHeader('Cache-Control', ERROR_CACHE_CONTROL);
+    res.removeHeader('ETag');
     for (const [name, value] of Object.entries(appException.headers ?? {})) res.setHeader(name, value);
     // type() because a handler may have set another Content-Type (e.g. an image) before failing.
-    res.status(appException.status).type('application/json').json(errorBody(appException));
+    res.status(this.statusOf(appException)).type('application/json').json(this.body(appException));
+  }
+
+  protected body(e: AppException): ErrorBody | object {
+    return errorBody(e);
+  }
+
+  protected statusOf(e: AppException): number {
+    return e.status;
   }
 
   private toAppException(exception: unknown): AppException {

@@ -6,7 +6,7 @@ import { readBody } from './json-body.middleware';
 // other guards: authentication and rate limiting answer first, without the body, and nothing
 // validates a body that was refused. A guard, not an interceptor: Nest wraps each interceptor in an
 // rxjs pipeline and an AsyncResource per request (its bound function defines deprecated accessors
-// on every call), about 3% of the server's CPU per search under load (docs/benchmarks.md).
+// on every call), which showed in the server's CPU profile under load (docs/benchmarks.md#fig-no-interceptor).
 @Injectable()
 export class RequestBodyGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {

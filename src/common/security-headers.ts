@@ -30,7 +30,7 @@ function helmetHeaders(): Array<[string, string]> {
 }
 
 // One loop over the recorded headers rather than helmet's chain of eleven middlewares per request
-// (measured in docs/benchmarks.md, ninth round).
+// (docs/benchmarks.md#fig-security-headers).
 export function securityHeaders(): (req: Request, res: Response, next: NextFunction) => void {
   const headers = helmetHeaders();
   return (_req, res, next) => {

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { Setting, ValueType } from './setting-types';
 import { SETTINGS } from './settings';
 
@@ -13,9 +14,14 @@ type ValueOf<S> = S extends { type: ValueType<infer T>; default: unknown }
 type Settings = typeof SETTINGS;
 type FromTable = { [K in keyof Settings]: ValueOf<Settings[K]> };
 
-// IMAGE_BASE_URL falls back to PUBLIC_URL, then to this server (the one default that depends on others).
-export type AppConfig = Omit<FromTable, 'imageBaseUrl'> & {
+// The defaults that depend on others: IMAGE_BASE_URL falls back to PUBLIC_URL, then to this server;
+// IMAGE_STORE_DIR to DATA_DIR's images folder; HOST is loopback with the built-in database (whose page
+// hands out its demo key), else every interface.
+export type AppConfig = Omit<FromTable, 'imageBaseUrl' | 'imageStoreDir' | 'host'> & {
   imageBaseUrl: string;
+  /** IMAGE_STORE_DIR, else the images folder of DATA_DIR. */
+  imageStoreDir: string;
+  host: string;
   /** Set for the built-in database, whose connections all share one session (no per-request transactions). */
   dbSharedSession?: boolean;
 };
@@ -41,8 +47,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (config.databaseReplicaUrls?.length > 0 && !config.databaseUrl) {
     problems.push('DATABASE_REPLICA_URLS needs DATABASE_URL (the built-in database has no replicas)');
   }
+  if (config.httpHeadersTimeoutMs > config.httpRequestTimeoutMs) {
+    problems.push(
+      'HTTP_HEADERS_TIMEOUT_MS must be at most HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)',
+    );
+  }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
-  return { ...config, imageBaseUrl: config.imageBaseUrl ?? config.publicUrl ?? `http://localhost:${config.port}` };
+  return {
+    ...config,
+    imageBaseUrl: config.imageBaseUrl ?? config.publicUrl ?? `http://localhost:${config.port}`,
+    imageStoreDir: config.imageStoreDir ?? join(config.dataDir, 'images'),
+    host: config.host ?? (config.databaseUrl ? '0.0.0.0' : '127.0.0.1'),
+  };
 }
 
 function explained(setting: Setting<unknown>, raw: string): string {

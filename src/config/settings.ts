@@ -44,7 +44,13 @@ export const SETTINGS = {
       'the built-in database as a first start leaves it (schema, world gazetteer, demo catalogue), made by `npm install`; a first start copies it instead of loading for a minute or more. `off`: neither made nor used. See [Start and stop](#start-and-stop)',
   },
   port: { env: 'PORT', type: integer(0, 65535), default: 3000, meaning: 'HTTP port' },
-  host: { env: 'HOST', type: text('an address to listen on'), default: '0.0.0.0', meaning: 'listen address' },
+  host: {
+    env: 'HOST',
+    type: text('an address to listen on'),
+    shownDefault: '`127.0.0.1` with the built-in database (no `DATABASE_URL`), else `0.0.0.0`',
+    meaning:
+      'listen address. The built-in database serves its demo key to the page, so its server answers this machine only unless told otherwise (`HOST=0.0.0.0` exposes it, key included; see [security.md](security.md#the-built-in-server))',
+  },
   bootstrapApiKey: {
     env: 'BOOTSTRAP_API_KEY',
     type: matching(/^[\x21-\x7e]{24,200}$/, '24 to 200 printable ASCII characters without spaces'),
@@ -63,6 +69,33 @@ export const SETTINGS = {
     type: httpUrl,
     shownDefault: '`PUBLIC_URL`',
     meaning: 'base for relative image paths',
+  },
+  imageStoreDir: {
+    env: 'IMAGE_STORE_DIR',
+    type: text('a directory'),
+    shownDefault: '`$DATA_DIR/images`',
+    meaning:
+      'where photo imports keep the originals and their derivatives (content-addressed) and `/images/...` serves them from. See [data.md](data.md#photos)',
+  },
+  viewCacheMb: {
+    env: 'VIEW_CACHE_MB',
+    type: integer(0, 1_000_000),
+    default: 512,
+    meaning:
+      'megabytes of rendered views (`/images/{id}/view.jpg`) kept on disk in `$IMAGE_STORE_DIR/views`, the oldest removed past it; `0`: none kept. See [api.md](api.md#rendered-views)',
+  },
+  viewsPerMinute: {
+    env: 'VIEWS_PER_MINUTE',
+    type: integer(1, 100_000),
+    default: 600,
+    meaning: '`GET /images/{id}/view.jpg` requests per client address per minute before 429 (the route needs no key)',
+  },
+  imageUrlSecret: {
+    env: 'IMAGE_URL_SECRET',
+    type: matching(/^[\x21-\x7e]{32,200}$/, '32 to 200 printable ASCII characters without spaces'),
+    shownDefault: "unset: photos' image URLs are public",
+    meaning:
+      "makes photos' image URLs private: each URL a search returns carries a signature of its record (`?sig=`), `/images/...` answers 404 without a valid one, and caching is `private`. See [api.md](api.md#images)",
   },
   mapStyleUrl: {
     env: 'MAP_STYLE_URL',
@@ -103,6 +136,13 @@ export const SETTINGS = {
     default: 500,
     meaning:
       "time a search's best-effort trigram steps may take (misspelt place names, similar addresses when nothing else matched); past it they count as finding nothing instead of failing the search. Capped at DB_STATEMENT_TIMEOUT_MS; not applied on the built-in database",
+  },
+  searchDeadlineMs: {
+    env: 'SEARCH_DEADLINE_MS',
+    type: integer(100, 600_000),
+    default: 5000,
+    meaning:
+      'how long a search may take (`POST /search`, the STAC item search and collection items, the Street View metadata), waiting for connections and locks included; past it the answer is 503 with `Retry-After` at once (the Street View metadata: `UNKNOWN_ERROR`, as Google answers), and its statements still running are cancelled',
   },
   dbConnectTimeoutMs: {
     env: 'DB_CONNECT_TIMEOUT_MS',
@@ -147,7 +187,8 @@ export const SETTINGS = {
     env: 'AUTH_FAILURES_PER_MINUTE',
     type: integer(1, 10_000),
     default: 20,
-    meaning: 'failed authentications per client address per minute before 429',
+    meaning:
+      'failed authentications per client address per minute before it is locked out (429 for every request from it, a valid key too, until a full minute has passed)',
   },
   demoImagesPerMinute: {
     env: 'DEMO_IMAGES_PER_MINUTE',
@@ -174,14 +215,14 @@ export const SETTINGS = {
     type: integer(0, 31_536_000),
     default: 86400,
     meaning:
-      'how long a browser may keep a tile without asking again (`Cache-Control: public, max-age`); after that it revalidates with its ETag, which an import changes',
+      'how long a browser may keep a tile without asking again (`Cache-Control: max-age`; `private` with TILES_REQUIRE_KEY=true); after that it revalidates with its ETag, which an import changes',
   },
   apiKeyCacheSeconds: {
     env: 'API_KEY_CACHE_SECONDS',
     type: integer(0, 300),
     default: 10,
     meaning:
-      'how long a running server trusts a key it has checked (0 checks every request). A key revoked or re-limited with `npm run keys` takes effect on running servers within this time',
+      'how long a running server remembers a key it has checked (0 checks every request). A key revoked or re-limited with `npm run keys` is forgotten as soon as the server hears of it; while it is not listening (see [security.md](security.md#api-keys)), within this time',
   },
   redisUrl: {
     env: 'REDIS_URL',
@@ -222,6 +263,19 @@ export const SETTINGS = {
     default: false,
     meaning:
       '`true` opens `GET /metrics` to anyone who can reach it (version, routes, traffic) when no `METRICS_TOKEN` is set; for a private network only',
+  },
+  httpHeadersTimeoutMs: {
+    env: 'HTTP_HEADERS_TIMEOUT_MS',
+    type: integer(500, 600_000),
+    default: 10_000,
+    meaning:
+      "how long a client may take to send a request's headers before 408 and a closed connection (slow clients, slowloris); at most `HTTP_REQUEST_TIMEOUT_MS`",
+  },
+  httpRequestTimeoutMs: {
+    env: 'HTTP_REQUEST_TIMEOUT_MS',
+    type: integer(500, 600_000),
+    default: 30_000,
+    meaning: 'how long a client may take to send a whole request, body included, before 408 and a closed connection',
   },
   shutdownTimeoutMs: {
     env: 'SHUTDOWN_TIMEOUT_MS',

@@ -115,10 +115,10 @@ export class EmbeddedDatabase {
   }
 
   // PostgreSQL renames old WAL segments for reuse instead of deleting them (up to max_wal_size, 1 GB), so
-  // after a bulk load most of the directory (~560 MB of a first start's ~830) is segments ahead of the one
-  // in use. Once the server has stopped cleanly those are unused (it makes new ones as it needs them): a
-  // copy to hand out (startup/built-in-template.ts) stops without them. The next segment is kept, for
-  // the shutdown checkpoint's record.
+  // after a bulk load most of the directory is segments ahead of the one in use
+  // (docs/benchmarks.md#fig-spare-wal). Once the server has stopped cleanly those are unused (it makes
+  // new ones as it needs them): a copy to hand out (startup/built-in-template.ts) stops without them.
+  // The next segment is kept, for the shutdown checkpoint's record.
   async stopWithoutSpareWal(): Promise<void> {
     await this.db.query('CHECKPOINT');
     const { rows } = await this.db.query<{ segment: string }>(

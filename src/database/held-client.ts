@@ -1,9 +1,8 @@
 import type { Pool, PoolClient } from 'pg';
 
-// A pooled connection checked out for several statements (pool.query does this itself). While it is
-// held the pool listens for nothing: a connection the server ends (pg_terminate_backend, a restart,
-// a failover) emits 'error', which without a listener ends the process. The connection goes back
-// marked broken (so the pool discards it) when it emitted an error or `work` calls `broken`.
+// A pooled connection checked out for several statements (pool.query does this itself). The pool
+// hears its 'error' while it is out (checked-out-clients.ts); here an error it emitted, or `work`
+// calling `broken`, sends it back marked broken, so the pool discards it.
 export async function withHeldClient<T>(
   pool: Pool,
   work: (client: PoolClient, broken: (error: unknown) => void) => Promise<T>,

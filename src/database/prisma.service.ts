@@ -9,6 +9,7 @@ import { isDatabaseUnavailable, PG_TIMEOUT } from '../common/database-errors';
 import { ReadRouter } from './read-router';
 import { SESSION_OPTIONS } from './session-options';
 import { imageryIsDistributed } from './citus-layout';
+import { hearCheckedOutClients } from './checked-out-clients';
 
 // Client-side limit on top of the server's statement_timeout: a connection that went silent (a cut
 // network path sends no reset) would otherwise wait forever; the pool then discards that connection.
@@ -36,6 +37,8 @@ export function createPool(config: AppConfig, connectionString: string, applicat
   // a listener the 'error' event would crash the process (PrismaPg's own listener goes at $disconnect).
   const logger = new Logger('Database');
   pool.on('error', (error) => logger.warn(`Idle ${applicationName} connection closed: ${error.message}`));
+  // One closed while checked out: the same, heard for as long as it is out.
+  hearCheckedOutClients(pool, (error) => logger.warn(`${applicationName} connection in use closed: ${error.message}`));
   return pool;
 }
 
@@ -83,6 +86,7 @@ export class PrismaService extends PrismaClient implements OnModuleInit, OnModul
       maxLagSeconds: config.replicaMaxLagSeconds,
       checkIntervalMs: config.replicaCheckIntervalMs,
       checkTimeoutMs: config.dbConnectTimeoutMs,
+      cancelOnDeadline: config.dbSharedSession !== true,
     });
     this.preparedStatements = config.dbPreparedStatements;
     this.sharedSession = config.dbSharedSession === true;
@@ -125,10 +129,10 @@ export class PrismaService extends PrismaClient implements OnModuleInit, OnModul
   }
 
   // The request path's raw SQL straight on the reader's pool: Prisma's $queryRaw cost a large share
-  // of the server's CPU per search (docs/benchmarks.md, figures behind the code) for no gain on hand-written SQL.
-  // Named (prepared) per connection: after the first time a connection sees a statement, a request
-  // sends only its values, and PostgreSQL skips parsing (plans stay per request: force_custom_plan).
-  // Measured: a third less database CPU and a fifth more searches per second (docs/benchmarks.md).
+  // of the server's CPU per search (docs/benchmarks.md#fig-raw-sql-pool) for no gain on hand-written
+  // SQL. Named (prepared) per connection: after the first time a connection sees a statement, a
+  // request sends only its values, and PostgreSQL skips parsing (plans stay per request:
+  // force_custom_plan), which saves the database CPU on every search (docs/benchmarks.md#fig-prepared-statements).
   rawQuery<T>(sql: Prisma.Sql): Promise<T[]> {
     return this.send<T>(sql);
   }
@@ -186,7 +190,8 @@ const LAYOUT_RETRY_MS = 5_000;
 
 // Same text, same name, on every connection and instance; a distinct text never shares one. The
 // names of recent texts are remembered: a statement's text is the same for every request of its
-// shape, and hashing it (up to tens of KB) cost ~2% of the server's CPU per search under load.
+// shape, and hashing it (a place search's text is long) per request showed in the server's CPU
+// profile (docs/benchmarks.md#fig-statement-names).
 const NAMES_REMEMBERED = 512;
 const names = new Map<string, string>();
 function statementName(text: string): string {

@@ -1,8 +1,9 @@
 import { Logger } from '@nestjs/common';
-import type { Pool, QueryConfig, QueryResult, QueryResultRow } from 'pg';
+import type { Pool, PoolClient, QueryConfig, QueryResult, QueryResultRow } from 'pg';
 import { databaseTrouble } from '../common/database-errors';
 import { withHeldClient } from './held-client';
 import { checkReplica } from './replica-health';
+import { StatementDeadline, statementDeadline } from './statement-deadline';
 
 export interface NamedPool {
   name: string;
@@ -27,6 +28,8 @@ export interface ReadRouterOptions {
   maxLagSeconds: number;
   checkIntervalMs: number;
   checkTimeoutMs: number;
+  /** Statements in flight are cancelled when their work's deadline passes (statement-deadline.ts). */
+  cancelOnDeadline: boolean;
 }
 
 // PostgreSQL's "canceling statement due to conflict with recovery": the replica works, this read lost.
@@ -133,10 +136,17 @@ export class ReadRouter {
     config: QueryConfig,
     budgetMs?: number,
   ): Promise<QueryResult<T>> {
+    // Under a deadline, on a connection held for the statement, so that it can be cancelled.
+    const deadline = statementDeadline();
+    const cancellable = this.options.cancelOnDeadline;
     const result =
-      budgetMs === undefined
-        ? await target.pool.query<T>(config)
-        : await withinBudget<T>(target.pool, config, budgetMs);
+      budgetMs !== undefined
+        ? await withinBudget<T>(target.pool, config, budgetMs, deadline, cancellable)
+        : deadline
+          ? await withHeldClient(target.pool, (client, broken) =>
+              deadline.run(client, broken, cancellable, () => client.query<T>(config)),
+            )
+          : await target.pool.query<T>(config);
     this.reads.set(target.name, (this.reads.get(target.name) ?? 0) + 1);
     return result;
   }
@@ -149,17 +159,29 @@ function withinBudget<T extends QueryResultRow>(
   pool: Pool,
   config: QueryConfig,
   budgetMs: number,
+  deadline: StatementDeadline | undefined,
+  cancellable: boolean,
 ): Promise<QueryResult<T>> {
   return withHeldClient(pool, async (client, broken) => {
-    try {
-      await client.query('BEGIN READ ONLY');
-      await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(budgetMs))}`);
-      const result = await client.query<T>(config);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(broken);
-      throw error;
-    }
+    const statement = () => budgeted<T>(client, broken, config, budgetMs);
+    return deadline ? deadline.run(client, broken, cancellable, statement) : statement();
   });
+}
+
+async function budgeted<T extends QueryResultRow>(
+  client: PoolClient,
+  broken: (error: unknown) => void,
+  config: QueryConfig,
+  budgetMs: number,
+): Promise<QueryResult<T>> {
+  try {
+    await client.query('BEGIN READ ONLY');
+    await client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(budgetMs))}`);
+    const result = await client.query<T>(config);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(broken);
+    throw error;
+  }
 }

@@ -5,6 +5,7 @@ import { Client } from 'pg';
 // for tiles. Nothing else.
 export const READONLY_TABLES = [
   'imagery',
+  'photos',
   'imagery_words',
   'imagery_word_lists',
   'imagery_word_ranks',

@@ -9,8 +9,7 @@ import {
 } from '../common/error-response.dto';
 import { ClientAddressRateLimit } from '../rate-limit/client-address-rate-limit.guard';
 import { DemoImageService } from './demo-image.service';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { UUID } from '../common/uuid';
 
 @ApiTags('demo')
 @Controller('demo-images')

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { ImageryRepository } from '../imagery/imagery.repository';
 import { DEMO_SOURCE } from '../seed/demo-dataset';
-import { formatCaptureDate, formatCompass } from '../search/capture-format';
+import { formatCaptureDate, formatCompass } from '../search/answer/capture-format';
 
 const escapeXml = (s: string) =>
   s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
@@ -31,7 +31,7 @@ export class DemoImageService {
   private async draw(id: string): Promise<string | null> {
     const record = await this.imagery.findForDemoImage(id, DEMO_SOURCE);
     if (!record) return null;
-    const hue = Math.round(record.heading) % 360;
+    const hue = Math.round(record.heading ?? 0) % 360;
     const label = escapeXml(record.address.length > 60 ? `${record.address.slice(0, 57)}...` : record.address);
     const caption = escapeXml(`${formatCaptureDate(record.capturedAt)} · ${formatCompass(record.heading)}`);
     return `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="400" viewBox="0 0 640 400" role="img" aria-label="${label}">
@@ -40,7 +40,7 @@ export class DemoImageService {
   <polygon points="250,400 390,400 330,240 310,240" fill="#e8e8e8" opacity="0.35"/>
   <rect x="40" y="110" width="120" height="130" fill="hsl(${(hue + 40) % 360},25%,55%)"/>
   <rect x="470" y="80" width="140" height="160" fill="hsl(${(hue + 200) % 360},25%,50%)"/>
-  <g transform="translate(580 40) rotate(${record.heading})"><path d="M0,-22 L8,10 L0,4 L-8,10 Z" fill="#c0392b"/></g>
+  ${record.heading === null ? '' : `<g transform="translate(580 40) rotate(${record.heading})"><path d="M0,-22 L8,10 L0,4 L-8,10 Z" fill="#c0392b"/></g>`}
   <rect y="330" width="640" height="70" fill="rgba(0,0,0,0.55)"/>
   <text x="20" y="358" font-family="sans-serif" font-size="20" fill="#fff">${label}</text>
   <text x="20" y="385" font-family="sans-serif" font-size="15" fill="#ddd">${caption}</text>

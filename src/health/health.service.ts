@@ -14,10 +14,13 @@ import { HealthException, HealthExceptionCode } from './health.exception';
 import { HealthRepository } from './health.repository';
 
 const DB_PING_TIMEOUT_MS = 1000;
+// The database's checks run at most once a second per instance; probes in between get their answer.
+export const DATABASE_CHECK_INTERVAL_MS = 1000;
 
 @Injectable()
 export class HealthService {
   private expectedMigrations?: string[];
+  private readonly recent = new Map<string, { at: number; result: Promise<HealthIndicatorResult> }>();
 
   constructor(
     private readonly health: HealthCheckService,
@@ -41,14 +44,32 @@ export class HealthService {
     try {
       return await this.health.check([
         () => this.acceptingRequests(),
-        () => this.prismaIndicator.pingCheck('database', this.prisma, { timeout: DB_PING_TIMEOUT_MS }),
-        () => this.migrationsApplied(),
+        () =>
+          this.atMostOncePerInterval('database', () =>
+            this.prismaIndicator.pingCheck('database', this.prisma, { timeout: DB_PING_TIMEOUT_MS }),
+          ),
+        () => this.atMostOncePerInterval('migrations', () => this.migrationsApplied()),
         ...(this.prisma.reads.replicas.length > 0 ? [() => this.replicas()] : []),
       ]);
     } catch (error) {
       if (error instanceof ServiceUnavailableException) throw notReady(error.getResponse() as HealthCheckResult);
       throw error;
     }
+  }
+
+  // A flood of probes (no key, no limit: load balancers call this) must not become a flood of
+  // database round trips: a check's last answer (or the one in flight) serves every probe for
+  // DATABASE_CHECK_INTERVAL_MS. The shutdown check is never kept: it is read at once, and no I/O.
+  private atMostOncePerInterval(
+    name: string,
+    check: () => Promise<HealthIndicatorResult>,
+  ): Promise<HealthIndicatorResult> {
+    const now = Date.now();
+    const last = this.recent.get(name);
+    if (last && now - last.at < DATABASE_CHECK_INTERVAL_MS) return last.result;
+    const result = check();
+    this.recent.set(name, { at: now, result });
+    return result;
   }
 
   private acceptingRequests(): HealthIndicatorResult {

@@ -3,10 +3,12 @@ import { isCalendarDate } from '../common/calendar-date';
 import type { GeoJsonItem } from '../import-formats/geojson-seq.reader';
 import { MAX_ADDRESS_LENGTH } from '../import-formats/record-limits';
 import type { Rejection } from '../import-formats/rejection';
+import type { PhotoDetails } from './photo-details/photo-details';
+import { validatePhotoDetails } from './photo-details/photo-details.validator';
+import { UUID } from '../common/uuid';
 
 // Namespace for ids derived from content when a Feature has none, so re-imports stay idempotent.
 const CONTENT_ID_NAMESPACE = 'a4f0c1de-7d4b-4e0e-9a0b-5f2d8c3e1b77';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
 // C0/C1 controls: PostgreSQL text cannot hold NUL, and none belong in a URL.
 const CONTROL_CHARS = /\p{Cc}/u;
@@ -32,11 +34,14 @@ export interface ImageryRecord {
   /** The record's own source tag (an import's --source, when given, takes its place). */
   source: string | null;
   capturedAt: string; // YYYY-MM-DD
-  heading: number;
+  /** Degrees from north; null only for a photo that gave no direction (photo.headingOrigin 'none'): it faces nothing. */
+  heading: number | null;
   interactive: boolean;
   imageUrl: string;
   lon: number;
   lat: number;
+  /** What the photo import read from the camera file (the photos table), for a record made from a photo. */
+  photo?: PhotoDetails;
 }
 
 export type FeatureResult = { ok: true; record: ImageryRecord } | { ok: false; rejection: Rejection };
@@ -53,6 +58,7 @@ export interface RawRecord {
   image_url?: unknown;
   lon?: unknown;
   lat?: unknown;
+  photo?: unknown;
 }
 
 // What a format reader yields per record (the GeoJSON readers of import-formats/, formats/csv.reader.ts),
@@ -110,6 +116,7 @@ export function parseFeature(feature: unknown): FeatureResult {
       image_url: p.image_url,
       lon: coords[0],
       lat: coords[1],
+      photo: p.photo,
     },
     GEOJSON_COORDINATES,
   );
@@ -117,6 +124,55 @@ export function parseFeature(feature: unknown): FeatureResult {
 
 // The rules every record obeys whatever format it came in; returns the record or the first problem found.
 export function validateRecord(raw: RawRecord, coordinates: CoordinateFields = FLAT_COORDINATES): FeatureResult {
+  const position = checkedPosition(raw, coordinates);
+  if (!position.ok) return position;
+  const { lon, lat } = position.value;
+  const described = checkedDescription(raw);
+  if (!described.ok) return described;
+  const { address, addressOrigin, source } = described.value;
+
+  if (typeof raw.captured_at !== 'string')
+    return reject('captured_at', 'is required and must be an ISO 8601 date or date-time');
+  const capturedAt = calendarDate(raw.captured_at);
+  if (!capturedAt)
+    return reject('captured_at', `is not a valid ISO 8601 date or date-time: ${truncate(raw.captured_at)}`);
+
+  const heading = checkedHeading(raw);
+  if (!heading.ok) return heading;
+
+  if (!isMissing(raw.interactive) && typeof raw.interactive !== 'boolean')
+    return reject('interactive', 'must be a boolean');
+  const interactive = raw.interactive === true;
+
+  const imageUrl = checkedImageUrl(raw);
+  if (!imageUrl.ok) return imageUrl;
+  const id = checkedId(raw, [address, capturedAt, raw.heading, interactive, imageUrl.value, lon, lat]);
+  if (!id.ok) return id;
+
+  const record: ImageryRecord = {
+    id: id.value,
+    address,
+    addressOrigin,
+    source,
+    capturedAt,
+    heading: heading.value,
+    interactive,
+    imageUrl: imageUrl.value,
+    lon,
+    lat,
+  };
+  if (!isMissing(raw.photo)) {
+    const photo = validatePhotoDetails(raw.photo);
+    if (!photo.ok) return photo;
+    record.photo = photo.photo;
+  }
+  return { ok: true, record };
+}
+
+// One rule of validateRecord: the field's value, or the record's rejection.
+type Checked<T> = { ok: true; value: T } | ReturnType<typeof reject>;
+
+function checkedPosition(raw: RawRecord, coordinates: CoordinateFields): Checked<{ lon: number; lat: number }> {
   const { lon, lat } = raw;
   if (isMissing(lon)) return reject(coordinates.lon, 'longitude is required');
   if (typeof lon !== 'number' || !Number.isFinite(lon)) return reject(coordinates.lon, 'longitude must be a number');
@@ -124,7 +180,13 @@ export function validateRecord(raw: RawRecord, coordinates: CoordinateFields = F
   if (isMissing(lat)) return reject(coordinates.lat, 'latitude is required');
   if (typeof lat !== 'number' || !Number.isFinite(lat)) return reject(coordinates.lat, 'latitude must be a number');
   if (lat < -90 || lat > 90) return reject(coordinates.lat, 'latitude must be between -90 and 90');
+  return { ok: true, value: { lon, lat } };
+}
 
+// The address, where it came from, and the record's source.
+function checkedDescription(
+  raw: RawRecord,
+): Checked<{ address: string | null; addressOrigin: AddressOrigin; source: string | null }> {
   // Optional: a record without one (missing, null or blank) gets one recovered from places on import.
   if (!isMissing(raw.address) && typeof raw.address !== 'string')
     return reject('address', 'must be a string when present');
@@ -143,43 +205,38 @@ export function validateRecord(raw: RawRecord, coordinates: CoordinateFields = F
   if (!isMissing(raw.source) && (typeof raw.source !== 'string' || !SOURCE_PATTERN.test(raw.source))) {
     return reject('source', 'must be 1 to 200 printable ASCII characters when present');
   }
-  const source = (raw.source as string | undefined) ?? null;
+  return { ok: true, value: { address, addressOrigin, source: (raw.source as string | undefined) ?? null } };
+}
 
-  if (typeof raw.captured_at !== 'string')
-    return reject('captured_at', 'is required and must be an ISO 8601 date or date-time');
-  const capturedAt = calendarDate(raw.captured_at);
-  if (!capturedAt)
-    return reject('captured_at', `is not a valid ISO 8601 date or date-time: ${truncate(raw.captured_at)}`);
-
+// A photo that gave no direction has no heading (null); every other record has one.
+function checkedHeading(raw: RawRecord): Checked<number | null> {
   const heading = raw.heading;
+  if (isObject(raw.photo) && raw.photo.headingOrigin === 'none') {
+    if (!isMissing(heading)) return reject('heading', 'must be null for a photo whose photo.headingOrigin is none');
+    return { ok: true, value: null };
+  }
   if (typeof heading !== 'number' || !Number.isFinite(heading))
     return reject('heading', 'is required and must be a number of degrees');
   if (heading < 0 || heading >= 360) return reject('heading', 'must be at least 0 and less than 360');
+  return { ok: true, value: heading };
+}
 
-  if (!isMissing(raw.interactive) && typeof raw.interactive !== 'boolean')
-    return reject('interactive', 'must be a boolean');
-  const interactive = raw.interactive === true;
-
+function checkedImageUrl(raw: RawRecord): Checked<string> {
   if (typeof raw.image_url !== 'string' || raw.image_url.trim() === '')
     return reject('image_url', 'is required and must be a string');
   const imageUrl = raw.image_url.trim();
   if (imageUrl.length > MAX_IMAGE_URL_LENGTH)
     return reject('image_url', `must be at most ${MAX_IMAGE_URL_LENGTH} characters`);
   if (!isImageUrl(imageUrl)) return reject('image_url', 'must be an absolute http(s) URL or a relative path');
+  return { ok: true, value: imageUrl };
+}
 
-  let id: string;
-  if (isMissing(raw.id) || raw.id === '') {
-    id = uuidv5(JSON.stringify([address, capturedAt, heading, interactive, imageUrl, lon, lat]), CONTENT_ID_NAMESPACE);
-  } else if (typeof raw.id === 'string' && UUID.test(raw.id)) {
-    id = raw.id.toLowerCase();
-  } else {
-    return reject('id', 'must be a UUID when present');
-  }
-
-  return {
-    ok: true,
-    record: { id, address, addressOrigin, source, capturedAt, heading, interactive, imageUrl, lon, lat },
-  };
+// The record's own UUID, or one derived from its content (so the same record imported again keeps its id).
+function checkedId(raw: RawRecord, content: unknown[]): Checked<string> {
+  if (isMissing(raw.id) || raw.id === '')
+    return { ok: true, value: uuidv5(JSON.stringify(content), CONTENT_ID_NAMESPACE) };
+  if (typeof raw.id === 'string' && UUID.test(raw.id)) return { ok: true, value: raw.id.toLowerCase() };
+  return reject('id', 'must be a UUID when present');
 }
 
 // The calendar date as written (no time-zone shift), or null for impossible dates like 2021-02-30.

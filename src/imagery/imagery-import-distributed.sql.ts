@@ -82,5 +82,6 @@ export function distributedImportSql(t: ImportTables) {
     UNION ALL
     SELECT o.location FROM ${t.stored} o WHERE NOT $1::boolean`,
     deleteListed: `DELETE FROM imagery t WHERE t.id IN (SELECT m.id FROM ${t.missing} m)`,
+    deleteListedPhotos: `DELETE FROM photos p WHERE p.id IN (SELECT m.id FROM ${t.missing} m)`,
   };
 }

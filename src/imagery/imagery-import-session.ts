@@ -16,6 +16,7 @@ import { ImageryFirstLoadSession } from './first-load/imagery-first-load-session
 import { ImageryRecord } from './imagery-feature';
 import { ImageryException, ImageryExceptionCode } from './imagery.exception';
 import { IMAGERY_STAGED, importSql, importTables } from './imagery-import.sql';
+import { photosParameter } from './photo-details/photo-details';
 
 export type { UpsertCounts } from '../database/bulk-import/bulk-import-session';
 
@@ -178,6 +179,8 @@ export class ImageryImportSession extends BulkImportSession<ImageryRecord, Impor
         await client.query(sql.citus.unrankReaddressed);
         await client.query(sql.citus.noteCoverage, [this.firstLoad !== null]);
       }
+      if (!this.options.dryRun && records.some((r) => r.photo))
+        await client.query(sql.upsertPhotos, [photosParameter(records)]);
       if (this.importOptions.trackSeen) await client.query(sql.rememberSeen);
       const { inserted, updated } = rows[0];
       const unrecoverable = lost.map((r) => r.id);
@@ -207,13 +210,18 @@ export class ImageryImportSession extends BulkImportSession<ImageryRecord, Impor
 
   // Deletes (or, in a dry run, counts) the source's records that no batch of this session contained.
   @GenerateSql(
-    { name: 'two connections: the ids the second one saw are gathered on the first', params: () => [] },
+    {
+      name: 'two connections: the ids the second one saw are gathered on the first',
+      params: () => [],
+      answers: [[], [], [], [{ n: 0 }]],
+    },
     { name: 'dry run: count instead of delete', sql: () => SAMPLE_SQL.countMissing },
     ...(['gatherMissing', 'keepUnseen', 'countMissing', 'readMissing', 'uncountMissing', 'unrankMissing'] as const).map(
       (step) => ({ name: `imagery distributed: ${step}`, sql: () => SAMPLE_SQL.citus[step] }),
     ),
     { name: 'imagery distributed: noteMissingCoverage', sql: () => SAMPLE_SQL.citus.noteMissingCoverage },
     { name: 'imagery distributed: deleteListed', sql: () => SAMPLE_SQL.citus.deleteListed },
+    { name: 'imagery distributed: deleteListedPhotos', sql: () => SAMPLE_SQL.citus.deleteListedPhotos },
   )
   async deleteMissing(): Promise<number> {
     if (!this.importOptions.trackSeen || this.options.source === null)
@@ -232,8 +240,8 @@ export class ImageryImportSession extends BulkImportSession<ImageryRecord, Impor
       const { rows } = await primary.client.query<{ n: number }>(primary.sql.countMissing, [this.options.source]);
       return rows[0].n;
     }
-    const result = await primary.client.query(primary.sql.deleteMissing, [this.options.source]);
-    return result.rowCount ?? 0;
+    const { rows } = await primary.client.query<{ n: number }>(primary.sql.deleteMissing, [this.options.source]);
+    return rows[0].n;
   }
 
   // deleteMissing where imagery is distributed, in one transaction (see imagery-import-distributed.sql.ts):
@@ -254,6 +262,7 @@ export class ImageryImportSession extends BulkImportSession<ImageryRecord, Impor
         await client.query(sql.citus.unrankMissing);
         await client.query(sql.citus.noteMissingCoverage, [this.firstLoad !== null]);
         await client.query(sql.citus.deleteListed);
+        await client.query(sql.citus.deleteListedPhotos);
       }
       await client.query(this.options.dryRun ? 'ROLLBACK' : 'COMMIT');
       return rows[0].n;

@@ -10,6 +10,7 @@ import {
 } from '../database/bulk-import/bulk-import-loop';
 import { FeatureItem, FeatureResult, ImageryRecord, parseFeature, validateRecord } from './imagery-feature';
 import { ImageryRepository } from './imagery.repository';
+import type { ImageryImportSession } from './imagery-import-session';
 import type { ImportRejection } from '../import-formats/rejection';
 import { RankedWordListsRepository } from '../search-index/ranked-word-lists.repository';
 import { CoverageRefresh, MapDataRepository } from '../map-data/map-data.repository';
@@ -82,35 +83,7 @@ export class ImageryImportService {
     // A first load's coverage rebuild, started once every batch is in (see startCoverage).
     let coverage: Promise<Settled<CoverageSummary>> | undefined;
     try {
-      const writer = new BatchWriter(
-        session,
-        (p: Positioned) => p.record,
-        (counts, written) =>
-          tally.written(counts, async () => {
-            // Records the database could not give an address are rejected after their batch.
-            for (const id of counts.unrecoverable)
-              await tally.reject({
-                position: written.get(id)!.position,
-                field: 'address',
-                reason: NO_PLACE_TO_RECOVER_ADDRESS,
-              });
-          }),
-      );
-      await readInBatches(items, writer, {
-        batchSize,
-        signal: options.signal,
-        summary,
-        entry: async (item: FeatureItem) => {
-          summary.read++;
-          const result = toRecord(item);
-          if (!result.ok) {
-            await tally.reject({ position: item.position, ...result.rejection });
-            return undefined;
-          }
-          return [result.record.id, { record: result.record, position: item.position }];
-        },
-      });
-
+      await writeRecords(items, session, tally, { batchSize, signal: options.signal });
       if (options.deleteMissing) {
         const blocker = deletionBlocker(summary, options.maxRejects ?? 0);
         if (blocker) summary.deletionSkipped = blocker;
@@ -172,6 +145,45 @@ function unwrap<T>(settled: Settled<T>): T {
 // Whether the run wrote anything: the ranked lists and the coverage cells are then refreshed.
 function changed(summary: ImportSummary): boolean {
   return !summary.dryRun && summary.inserted + summary.updated + summary.deleted > 0;
+}
+
+// Reads the input and writes its records in batches on the session's connections: a record the
+// reader or validation refuses, or whose address the database could not recover, is a rejection.
+async function writeRecords(
+  items: AsyncIterable<FeatureItem>,
+  session: ImageryImportSession,
+  tally: ImportTally<ImportRejection, ImportSummary>,
+  options: { batchSize: number; signal?: AbortSignal },
+): Promise<void> {
+  const { summary } = tally;
+  const writer = new BatchWriter(
+    session,
+    (p: Positioned) => p.record,
+    (counts, written) =>
+      tally.written(counts, async () => {
+        // Records the database could not give an address are rejected after their batch.
+        for (const id of counts.unrecoverable)
+          await tally.reject({
+            position: written.get(id)!.position,
+            field: 'address',
+            reason: NO_PLACE_TO_RECOVER_ADDRESS,
+          });
+      }),
+  );
+  await readInBatches(items, writer, {
+    batchSize: options.batchSize,
+    signal: options.signal,
+    summary,
+    entry: async (item: FeatureItem) => {
+      summary.read++;
+      const result = toRecord(item);
+      if (!result.ok) {
+        await tally.reject({ position: item.position, ...result.rejection });
+        return undefined;
+      }
+      return [result.record.id, { record: result.record, position: item.position }];
+    },
+  });
 }
 
 function toRecord(item: FeatureItem): FeatureResult {

@@ -4,6 +4,7 @@ import { StagedColumn, stagingSql } from '../database/bulk-import/staged-columns
 import { ImageryRecord } from './imagery-feature';
 import { linkStagedCitusSql, linkStagedSql } from './address-recovery/staged-batch-link.sql';
 import { distributedImportSql } from './imagery-import-distributed.sql';
+import { upsertPhotosSql } from './photo-details/photo-details';
 
 // Every statement of a bulk import of imagery (see ImageryImportSession).
 
@@ -79,7 +80,7 @@ export function importSql(t: ImportTables) {
     createStaging: `
       CREATE TEMP TABLE ${t.staging} (
         id uuid NOT NULL, address text, address_origin text NOT NULL, source text, captured_at date NOT NULL,
-        heading float8 NOT NULL, interactive boolean NOT NULL, image_url text NOT NULL, lon float8 NOT NULL,
+        heading float8, interactive boolean NOT NULL, image_url text NOT NULL, lon float8 NOT NULL,
         lat float8 NOT NULL, place_id uuid, locality_id uuid, region_code text, country_code text,
         settled boolean NOT NULL DEFAULT false
       ) ON COMMIT DELETE ROWS`,
@@ -103,11 +104,18 @@ export function importSql(t: ImportTables) {
     // One set-based upsert per batch (or, in a dry run, the classification); $1: the import's --source.
     ...bulkUpsertSql({ table: 'imagery', dataColumns: DATA_COLUMNS, incoming }),
 
+    // The details of the batch's photo records (the photos table), for the records the batch kept.
+    upsertPhotos: upsertPhotosSql(t.staging),
+
     rememberSeen: `INSERT INTO ${t.seen} (id) SELECT id FROM ${t.staging}`,
     copySeenOut: `COPY ${t.seen} (id) TO STDOUT`,
     copySeenIn: `COPY ${t.seen} (id) FROM STDIN`,
     analyzeSeen: `ANALYZE ${t.seen}`,
-    deleteMissing: `DELETE FROM imagery t WHERE ${missingWhere}`,
+    // The records and, in the same statement, the photo details of those made from photos.
+    deleteMissing: `
+      WITH gone AS (DELETE FROM imagery t WHERE ${missingWhere} RETURNING t.id),
+      photos_gone AS (DELETE FROM photos p WHERE p.id IN (SELECT g.id FROM gone g))
+      SELECT count(*)::int AS n FROM gone`,
     countMissing: `SELECT count(*)::int AS n FROM imagery t WHERE ${missingWhere}`,
     drop: `DROP TABLE IF EXISTS ${t.staging}, ${t.seen}, ${t.stored}, ${t.links}, ${t.missing}`,
   };

@@ -5,12 +5,19 @@ import { GenerateSql, SAMPLE_SOURCE, SAMPLE_UUID, SAMPLE_UUID_2, SqlSubject } fr
 import { PrismaService } from '../database/prisma.service';
 import { ImageryFirstLoadSession } from './first-load/imagery-first-load-session';
 import { ImageryRecord } from './imagery-feature';
+import { photoObjectSql } from './photo-details/photo-details';
 import { ImageryImportSession, ImportSessionOptions } from './imagery-import-session';
 
 export { BULK_STATEMENT_TIMEOUT_MS } from '../database/prisma.service';
 export { ImageryImportSession } from './imagery-import-session';
 export type { BatchResult, ImportSessionOptions, UpsertCounts } from './imagery-import-session';
 export { importSql, importTables } from './imagery-import.sql';
+
+/** Records of a source, and how many of them have photo details. */
+export interface SourceCount {
+  records: number;
+  photos: number;
+}
 
 export interface ExportFilter {
   source?: string | null;
@@ -20,9 +27,19 @@ export interface ExportFilter {
 const RECORD_COLUMNS = `id::text AS id, address, address_origin AS "addressOrigin", source, to_char(captured_at, 'YYYY-MM-DD') AS "capturedAt",
   heading, interactive, image_url AS "imageUrl", ST_X(location) AS lon, ST_Y(location) AS lat`;
 
-// One page of the export: keyset pagination along the primary key ($2: the last id of the previous page).
-export const EXPORT_PAGE = `SELECT ${RECORD_COLUMNS} FROM imagery i
+// One page of the export: keyset pagination along the primary key ($2: the last id of the previous page),
+// with a photo record's details (a photos_pkey probe per record; null for any other record).
+export const EXPORT_PAGE = `SELECT i.id::text AS id, i.address, i.address_origin AS "addressOrigin", i.source,
+    to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt", i.heading, i.interactive, i.image_url AS "imageUrl",
+    ST_X(i.location) AS lon, ST_Y(i.location) AS lat, ${photoObjectSql('p')} AS photo
+  FROM imagery i LEFT JOIN photos p ON p.id = i.id
   WHERE ($1::text IS NULL OR i.source = $1) AND ($2::uuid IS NULL OR i.id > $2) ORDER BY i.id LIMIT $3`;
+
+// Whether any record has another source than $1, a record without one included.
+export const recordsOutsideSql = (source: string) => Prisma.sql`
+  SELECT EXISTS (SELECT 1 FROM imagery WHERE source < ${source}::text)
+    OR EXISTS (SELECT 1 FROM imagery WHERE source > ${source}::text)
+    OR EXISTS (SELECT 1 FROM imagery WHERE source IS NULL) AS others`;
 
 const RECORD_ROW = { id: SAMPLE_UUID, address: 'Herrengasse 35, 9490 Vaduz', capturedAt: '2024-05-01', heading: 90 };
 
@@ -76,12 +93,13 @@ export class ImageryRepository {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
       let after: string | null = null;
       for (;;) {
-        const { rows }: { rows: ImageryRecord[] } = await client.query<ImageryRecord>(EXPORT_PAGE, [
+        type ExportRow = Omit<ImageryRecord, 'photo'> & { photo: ImageryRecord['photo'] | null };
+        const { rows }: { rows: ExportRow[] } = await client.query<ExportRow>(EXPORT_PAGE, [
           filter.source ?? null,
           after,
           pageSize,
         ]);
-        yield* rows;
+        for (const { photo, ...record } of rows) yield photo ? { ...record, photo } : record;
         if (rows.length < pageSize) break;
         after = rows[rows.length - 1].id;
       }
@@ -107,11 +125,49 @@ export class ImageryRepository {
   async findForDemoImage(
     id: string,
     source: string,
-  ): Promise<{ address: string; capturedAt: string; heading: number } | null> {
-    const rows = await this.prisma.$queryRaw<Array<{ address: string; capturedAt: string; heading: number }>>`
+  ): Promise<{ address: string; capturedAt: string; heading: number | null } | null> {
+    const rows = await this.prisma.$queryRaw<Array<{ address: string; capturedAt: string; heading: number | null }>>`
       SELECT address, to_char(captured_at, 'YYYY-MM-DD') AS "capturedAt", heading FROM imagery
       WHERE id = ${id}::uuid AND source = ${source}`;
     return rows[0] ?? null;
+  }
+
+  // Whether any record has another source than the one given (none included): three probes of
+  // imagery_source_idx (below it, above it, no source), each ending at its first row.
+  @GenerateSql({ params: () => [SAMPLE_SOURCE], answers: [[{ others: false }]] })
+  async hasRecordsOutside(source: string): Promise<boolean> {
+    const rows = await this.prisma.$queryRaw<Array<{ others: boolean }>>(recordsOutsideSql(source));
+    return rows[0].others;
+  }
+
+  // How many records a source has, and how many of them are photos (rows of photos, same id).
+  @GenerateSql({ params: () => [SAMPLE_SOURCE], answers: [[{ records: 2, photos: 1 }]] })
+  async countSource(source: string): Promise<SourceCount> {
+    const rows = await this.prisma.$queryRaw<SourceCount[]>`
+      SELECT count(*)::int AS records,
+             (SELECT count(*) FROM imagery i JOIN photos p ON p.id = i.id WHERE i.source = ${source}::text)::int AS photos
+      FROM imagery WHERE source = ${source}::text`;
+    return rows[0];
+  }
+
+  // Deletes up to `limit` records of a source, and their photos rows, in one statement (one
+  // transaction): a record and its photo details go together. The imagery triggers keep the words,
+  // the vocabulary and the coverage cells' change list as for any delete.
+  @GenerateSql({ params: () => [SAMPLE_SOURCE, 5000], answers: [[{ records: 2, photos: 1 }]] })
+  async deleteSourceBatch(source: string, limit: number): Promise<SourceCount> {
+    if (this.prisma.imageryDistributed)
+      throw new Error('deleting a source is not supported where imagery is distributed (Citus)');
+    const rows = await this.prisma.$queryRaw<SourceCount[]>`
+      WITH batch AS (SELECT id FROM imagery WHERE source = ${source}::text LIMIT ${limit}::int),
+           gone AS (DELETE FROM imagery i USING batch b WHERE i.id = b.id RETURNING i.id),
+           photos_gone AS (DELETE FROM photos p USING gone g WHERE p.id = g.id RETURNING p.id)
+      SELECT (SELECT count(*) FROM gone)::int AS records, (SELECT count(*) FROM photos_gone)::int AS photos`;
+    return rows[0];
+  }
+
+  @GenerateSql()
+  async analyze(): Promise<void> {
+    await this.prisma.$executeRaw`ANALYZE imagery`;
   }
 
   // One row is enough to know; counting a large catalogue at every start would not be free.

@@ -2,7 +2,7 @@ import type { LayerSpecification } from '@maplibre/maplibre-gl-style-spec';
 import { COLORS } from './map-style-colors';
 
 // The layers drawn from the service's vector tiles (layer and attribute names per the tiles contract,
-// docs/map.md): landuse, water, buildings, paths and streets, the imagery itself (coverage, hidden
+// docs/map-tiles.md#layers): landuse, water, buildings, paths and streets, the imagery itself (coverage, hidden
 // until the page's "Coverage" toggle shows it), and the labels: street names along the streets, water
 // names, and places thinned by their `min_zoom` and placed by `rank`.
 

@@ -23,6 +23,13 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setLicense('MIT', 'https://opensource.org/licenses/MIT')
     .addTag('search', 'Imagery search (needs an API key)')
     .addTag('tiles', 'Vector tiles of the map (no key unless TILES_REQUIRE_KEY=true; limited per client address)')
+    .addTag('images', "A photo record's stored images: thumb, sd, hd and the original (no key; immutable URLs)")
+    .addTag(
+      'stac',
+      'The catalogue as a STAC API 1.0.0 and OGC API Features service, at /stac (needs an API key). ' +
+        'It describes itself (landing page, conformance classes) and answers errors in the STAC shape, so its ' +
+        'routes are not part of this document: see docs/stac.md.',
+    )
     .addTag('demo', 'Placeholder images drawn for the demo seed (no key; limited per client address)')
     .addTag('operations', 'Health probes and metrics for orchestrators and monitoring')
     .addApiKey(

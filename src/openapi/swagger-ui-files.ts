@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { errorBody, RequestException, RequestExceptionCode } from '../common/app-exception';
+import { ERROR_CACHE_CONTROL, errorBody, RequestException, RequestExceptionCode } from '../common/app-exception';
 
 // What the page @nestjs/swagger builds loads (its HTML, its generated init script and four files of
 // swagger-ui-dist). Everything else in that package (package.json, source maps, README, the stock
@@ -23,6 +23,10 @@ export function swaggerUiFiles(): RequestHandler {
     if (PAGE.has(req.path) || FILES.has(req.path)) return next();
     if (req.path === INDEX_HTML) return res.redirect(301, './');
     const notFound = new RequestException(RequestExceptionCode.NOT_FOUND, 'No such route');
-    res.status(notFound.status).type('application/json').json(errorBody(notFound));
+    res
+      .status(notFound.status)
+      .set('Cache-Control', ERROR_CACHE_CONTROL)
+      .type('application/json')
+      .json(errorBody(notFound));
   };
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { GenerateSql, SqlSubject } from '../database/generate-sql';
+import { HIERARCHY_PART_OF, HIERARCHY_REACH_M, PlaceHierarchy } from './place-hierarchy';
 
 // What an OpenStreetMap file says about where its places lie, kept for the length of one import in a
 // temporary table of its own connection (a dry run writes nothing lasting either):
@@ -32,6 +33,9 @@ export interface PointSetting {
   regionCode: string | null;
   countryCode: string | null;
   district: string | null;
+  /** Per part, the smallest place=* area of its kinds covering the point, else the nearest node of its
+   * kinds within the kind's reach (HIERARCHY_REACH_M) in the same municipality; null when none. */
+  hierarchy: PlaceHierarchy | null;
   /** The nearest named street within STREET_REACH_M. */
   street: string | null;
   /** The postcode of the nearest point with one within POSTCODE_REACH_M. */
@@ -54,6 +58,13 @@ export const PLACE_NODE_REACH_M: Readonly<Record<string, number>> = {
   neighbourhood: 500,
   isolated_dwelling: 200,
 };
+
+// Each place=* kind of the hierarchy: the part it fills and its node's reach in metres.
+const HIERARCHY_KINDS = Object.fromEntries(
+  Object.entries(HIERARCHY_PART_OF).map(([type, part]) => [type, { part, reach: HIERARCHY_REACH_M[type] }]),
+);
+// The longest reach in degrees of latitude, for the index's box (the distance is then checked in metres).
+const MAX_HIERARCHY_REACH_DEG = Math.max(...Object.values(HIERARCHY_REACH_M)) / 111_000;
 
 // At most this many vertices per stored piece of an area.
 const SUBDIVIDE_VERTICES = 256;
@@ -144,11 +155,10 @@ export class PlaceAreaSession {
   @GenerateSql({ params: () => [[[9.5209, 47.1391]]] })
   async lookup(points: ReadonlyArray<readonly [number, number]>): Promise<PointSetting[]> {
     if (points.length === 0) return [];
-    const { rows } = await this.client.query<PointSetting & { i: number }>(placeLookupSql(this.table), [
-      points.map((p) => p[0]),
-      points.map((p) => p[1]),
-      JSON.stringify(PLACE_NODE_REACH_M),
-    ]);
+    const { rows } = await this.client.query<PointSetting & { i: number }>(
+      placeLookupSql(this.table),
+      placeLookupParams(points),
+    );
     const out: PointSetting[] = new Array(points.length);
     for (const { i, ...setting } of rows) out[i - 1] = setting;
     return out;
@@ -164,6 +174,17 @@ export class PlaceAreaSession {
   }
 }
 
+// The parameters of placeLookupSql for these points.
+export function placeLookupParams(points: ReadonlyArray<readonly [number, number]>): unknown[] {
+  return [
+    points.map((p) => p[0]),
+    points.map((p) => p[1]),
+    JSON.stringify(PLACE_NODE_REACH_M),
+    JSON.stringify(HIERARCHY_KINDS),
+    MAX_HIERARCHY_REACH_DEG,
+  ];
+}
+
 // Each part from the smallest area that covers the point (ST_Covers on the areas' index); a district
 // from a place=* area, else from the nearest place=* node within its type's reach; the nearest
 // named street and the nearest postcode within their reach (KNN on the index, then the distance
@@ -172,8 +193,8 @@ export function placeLookupSql(t: string): string {
   const smallest = (where: string, column: string) =>
     `(SELECT ${column} FROM ${t} a WHERE a.kind IN ('admin', 'postal', 'place_area') AND ${where}
         AND ST_Covers(a.geom, p.pt) ORDER BY a.area LIMIT 1)`;
-  const nearest = (kind: string, column: string, reach: string) =>
-    `(SELECT ${column} FROM (SELECT * FROM ${t} a WHERE a.kind = '${kind}' ORDER BY a.geom <-> p.pt LIMIT 5) a
+  const nearest = (kind: string, column: string, reach: string, where = 'true') =>
+    `(SELECT ${column} FROM (SELECT * FROM ${t} a WHERE a.kind = '${kind}' AND ${where} ORDER BY a.geom <-> p.pt LIMIT 5) a
         WHERE ST_DWithin(a.geom::geography, p.pt::geography, ${reach})
         ORDER BY ST_Distance(a.geom::geography, p.pt::geography) LIMIT 1)`;
   return `
@@ -183,13 +204,34 @@ export function placeLookupSql(t: string): string {
       ${smallest(`a.kind = 'admin' AND a.level = 4`, 'a.name')} AS region,
       ${smallest(`a.kind = 'admin' AND a.level = 4`, 'a.code')} AS "regionCode",
       ${smallest(`a.kind = 'admin' AND a.level = 2 AND a.code IS NOT NULL`, 'a.code')} AS "countryCode",
-      coalesce(${smallest(`a.kind = 'place_area'`, 'a.name')},
-               ${nearest('place_node', 'a.name', `($3::jsonb ->> a.place_type)::float8`)}) AS district,
+      coalesce(${smallest(`a.kind = 'place_area' AND $3::jsonb ? a.place_type`, 'a.name')},
+               ${nearest('place_node', 'a.name', `($3::jsonb ->> a.place_type)::float8`, '$3::jsonb ? a.place_type')}) AS district,
+      ${hierarchySql(t)} AS hierarchy,
       ${nearest('street', 'a.name', String(STREET_REACH_M))} AS street,
       ${nearest('postcode', 'a.postcode', String(POSTCODE_REACH_M))} AS "nearPostcode",
       ${smallest(`a.kind = 'admin' AND a.level = 8`, 'a.postcode')} AS "municipalityPostcode"
     FROM (SELECT t.i, ST_SetSRID(ST_MakePoint(t.lon, t.lat), 4326) AS pt
           FROM unnest($1::float8[], $2::float8[]) WITH ORDINALITY AS t(lon, lat, i)) p`;
+}
+
+// The hierarchy of p.pt (see PointSetting): $4 the kinds ({type: {part, reach}}), $5 the longest
+// reach in degrees. A node counts only in the municipality of the point (where both lie in one).
+function hierarchySql(t: string): string {
+  const municipality = (pt: string) =>
+    `(SELECT m.name FROM ${t} m WHERE m.kind = 'admin' AND m.level = 8 AND ST_Covers(m.geom, ${pt}) ORDER BY m.area LIMIT 1)`;
+  return `(SELECT jsonb_object_agg(h.part, h.name) FROM (
+        SELECT DISTINCT ON (c.part) c.part, c.name FROM (
+          SELECT $4::jsonb -> a.place_type ->> 'part' AS part, a.name, 0 AS source, a.area AS d
+          FROM ${t} a WHERE a.kind = 'place_area' AND $4::jsonb ? a.place_type AND ST_Covers(a.geom, p.pt)
+          UNION ALL
+          SELECT n.part, n.name, 1, n.d FROM (
+            SELECT $4::jsonb -> a.place_type ->> 'part' AS part, a.name, a.geom,
+                   ($4::jsonb -> a.place_type ->> 'reach')::float8 AS reach,
+                   ST_Distance(a.geom::geography, p.pt::geography) AS d
+            FROM ${t} a WHERE a.kind = 'place_node' AND $4::jsonb ? a.place_type
+              AND ST_DWithin(a.geom, p.pt, $5::float8 / greatest(cos(radians(ST_Y(p.pt))), 0.1))) n
+          WHERE n.d <= n.reach AND ${municipality('n.geom')} IS NOT DISTINCT FROM ${municipality('p.pt')}
+        ) c ORDER BY c.part, c.source, c.d) h)`;
 }
 
 const SAMPLE_AREA: PlaceArea = {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { PlaceHierarchy } from './place-hierarchy';
 import type { PlaceKind } from './place-record';
 
 // What a place the record does not name or identify is called and identified by (place-validation.ts).
@@ -19,13 +20,18 @@ export function derivedName(
 
 // A source id for a record without one: the same content always gets the same id.
 export function contentId(
-  parts: { municipality: string | null; district: string | null },
+  parts: { municipality: string | null; district: string | null; hierarchy?: PlaceHierarchy | null },
   lon: number,
   lat: number,
 ): string {
   // Parts added later count only when present, so the places of existing files keep their ids.
-  const { municipality, district, ...rest } = parts;
-  const content = { ...rest, ...(municipality !== null && { municipality }), ...(district !== null && { district }) };
+  const { municipality, district, hierarchy, ...rest } = parts;
+  const content = {
+    ...rest,
+    ...(municipality !== null && { municipality }),
+    ...(district !== null && { district }),
+    ...(hierarchy && { hierarchy }),
+  };
   return `sha1:${createHash('sha1')
     .update(JSON.stringify([content, lon, lat]))
     .digest('hex')}`;

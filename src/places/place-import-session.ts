@@ -102,6 +102,7 @@ const SAMPLE_PLACE: PlaceRecord = {
   locality: 'Vaduz',
   municipality: 'Vaduz',
   district: null,
+  hierarchy: null,
   region: 'Vaduz',
   regionCode: 'LI-11',
   countryCode: 'LI',

@@ -15,6 +15,7 @@ export const PLACE_STAGED: ReadonlyArray<StagedColumn<PlaceRecord>> = [
   ['locality', 'text', (p) => p.locality],
   ['municipality', 'text', (p) => p.municipality],
   ['district', 'text', (p) => p.district],
+  ['hierarchy', 'text', (p) => (p.hierarchy ? JSON.stringify(p.hierarchy) : null)],
   ['region', 'text', (p) => p.region],
   ['region_code', 'text', (p) => p.regionCode],
   ['country_code', 'text', (p) => p.countryCode],
@@ -37,6 +38,7 @@ const DATA_COLUMNS = [
   'locality',
   'municipality',
   'district',
+  'hierarchy',
   'region',
   'region_code',
   'country_code',
@@ -63,7 +65,7 @@ export function placeImportSql(staging: string) {
       dataColumns: DATA_COLUMNS,
       incoming: `
       SELECT ${PLACE_STAGED.filter(([c]) => c !== 'lon' && c !== 'lat' && c !== 'line')
-        .map(([c]) => `s.${c}`)
+        .map(([c]) => (c === 'hierarchy' ? 's.hierarchy::jsonb AS hierarchy' : `s.${c}`))
         .join(', ')},
              ST_SetSRID(ST_MakePoint(s.lon, s.lat), 4326) AS location,
              ST_SetSRID(ST_GeomFromGeoJSON(s.line), 4326) AS line, $1::text AS source

@@ -1,5 +1,6 @@
 import { format } from '@fragaria/address-formatter';
 import { LRUCache } from 'lru-cache';
+import { hierarchyLabelParts, PlaceHierarchy } from './place-hierarchy';
 import type { PlaceKind } from './place-record';
 import { regionByCode } from './regions';
 
@@ -11,6 +12,9 @@ export interface LabelParts {
   street?: string | null;
   postcode?: string | null;
   locality?: string | null;
+  municipality?: string | null;
+  /** The places it lies in by kind: those below the city are named between the street and the town. */
+  hierarchy?: PlaceHierarchy | null;
   region?: string | null;
   /** ISO 3166-2 ("US-IL"); its second half is what US, Canadian, Australian... addresses write. */
   regionCode?: string | null;
@@ -32,8 +36,8 @@ export function formatAddress(parts: Omit<LabelParts, 'kind' | 'name'>): string 
   // With nothing to format the formatter would still write the country's code.
   if (!parts.housenumber && !parts.street && !parts.postcode && !parts.locality && !parts.region) return '';
   if (!parts.housenumber) return formatNow(parts);
-  // The formatter takes most of an import's time (docs/benchmarks.md, figures behind the code), and the houses of one street
-  // differ only in their number: the street's address is formatted once with a stand-in number and
+  // The formatter takes most of an import's time (docs/benchmarks.md#fig-place-label), and the houses
+  // of one street differ only in their number: the street's address is formatted once with a stand-in number and
   // the stand-in replaced. A street whose template does not give exactly the formatter's own result
   // for its first house is formatted in full every time.
   const key = JSON.stringify([
@@ -43,6 +47,8 @@ export function formatAddress(parts: Omit<LabelParts, 'kind' | 'name'>): string 
     parts.locality,
     parts.region,
     parts.regionCode,
+    parts.hierarchy,
+    parts.municipality,
   ]);
   const template = streetTemplates.get(key);
   if (template === undefined) {
@@ -71,10 +77,12 @@ function formatNow(parts: Omit<LabelParts, 'kind' | 'name'>): string {
     },
     { countryCode: parts.countryCode ?? undefined, appendCountry: false, output: 'array' },
   );
-  return lines
-    .map((line) => line.trim())
-    .filter((line) => line !== '')
-    .join(', ');
+  const out = lines.map((line) => line.trim()).filter((line) => line !== '');
+  // The hamlet, village, suburb... between the street and the town ("Silumer Strasse 12, Silum, 9497
+  // Triesenberg"), as Nominatim's and Pelias's labels name them; a place with no town line ends with them.
+  const within = hierarchyLabelParts(parts.hierarchy, [parts.street, parts.locality, parts.municipality]);
+  if (within.length > 0) out.splice(out.length > 1 ? out.length - 1 : out.length, 0, ...within);
+  return out.join(', ');
 }
 
 // How every place is shown (in search results, and as the recovered address of imagery near it):
@@ -89,7 +97,10 @@ export function placeLabel(p: LabelParts): string {
     case 'street':
       return formatAddress({ ...p, housenumber: null, street: p.street ?? p.name }) || p.name;
     case 'postcode':
-      return formatAddress({ ...p, housenumber: null, street: null, postcode: p.postcode ?? p.name }) || p.name;
+      return (
+        formatAddress({ ...p, housenumber: null, street: null, hierarchy: null, postcode: p.postcode ?? p.name }) ||
+        p.name
+      );
     case 'poi':
       return distinct([p.name, formatAddress(p)]).join(', ');
     case 'country':

@@ -1,4 +1,5 @@
 import { v5 as uuidv5 } from 'uuid';
+import type { PlaceHierarchy } from './place-hierarchy';
 
 // One row of the places table, as readers (OSM PBF, OpenAddresses CSV, GeoJSON) and the built-in
 // world gazetteer produce it. `id` is derived from (source, sourceId), so re-imports are idempotent.
@@ -17,6 +18,8 @@ export interface PlaceRecord {
   municipality: string | null;
   /** The hamlet, village or suburb it belongs to, where known and not its locality. */
   district: string | null;
+  /** The places it lies in by kind (place-hierarchy.ts), where known. */
+  hierarchy: PlaceHierarchy | null;
   region: string | null;
   /** ISO 3166-2 ("US-CA"), where known. */
   regionCode: string | null;

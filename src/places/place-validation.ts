@@ -18,6 +18,7 @@ import {
 } from './gazetteer/place-importance';
 import { regionByCode, regionEntry } from './regions';
 import { CATEGORY_SHAPE, MAX_CATEGORY_LENGTH } from './poi-category';
+import { hierarchyOf, PlaceHierarchy } from './place-hierarchy';
 
 // One place as a reader found it, before validation: the documented GeoJSON property names, so a
 // rejection names the field the file has. Readers that map other names (OpenStreetMap tags,
@@ -31,6 +32,8 @@ export interface RawPlace {
   locality?: unknown;
   municipality?: unknown;
   district?: unknown;
+  /** The places it lies in by kind ({"hamlet": "Silum"}, place-hierarchy.ts). */
+  hierarchy?: unknown;
   region?: unknown;
   region_code?: unknown;
   country_code?: unknown;
@@ -152,6 +155,7 @@ function placeOf(raw: RawPlace, defaults: PlaceDefaults): PlaceRecord {
     municipality,
     // A district that is the locality (or the street, for an addr:place address) says nothing more.
     district: district !== null && district !== localityOrNull && district !== street ? district : null,
+    hierarchy: hierarchyOf(raw.hierarchy, MAX_NAME_LENGTH),
     region: regionName,
     regionCode: codes.region,
     countryCode,
@@ -273,7 +277,7 @@ function categoryOf(raw: RawPlace): string | null {
 
 function sourceIdOf(
   raw: RawPlace,
-  parts: { municipality: string | null; district: string | null },
+  parts: { municipality: string | null; district: string | null; hierarchy: PlaceHierarchy | null },
   lon: number,
   lat: number,
 ): string {

@@ -1,7 +1,7 @@
 // What kind of point of interest a place is, as an OpenStreetMap tag ("amenity=restaurant"): the
 // keys whose named objects become pois (osm-tags.ts) and the category they carry. The words that
 // name each category in a query come from the iD editor's presets (poi-category-terms.json, see
-// src/search/category-query.ts).
+// src/search/query/category-query.ts).
 
 /** The keys of a poi, in the order a category is taken from (a bakery with a cafe is shop=bakery). */
 export const POI_KEYS = [

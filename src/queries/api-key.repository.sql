@@ -15,10 +15,10 @@ WHERE
   key_hash = $1
 ;
 
--- ApiKeyRepository.createIfAbsent [1/5]
+-- ApiKeyRepository.createIfAbsent [1/6]
 BEGIN
 ;
--- ApiKeyRepository.createIfAbsent [2/5]
+-- ApiKeyRepository.createIfAbsent [2/6]
 --   $1 = "0000000000000000000000000000000000000000000000000000000000000000"
 --   $2 = "0"
 SELECT
@@ -33,7 +33,7 @@ WHERE
 OFFSET
   $2
 ;
--- ApiKeyRepository.createIfAbsent [3/5]
+-- ApiKeyRepository.createIfAbsent [3/6]
 --   $1 = "<generated uuid>"
 --   $2 = "sample"
 --   $3 = "lis_sample"
@@ -46,7 +46,7 @@ VALUES
 RETURNING
   "public"."api_keys"."id"
 ;
--- ApiKeyRepository.createIfAbsent [4/5]
+-- ApiKeyRepository.createIfAbsent [4/6]
 --   $1 = "<generated uuid>"
 --   $2 = "1"
 --   $3 = "0"
@@ -68,11 +68,17 @@ LIMIT
 OFFSET
   $3
 ;
--- ApiKeyRepository.createIfAbsent [5/5]
+-- ApiKeyRepository.createIfAbsent [5/6]
+--   $1 = "lis_api_keys"
+--   $2 = "0000000000000000000000000000000000000000000000000000000000000000"
+SELECT
+  pg_notify ($1, $2)
+;
+-- ApiKeyRepository.createIfAbsent [6/6]
 COMMIT
 ;
 
--- ApiKeyRepository.createIfNoKeyExists: no key yet [1/6]
+-- ApiKeyRepository.createIfNoKeyExists: no key yet [1/7]
 --   $1 = "0"
 SELECT
   COUNT(*) AS "_count$_all"
@@ -88,15 +94,15 @@ FROM
       $1
   ) AS "sub"
 ;
--- ApiKeyRepository.createIfNoKeyExists: no key yet [2/6]
---   the statement of ApiKeyRepository.createIfAbsent [1/5]
--- ApiKeyRepository.createIfNoKeyExists: no key yet [3/6]
+-- ApiKeyRepository.createIfNoKeyExists: no key yet [2/7]
+--   the statement of ApiKeyRepository.createIfAbsent [1/6]
+-- ApiKeyRepository.createIfNoKeyExists: no key yet [3/7]
 LOCK TABLE api_keys IN SHARE ROW EXCLUSIVE MODE
 ;
--- ApiKeyRepository.createIfNoKeyExists: no key yet [4/6]
+-- ApiKeyRepository.createIfNoKeyExists: no key yet [4/7]
 --   $1 = "0"
---   the statement of ApiKeyRepository.createIfNoKeyExists: no key yet [1/6]
--- ApiKeyRepository.createIfNoKeyExists: no key yet [5/6]
+--   the statement of ApiKeyRepository.createIfNoKeyExists: no key yet [1/7]
+-- ApiKeyRepository.createIfNoKeyExists: no key yet [5/7]
 --   $1 = "<generated uuid>"
 --   $2 = "sample"
 --   $3 = "lis_sample"
@@ -116,10 +122,16 @@ RETURNING
   "public"."api_keys"."last_used_at",
   "public"."api_keys"."rate_limit"
 ;
--- ApiKeyRepository.createIfNoKeyExists: no key yet [6/6]
---   the statement of ApiKeyRepository.createIfAbsent [5/5]
+-- ApiKeyRepository.createIfNoKeyExists: no key yet [6/7]
+--   $1 = "lis_api_keys"
+--   $2 = "0000000000000000000000000000000000000000000000000000000000000000"
+--   the statement of ApiKeyRepository.createIfAbsent [5/6]
+-- ApiKeyRepository.createIfNoKeyExists: no key yet [7/7]
+--   the statement of ApiKeyRepository.createIfAbsent [6/6]
 
--- ApiKeyRepository.create
+-- ApiKeyRepository.create [1/4]
+--   the statement of ApiKeyRepository.createIfAbsent [1/6]
+-- ApiKeyRepository.create [2/4]
 --   $1 = "<generated uuid>"
 --   $2 = "sample"
 --   $3 = "lis_sample"
@@ -147,6 +159,12 @@ RETURNING
   "public"."api_keys"."last_used_at",
   "public"."api_keys"."rate_limit"
 ;
+-- ApiKeyRepository.create [3/4]
+--   $1 = "lis_api_keys"
+--   $2 = "0000000000000000000000000000000000000000000000000000000000000000"
+--   the statement of ApiKeyRepository.createIfAbsent [5/6]
+-- ApiKeyRepository.create [4/4]
+--   the statement of ApiKeyRepository.createIfAbsent [6/6]
 
 -- ApiKeyRepository.list
 --   $1 = "0"
@@ -210,7 +228,9 @@ OFFSET
   $2
 ;
 
--- ApiKeyRepository.revoke
+-- ApiKeyRepository.revoke [1/4]
+--   the statement of ApiKeyRepository.createIfAbsent [1/6]
+-- ApiKeyRepository.revoke [2/4]
 --   $1 = "<now>"
 --   $2 = "0f5ca291-e477-55f8-b961-57871f26c005"
 UPDATE "public"."api_keys"
@@ -231,8 +251,16 @@ RETURNING
   "public"."api_keys"."last_used_at",
   "public"."api_keys"."rate_limit"
 ;
+-- ApiKeyRepository.revoke [3/4]
+--   $1 = "lis_api_keys"
+--   $2 = "0000000000000000000000000000000000000000000000000000000000000000"
+--   the statement of ApiKeyRepository.createIfAbsent [5/6]
+-- ApiKeyRepository.revoke [4/4]
+--   the statement of ApiKeyRepository.createIfAbsent [6/6]
 
--- ApiKeyRepository.setRateLimit
+-- ApiKeyRepository.setRateLimit [1/4]
+--   the statement of ApiKeyRepository.createIfAbsent [1/6]
+-- ApiKeyRepository.setRateLimit [2/4]
 --   $1 = "120"
 --   $2 = "0f5ca291-e477-55f8-b961-57871f26c005"
 UPDATE "public"."api_keys"
@@ -252,4 +280,22 @@ RETURNING
   "public"."api_keys"."revoked_at",
   "public"."api_keys"."last_used_at",
   "public"."api_keys"."rate_limit"
+;
+-- ApiKeyRepository.setRateLimit [3/4]
+--   $1 = "lis_api_keys"
+--   $2 = "0000000000000000000000000000000000000000000000000000000000000000"
+--   the statement of ApiKeyRepository.createIfAbsent [5/6]
+-- ApiKeyRepository.setRateLimit [4/4]
+--   the statement of ApiKeyRepository.createIfAbsent [6/6]
+
+-- ApiKeyRepository.notify
+--   $1 = "lis_api_keys"
+--   $2 = "probe:sample"
+--   the statement of ApiKeyRepository.createIfAbsent [5/6]
+
+-- ApiKeyRepository.allKeyHashes
+SELECT
+  key_hash AS "keyHash"
+FROM
+  api_keys
 ;

@@ -435,11 +435,11 @@ FROM
                 r.location,
                 least(
                   180,
-                  50 / (
-                    110000 * greatest(cos(radians(ST_Y (r.location))), 1e-9)
+                  50.5 / (
+                    111195 * greatest(cos(radians(ST_Y (r.location))), 1e-9)
                   )
                 ),
-                50 / 110000.0
+                50.5 / 111195.0
               )
             ORDER BY
               p.location <-> r.location
@@ -483,11 +483,11 @@ FROM
                 r.location,
                 least(
                   180,
-                  50 / (
-                    110000 * greatest(cos(radians(ST_Y (r.location))), 1e-9)
+                  50.5 / (
+                    111195 * greatest(cos(radians(ST_Y (r.location))), 1e-9)
                   )
                 ),
-                50 / 110000.0
+                50.5 / 111195.0
               )
             ORDER BY
               coalesce(p.line, p.location) <-> r.location
@@ -1225,11 +1225,11 @@ FROM
             r.location,
             least(
               180,
-              50 / (
-                110000 * greatest(cos(radians(ST_Y (r.location))), 1e-9)
+              50.5 / (
+                111195 * greatest(cos(radians(ST_Y (r.location))), 1e-9)
               )
             ),
-            50 / 110000.0
+            50.5 / 111195.0
           )
         ORDER BY
           p.location <-> r.location
@@ -1273,11 +1273,11 @@ FROM
             r.location,
             least(
               180,
-              50 / (
-                110000 * greatest(cos(radians(ST_Y (r.location))), 1e-9)
+              50.5 / (
+                111195 * greatest(cos(radians(ST_Y (r.location))), 1e-9)
               )
             ),
-            50 / 110000.0
+            50.5 / 111195.0
           )
         ORDER BY
           coalesce(p.line, p.location) <-> r.location
@@ -1730,17 +1730,36 @@ ANALYZE imagery_import_seen_ < random >
 ;
 -- ImageryImportSession.deleteMissing: two connections: the ids the second one saw are gathered on the first [4/4]
 --   $1 = "sample-source"
-DELETE FROM imagery t
-WHERE
-  t.source = $1
-  AND NOT EXISTS (
-    SELECT
-      1
-    FROM
-      imagery_import_seen_ < random > s
+WITH
+  gone AS (
+    DELETE FROM imagery t
     WHERE
-      s.id = t.id
+      t.source = $1
+      AND NOT EXISTS (
+        SELECT
+          1
+        FROM
+          imagery_import_seen_ < random > s
+        WHERE
+          s.id = t.id
+      )
+    RETURNING
+      t.id
+  ),
+  photos_gone AS (
+    DELETE FROM photos p
+    WHERE
+      p.id IN (
+        SELECT
+          g.id
+        FROM
+          gone g
+      )
   )
+SELECT
+  count(*)::int AS n
+FROM
+  gone
 ;
 
 -- ImageryImportSession.deleteMissing: dry run: count instead of delete
@@ -1848,6 +1867,17 @@ WHERE
 DELETE FROM imagery t
 WHERE
   t.id IN (
+    SELECT
+      m.id
+    FROM
+      imagery_import_missing_ < random > m
+  )
+;
+
+-- ImageryImportSession.deleteMissing: imagery distributed: deleteListedPhotos
+DELETE FROM photos p
+WHERE
+  p.id IN (
     SELECT
       m.id
     FROM

@@ -340,11 +340,11 @@ WITH
                 r.location,
                 least(
                   180,
-                  50 / (
-                    110000 * greatest(cos(radians(ST_Y (r.location))), 1e-9)
+                  50.5 / (
+                    111195 * greatest(cos(radians(ST_Y (r.location))), 1e-9)
                   )
                 ),
-                50 / 110000.0
+                50.5 / 111195.0
               )
             ORDER BY
               p.location <-> r.location
@@ -388,11 +388,11 @@ WITH
                 r.location,
                 least(
                   180,
-                  50 / (
-                    110000 * greatest(cos(radians(ST_Y (r.location))), 1e-9)
+                  50.5 / (
+                    111195 * greatest(cos(radians(ST_Y (r.location))), 1e-9)
                   )
                 ),
-                50 / 110000.0
+                50.5 / 111195.0
               )
             ORDER BY
               coalesce(p.line, p.location) <-> r.location
@@ -811,11 +811,11 @@ WITH
                 r.location,
                 least(
                   180,
-                  50 / (
-                    110000 * greatest(cos(radians(ST_Y (r.location))), 1e-9)
+                  50.5 / (
+                    111195 * greatest(cos(radians(ST_Y (r.location))), 1e-9)
                   )
                 ),
-                50 / 110000.0
+                50.5 / 111195.0
               )
             ORDER BY
               p.location <-> r.location
@@ -859,11 +859,11 @@ WITH
                 r.location,
                 least(
                   180,
-                  50 / (
-                    110000 * greatest(cos(radians(ST_Y (r.location))), 1e-9)
+                  50.5 / (
+                    111195 * greatest(cos(radians(ST_Y (r.location))), 1e-9)
                   )
                 ),
-                50 / 110000.0
+                50.5 / 111195.0
               )
             ORDER BY
               coalesce(p.line, p.location) <-> r.location
@@ -1326,11 +1326,11 @@ WITH
                 r.location,
                 least(
                   180,
-                  50 / (
-                    110000 * greatest(cos(radians(ST_Y (r.location))), 1e-9)
+                  50.5 / (
+                    111195 * greatest(cos(radians(ST_Y (r.location))), 1e-9)
                   )
                 ),
-                50 / 110000.0
+                50.5 / 111195.0
               )
             ORDER BY
               p.location <-> r.location
@@ -1374,11 +1374,11 @@ WITH
                 r.location,
                 least(
                   180,
-                  50 / (
-                    110000 * greatest(cos(radians(ST_Y (r.location))), 1e-9)
+                  50.5 / (
+                    111195 * greatest(cos(radians(ST_Y (r.location))), 1e-9)
                   )
                 ),
-                50 / 110000.0
+                50.5 / 111195.0
               )
             ORDER BY
               coalesce(p.line, p.location) <-> r.location
@@ -1815,11 +1815,11 @@ WITH
                 r.location,
                 least(
                   180,
-                  50 / (
-                    110000 * greatest(cos(radians(ST_Y (r.location))), 1e-9)
+                  50.5 / (
+                    111195 * greatest(cos(radians(ST_Y (r.location))), 1e-9)
                   )
                 ),
-                50 / 110000.0
+                50.5 / 111195.0
               )
             ORDER BY
               p.location <-> r.location
@@ -1863,11 +1863,11 @@ WITH
                 r.location,
                 least(
                   180,
-                  50 / (
-                    110000 * greatest(cos(radians(ST_Y (r.location))), 1e-9)
+                  50.5 / (
+                    111195 * greatest(cos(radians(ST_Y (r.location))), 1e-9)
                   )
                 ),
-                50 / 110000.0
+                50.5 / 111195.0
               )
             ORDER BY
               coalesce(p.line, p.location) <-> r.location
@@ -2304,11 +2304,11 @@ WITH
                 r.location,
                 least(
                   180,
-                  50 / (
-                    110000 * greatest(cos(radians(ST_Y (r.location))), 1e-9)
+                  50.5 / (
+                    111195 * greatest(cos(radians(ST_Y (r.location))), 1e-9)
                   )
                 ),
-                50 / 110000.0
+                50.5 / 111195.0
               )
             ORDER BY
               p.location <-> r.location
@@ -2352,11 +2352,11 @@ WITH
                 r.location,
                 least(
                   180,
-                  50 / (
-                    110000 * greatest(cos(radians(ST_Y (r.location))), 1e-9)
+                  50.5 / (
+                    111195 * greatest(cos(radians(ST_Y (r.location))), 1e-9)
                   )
                 ),
-                50 / 110000.0
+                50.5 / 111195.0
               )
             ORDER BY
               coalesce(p.line, p.location) <-> r.location

@@ -21,7 +21,7 @@ CREATE TEMP TABLE imagery_import_staging_ < random > (
   address_origin text NOT NULL,
   source text,
   captured_at date NOT NULL,
-  heading float8 NOT NULL,
+  heading float8,
   interactive boolean NOT NULL,
   image_url text NOT NULL,
   lon float8 NOT NULL,
@@ -86,18 +86,62 @@ BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY
 --   $2 = null
 --   $3 = 2
 SELECT
-  id::text AS id,
-  address,
-  address_origin AS "addressOrigin",
-  source,
-  to_char(captured_at, 'YYYY-MM-DD') AS "capturedAt",
-  heading,
-  interactive,
-  image_url AS "imageUrl",
-  ST_X (location) AS lon,
-  ST_Y (location) AS lat
+  i.id::text AS id,
+  i.address,
+  i.address_origin AS "addressOrigin",
+  i.source,
+  to_char(i.captured_at, 'YYYY-MM-DD') AS "capturedAt",
+  i.heading,
+  i.interactive,
+  i.image_url AS "imageUrl",
+  ST_X (i.location) AS lon,
+  ST_Y (i.location) AS lat,
+  CASE
+    WHEN p.id IS NULL THEN NULL
+    ELSE jsonb_build_object(
+      'contentHash',
+      p.content_hash,
+      'bytes',
+      p.bytes,
+      'capturedTime',
+      p.captured_time,
+      'timeZone',
+      p.time_zone,
+      'offsetOrigin',
+      p.offset_origin,
+      'make',
+      p.make,
+      'model',
+      p.model,
+      'width',
+      p.width,
+      'height',
+      p.height,
+      'orientation',
+      p.orientation,
+      'projection',
+      p.projection,
+      'panorama',
+      p.panorama,
+      'altitude',
+      p.altitude,
+      'horizontalAccuracy',
+      p.horizontal_accuracy,
+      'headingOrigin',
+      p.heading_origin,
+      'headingReference',
+      p.heading_reference,
+      'positionOrigin',
+      p.position_origin,
+      'sequenceId',
+      p.sequence_id,
+      'sequenceIndex',
+      p.sequence_index
+    )
+  END AS photo
 FROM
   imagery i
+  LEFT JOIN photos p ON p.id = i.id
 WHERE
   (
     $1::text IS NULL
@@ -152,6 +196,103 @@ FROM
 WHERE
   id = $1::uuid
   AND source = $2
+;
+
+-- ImageryRepository.hasRecordsOutside
+--   $1 = "sample-source"
+--   $2 = "sample-source"
+SELECT
+  EXISTS (
+    SELECT
+      1
+    FROM
+      imagery
+    WHERE
+      source < $1::text
+  )
+  OR EXISTS (
+    SELECT
+      1
+    FROM
+      imagery
+    WHERE
+      source > $2::text
+  )
+  OR EXISTS (
+    SELECT
+      1
+    FROM
+      imagery
+    WHERE
+      source IS NULL
+  ) AS others
+;
+
+-- ImageryRepository.countSource
+--   $1 = "sample-source"
+--   $2 = "sample-source"
+SELECT
+  count(*)::int AS records,
+  (
+    SELECT
+      count(*)
+    FROM
+      imagery i
+      JOIN photos p ON p.id = i.id
+    WHERE
+      i.source = $1::text
+  )::int AS photos
+FROM
+  imagery
+WHERE
+  source = $2::text
+;
+
+-- ImageryRepository.deleteSourceBatch
+--   $1 = "sample-source"
+--   $2 = 5000
+WITH
+  batch AS (
+    SELECT
+      id
+    FROM
+      imagery
+    WHERE
+      source = $1::text
+    LIMIT
+      $2::int
+  ),
+  gone AS (
+    DELETE FROM imagery i USING batch b
+    WHERE
+      i.id = b.id
+    RETURNING
+      i.id
+  ),
+  photos_gone AS (
+    DELETE FROM photos p USING gone g
+    WHERE
+      p.id = g.id
+    RETURNING
+      p.id
+  )
+SELECT
+  (
+    SELECT
+      count(*)
+    FROM
+      gone
+  )::int AS records,
+  (
+    SELECT
+      count(*)
+    FROM
+      photos_gone
+  )::int AS photos
+;
+
+-- ImageryRepository.analyze
+ANALYZE imagery
 ;
 
 -- ImageryRepository.isEmpty

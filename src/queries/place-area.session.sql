@@ -166,6 +166,8 @@ WHERE
 --   $1 = [9.5209]
 --   $2 = [47.1391]
 --   $3 = "{\"suburb\":1500,\"village\":1500,\"quarter\":800,\"hamlet\":700,\"neighbourhood\":500,\"isolated_dwelling\":200}"
+--   $4 = "{\"neighbourhood\":{\"part\":\"neighbourhood\",\"reach\":1113.2},\"quarter\":{\"part\":\"quarter\",\"reach\":1113.2},\"hamlet\":{\"part\":\"hamlet\",\"reach\":1113.2},\"isolated_dwelling\":{\"part\":\"hamlet\",\"reach\":1113.2},\"suburb\":{\"part\":\"suburb\",\"reach\":2226.4},\"village\":{\"part\":\"village\",\"reach\":2226.4},\"city_district\":{\"part\":\"district\",\"reach\":4452.8},\"district\":{\"part\":\"district\",\"reach\":4452.8},\"borough\":{\"part\":\"district\",\"reach\":4452.8},\"town\":{\"part\":\"city\",\"reach\":4452.8},\"city\":{\"part\":\"city\",\"reach\":8905.6}}"
+--   $5 = 0.08023063063063063
 SELECT
   p.i::int AS i,
   (
@@ -252,6 +254,7 @@ SELECT
       WHERE
         a.kind IN ('admin', 'postal', 'place_area')
         AND a.kind = 'place_area'
+        AND $3::jsonb ? a.place_type
         AND ST_Covers (a.geom, p.pt)
       ORDER BY
         a.area
@@ -269,6 +272,7 @@ SELECT
             place_areas_staging_ < random > a
           WHERE
             a.kind = 'place_node'
+            AND $3::jsonb ? a.place_type
           ORDER BY
             a.geom <-> p.pt
           LIMIT
@@ -288,6 +292,88 @@ SELECT
   ) AS district,
   (
     SELECT
+      jsonb_object_agg(h.part, h.name)
+    FROM
+      (
+        SELECT DISTINCT
+          ON (c.part) c.part,
+          c.name
+        FROM
+          (
+            SELECT
+              $4::jsonb -> a.place_type ->> 'part' AS part,
+              a.name,
+              0 AS source,
+              a.area AS d
+            FROM
+              place_areas_staging_ < random > a
+            WHERE
+              a.kind = 'place_area'
+              AND $4::jsonb ? a.place_type
+              AND ST_Covers (a.geom, p.pt)
+            UNION ALL
+            SELECT
+              n.part,
+              n.name,
+              1,
+              n.d
+            FROM
+              (
+                SELECT
+                  $4::jsonb -> a.place_type ->> 'part' AS part,
+                  a.name,
+                  a.geom,
+                  ($4::jsonb -> a.place_type ->> 'reach')::float8 AS reach,
+                  ST_Distance (a.geom::geography, p.pt::geography) AS d
+                FROM
+                  place_areas_staging_ < random > a
+                WHERE
+                  a.kind = 'place_node'
+                  AND $4::jsonb ? a.place_type
+                  AND ST_DWithin (
+                    a.geom,
+                    p.pt,
+                    $5::float8 / greatest(cos(radians(ST_Y (p.pt))), 0.1)
+                  )
+              ) n
+            WHERE
+              n.d <= n.reach
+              AND (
+                SELECT
+                  m.name
+                FROM
+                  place_areas_staging_ < random > m
+                WHERE
+                  m.kind = 'admin'
+                  AND m.level = 8
+                  AND ST_Covers (m.geom, n.geom)
+                ORDER BY
+                  m.area
+                LIMIT
+                  1
+              ) IS NOT DISTINCT FROM (
+                SELECT
+                  m.name
+                FROM
+                  place_areas_staging_ < random > m
+                WHERE
+                  m.kind = 'admin'
+                  AND m.level = 8
+                  AND ST_Covers (m.geom, p.pt)
+                ORDER BY
+                  m.area
+                LIMIT
+                  1
+              )
+          ) c
+        ORDER BY
+          c.part,
+          c.source,
+          c.d
+      ) h
+  ) AS hierarchy,
+  (
+    SELECT
       a.name
     FROM
       (
@@ -297,6 +383,7 @@ SELECT
           place_areas_staging_ < random > a
         WHERE
           a.kind = 'street'
+          AND true
         ORDER BY
           a.geom <-> p.pt
         LIMIT
@@ -320,6 +407,7 @@ SELECT
           place_areas_staging_ < random > a
         WHERE
           a.kind = 'postcode'
+          AND true
         ORDER BY
           a.geom <-> p.pt
         LIMIT

@@ -14,6 +14,7 @@ COPY places_import_staging_ < random > (
   locality,
   municipality,
   district,
+  hierarchy,
   region,
   region_code,
   country_code,
@@ -45,6 +46,7 @@ WITH
         locality,
         municipality,
         district,
+        hierarchy,
         region,
         region_code,
         country_code,
@@ -69,6 +71,7 @@ WITH
       n.locality,
       n.municipality,
       n.district,
+      n.hierarchy,
       n.region,
       n.region_code,
       n.country_code,
@@ -96,6 +99,7 @@ WITH
               s.locality,
               s.municipality,
               s.district,
+              s.hierarchy::jsonb AS hierarchy,
               s.region,
               s.region_code,
               s.country_code,
@@ -123,6 +127,7 @@ WITH
             cur.locality,
             cur.municipality,
             cur.district,
+            cur.hierarchy,
             cur.region,
             cur.region_code,
             cur.country_code,
@@ -144,6 +149,7 @@ WITH
             n.locality,
             n.municipality,
             n.district,
+            n.hierarchy,
             n.region,
             n.region_code,
             n.country_code,
@@ -170,6 +176,7 @@ WITH
               t.locality,
               t.municipality,
               t.district,
+              t.hierarchy,
               t.region,
               t.region_code,
               t.country_code,
@@ -205,6 +212,7 @@ WITH
       locality = EXCLUDED.locality,
       municipality = EXCLUDED.municipality,
       district = EXCLUDED.district,
+      hierarchy = EXCLUDED.hierarchy,
       region = EXCLUDED.region,
       region_code = EXCLUDED.region_code,
       country_code = EXCLUDED.country_code,
@@ -228,6 +236,7 @@ WITH
         t.locality,
         t.municipality,
         t.district,
+        t.hierarchy,
         t.region,
         t.region_code,
         t.country_code,
@@ -249,6 +258,7 @@ WITH
         EXCLUDED.locality,
         EXCLUDED.municipality,
         EXCLUDED.district,
+        EXCLUDED.hierarchy,
         EXCLUDED.region,
         EXCLUDED.region_code,
         EXCLUDED.country_code,
@@ -306,6 +316,7 @@ FROM
           s.locality,
           s.municipality,
           s.district,
+          s.hierarchy::jsonb AS hierarchy,
           s.region,
           s.region_code,
           s.country_code,
@@ -333,6 +344,7 @@ FROM
         cur.locality,
         cur.municipality,
         cur.district,
+        cur.hierarchy,
         cur.region,
         cur.region_code,
         cur.country_code,
@@ -354,6 +366,7 @@ FROM
         n.locality,
         n.municipality,
         n.district,
+        n.hierarchy,
         n.region,
         n.region_code,
         n.country_code,
@@ -380,6 +393,7 @@ FROM
           t.locality,
           t.municipality,
           t.district,
+          t.hierarchy,
           t.region,
           t.region_code,
           t.country_code,
@@ -414,18 +428,19 @@ FROM
 --   $7 = ["Vaduz"]
 --   $8 = ["Vaduz"]
 --   $9 = [null]
---   $10 = ["Vaduz"]
---   $11 = ["LI-11"]
---   $12 = ["LI"]
---   $13 = ["Herrengasse 35, 9490 Vaduz"]
---   $14 = [""]
---   $15 = [9.5209]
---   $16 = [47.1391]
---   $17 = [null]
---   $18 = [0.1]
---   $19 = [null]
+--   $10 = [null]
+--   $11 = ["Vaduz"]
+--   $12 = ["LI-11"]
+--   $13 = ["LI"]
+--   $14 = ["Herrengasse 35, 9490 Vaduz"]
+--   $15 = [""]
+--   $16 = [9.5209]
+--   $17 = [47.1391]
+--   $18 = [null]
+--   $19 = [0.1]
 --   $20 = [null]
---   $21 = ["node/1"]
+--   $21 = [null]
+--   $22 = ["node/1"]
 INSERT INTO
   places_import_staging_ < random > (
     id,
@@ -437,6 +452,7 @@ INSERT INTO
     locality,
     municipality,
     district,
+    hierarchy,
     region,
     region_code,
     country_code,
@@ -468,13 +484,14 @@ FROM
     $12::text[],
     $13::text[],
     $14::text[],
-    $15::float8[],
+    $15::text[],
     $16::float8[],
-    $17::text[],
-    $18::float8[],
-    $19::int8[],
-    $20::text[],
-    $21::text[]
+    $17::float8[],
+    $18::text[],
+    $19::float8[],
+    $20::int8[],
+    $21::text[],
+    $22::text[]
   )
 ;
 -- PlaceImportSession.writeBatch: built-in database: array parameters instead of COPY [3/4]

@@ -410,6 +410,24 @@ LIMIT
   $6
 ;
 
+-- PlaceMatchingRepository.regionPlace
+--   $1 = "0f5ca291-e477-55f8-b961-57871f26c005"
+SELECT
+  p.id,
+  p.kind,
+  p.name,
+  p.label,
+  p.alt_names AS "altNames",
+  p.importance,
+  ST_X (p.location) AS lon,
+  ST_Y (p.location) AS lat,
+  NULL::float8 AS similarity
+FROM
+  places p
+WHERE
+  p.id = $1::uuid
+;
+
 -- PlaceMatchingRepository.categoryImagery: a category anywhere in a country
 --   $1 = ["amenity=restaurant"]
 --   $2 = "LI"
@@ -846,6 +864,7 @@ SELECT
   p.label,
   ST_Y (p.location) AS lat,
   ST_X (p.location) AS lon,
+  p.hierarchy,
   ST_Distance (i.location::geography, p.location::geography)::float8 AS distance,
   degrees(
     ST_Azimuth (i.location::geography, p.location::geography)

@@ -35,6 +35,7 @@ CREATE TEMP TABLE places_import_staging_ < random > (
   locality text,
   municipality text,
   district text,
+  hierarchy text,
   region text,
   region_code text,
   country_code text,

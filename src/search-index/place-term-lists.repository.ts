@@ -13,7 +13,8 @@ import { PLACE_CANDIDATES, PLACE_TERM_MIN_PLACES } from './search-index-limits';
 export class PlaceTermListsRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  // On a bulk connection: 8.8 s for 530,000 places (the 1M bench's), past the API's statement timeout.
+  // On a bulk connection: a large gazetteer's build outlasts the API's statement timeout
+  // (docs/benchmarks.md#fig-place-term-lists).
   // Returns the lists built, or null when the places had not changed since the last build (force
   // builds anyway).
   @GenerateSql({ params: () => [false], answers: [[{ built: 0 }]] })

@@ -40,10 +40,10 @@ export const FIRST_LOAD_RUNNING = 'a first load of the catalogue is under way (i
 export class RankedWordListsRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  // On bulk connections (a first build takes seconds per million records, past the API's statement
+  // On bulk connections (a first build of a large catalogue's lists outlasts the API's statement
   // timeout): the first plans and merges under a session lock that keeps refreshes one at a time; the
   // lists to rebuild, commonest first, are shared out to `connections` connections as they free up
-  // (one on the built-in database, whose connections share a session; docs/benchmarks.md, figures behind the code).
+  // (one on the built-in database, whose connections share a session; docs/benchmarks.md#fig-lists-in-parallel).
   @GenerateSql({
     params: () => [2],
     answers: [

@@ -1,12 +1,13 @@
-import { All, Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { All, Body, Controller, HttpCode, Post, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
 import { RequestException, RequestExceptionCode } from '../common/app-exception';
+import { SearchDeadlineInterceptor } from '../database/search-deadline.interceptor';
 import { ApiKeyGuard } from '../api-key/api-key.guard';
 import { KeyQuotaGuard } from '../rate-limit/key-quota.guard';
 import { MetricsService } from '../metrics/metrics.service';
 import { RequestBodyGuard } from '../common/request-body.guard';
-import { SearchRequestDto } from './search.dto';
-import { SearchResponseDto } from './search-response.dto';
+import { SearchRequestDto } from './dto/search-request.dto';
+import { SearchResponseDto } from './dto/search-response.dto';
 import { ApiSearch } from './search.openapi';
 import { SearchService } from './search.service';
 
@@ -21,6 +22,7 @@ export class SearchController {
   @Post()
   @HttpCode(200)
   @UseGuards(ApiKeyGuard, KeyQuotaGuard, RequestBodyGuard)
+  @UseInterceptors(SearchDeadlineInterceptor)
   @ApiSearch()
   async search(@Body() request: SearchRequestDto): Promise<SearchResponseDto> {
     const response = await this.searchService.search(request);

@@ -9,8 +9,9 @@ import {
 } from '../common/error-response.dto';
 import { HTTP_LIMITS } from '../common/http-server-limits';
 import { MAX_BODY_BYTES } from '../common/json-body.middleware';
-import { LIMIT_MAX, SearchRequestDto } from './search.dto';
-import { SearchResponseDto } from './search-response.dto';
+import { LIMIT_MAX, SearchRequestDto } from './dto/search-request.dto';
+import { NEWEST_PER_SPOT_UNAVAILABLE } from './search.exception';
+import { SearchResponseDto } from './dto/search-response.dto';
 
 const LIMIT_MESSAGE = `limit must be an integer between 1 and ${LIMIT_MAX}`;
 const detail = (field: string, message: string) => ({ message, details: [{ field, message }] });
@@ -92,6 +93,7 @@ export function ApiSearch(): MethodDecorator {
           'sort',
           'sort distance needs a point: coordinates or a plus code as query, near, or looking_at',
         ),
+        FILTER_UNAVAILABLE: detail('newest_per_spot', NEWEST_PER_SPOT_UNAVAILABLE),
       },
       RATE_LIMIT_HEADERS,
     ),

@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { Prisma } from '@prisma/client';
 import { GenerateSql, NoSql, SAMPLE_UUID, SqlSubject } from '../database/generate-sql';
 import { PrismaService } from '../database/prisma.service';
-import { NO_FILTERS, SearchFilters, SearchPlan } from './search-planner';
-import { areaCountCap, COUNT_CAP, PageWindow, SCORE_CAP } from './search-limits';
-import { TextQuery } from './search-query';
-import { pageTotal } from './page-total';
+import { NO_FILTERS, SearchFilters, SearchPlan } from './planning/search-planner';
+import { areaCountCap, COUNT_CAP, PageWindow, SCORE_CAP } from './paging/search-limits';
+import { TextQuery } from './query/text-query';
+import { counted, matchTotal } from './paging/match-total';
 import {
   areaCountSql,
   areaSql,
@@ -14,20 +14,22 @@ import {
   nearestWalkSql,
   walksNearest,
 } from './sql/area-search.sql';
-import { LatLon } from './coordinates';
+import { LatLon } from './query/coordinates';
 import { PlacePins } from './sql/place-pins.sql';
 import { fullTextSql, fuzzySql } from './sql/text-search.sql';
 import { vocabularySql, wordCandidatesSql } from './sql/vocabulary.sql';
-import { Vocabulary } from './vocabulary-lookup';
-import { shapeTextQuery } from './index-choice';
-import { NO_VOCABULARY, SAMPLE_PAGE as page, samplePlan as plan, sampleText as text } from './search-sql.samples';
-import { FULL_TEXT_SQL_EXAMPLES } from './full-text.sql-samples';
+import { Vocabulary } from './vocabulary/vocabulary-lookup';
+import { shapeTextQuery } from './planning/index-choice';
+import { ImageryLayout, pageStrategyOf } from './planning/page-strategy';
+import { NO_VOCABULARY, SAMPLE_PAGE as page, samplePlan as plan, sampleText as text } from './sql/search-sql.samples';
+import { FULL_TEXT_SQL_EXAMPLES } from './sql/full-text.sql-samples';
 
 export interface SearchRow {
   id: string;
   address: string;
   capturedAt: string;
-  heading: number;
+  /** null: unknown (a photo without a direction), facing nothing. */
+  heading: number | null;
   interactive: boolean;
   imageUrl: string;
   lon: number;
@@ -49,6 +51,8 @@ export interface SearchPage {
   /** Some match is a location code equal to the query. */
   codeMatched: boolean;
   rows: SearchRow[];
+  /** How a full-text statement read the page (planning/page-strategy.ts: its label); absent for other searches. */
+  pageStrategy?: string;
 }
 
 export interface NearestRecord extends LatLon {
@@ -56,7 +60,7 @@ export interface NearestRecord extends LatLon {
   distance: number;
 }
 
-export { COUNT_CAP, SCORE_CAP, WORD_CANDIDATES } from './search-limits';
+export { COUNT_CAP, SCORE_CAP, WORD_CANDIDATES } from './paging/search-limits';
 export type { PageWindow };
 const VOCABULARY_MAX_AGE_MS = 60_000;
 
@@ -82,6 +86,11 @@ export class SearchRepository {
 
   constructor(private readonly prisma: PrismaService) {}
 
+  /** Whether imagery is a distributed (Citus) table, as the database said at start. */
+  get imageryDistributed(): boolean {
+    return this.prisma.imageryDistributed === true;
+  }
+
   @GenerateSql(...FULL_TEXT_SQL_EXAMPLES)
   async searchFullText(
     query: TextQuery,
@@ -90,11 +99,14 @@ export class SearchRepository {
     pins: PlacePins | null = null,
   ): Promise<SearchPage> {
     const shape = shapeTextQuery(query, await this.vocabulary(), COUNT_CAP, pins?.nameWords);
-    return this.run(
-      fullTextSql(query, window, plan, shape, pins, this.prisma.imageryDistributed === true),
-      window,
-      COUNT_CAP,
-    );
+    const layout = this.layout();
+    const page = await this.run(fullTextSql(query, window, plan, shape, pins, layout), window, COUNT_CAP);
+    return { ...page, pageStrategy: pageStrategyOf(plan, shape, pins, layout).label };
+  }
+
+  @NoSql('reads where imagery lives, which the database service learnt at start')
+  private layout(): ImageryLayout {
+    return this.prisma.imageryDistributed === true ? 'citus' : 'single';
   }
 
   @GenerateSql({ answers: [[NO_VOCABULARY]] })
@@ -171,10 +183,10 @@ export class SearchRepository {
   async searchArea(window: PageWindow, plan: SearchPlan): Promise<SearchPage> {
     const cap = areaCountCap(window);
     if (plan.sort !== 'distance' || plan.anchor === null)
-      return this.run(areaSql(window, plan, this.prisma.imageryDistributed === true), window, cap);
+      return this.run(areaSql(window, plan, this.layout() === 'citus'), window, cap);
     if (walksNearest(plan)) return this.walkNearest(window, plan, cap);
-    const [{ total: counted }] = await this.prisma.rawQuery<{ total: number }>(areaCountSql(plan, cap));
-    const page = this.countedPage(window, cap, counted);
+    const [{ total: matches }] = await this.prisma.rawQuery<{ total: number }>(areaCountSql(plan, cap));
+    const page = this.countedPage(window, cap, matches);
     const k = Math.min(window.offset + window.limit, page.total);
     if (k > window.offset) page.rows = await this.prisma.rawQuery<SearchRow>(nearestPageSql(window, plan, k));
     return page;
@@ -198,9 +210,8 @@ export class SearchRepository {
   }
 
   @NoSql('computes the page total')
-  private countedPage(window: PageWindow, cap: number, counted: number): SearchPage {
-    const count = { counted, estimated: false, known: 0, rows: 0, more: false };
-    return { ...pageTotal(window, cap, count), codeMatched: false, rows: [] };
+  private countedPage(window: PageWindow, cap: number, matches: number): SearchPage {
+    return { ...matchTotal(window, cap, counted(matches)), codeMatched: false, rows: [] };
   }
 
   // The record nearest the point that passes the filters (see nearestRecordSql); null when none does.
@@ -233,7 +244,7 @@ export class SearchRepository {
   }
 
   // The statement counts up to cap + 1 matches, or estimates them (then it reads one row past the
-  // page and says how many it knows exist); pageTotal decides what the page reports.
+  // page and says how many it knows exist); matchTotal decides what the page reports.
   @NoSql('runs the statement its caller built (declared with the caller)')
   private async run(sql: Prisma.Sql, window: PageWindow, cap: number, bestEffort = false): Promise<SearchPage> {
     type Row = {
@@ -262,7 +273,7 @@ export class SearchRepository {
       more: found.length > window.limit,
     };
     return {
-      ...pageTotal(window, cap, count),
+      ...matchTotal(window, cap, count),
       codeMatched: rows[0]?.codeMatched ?? false,
       rows: found.slice(0, window.limit),
     };

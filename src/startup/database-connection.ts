@@ -20,6 +20,8 @@ export async function openDatabase(
   config: AppConfig,
   role: 'server' | 'cli',
   log: Logger,
+  /** What a CLI's first start copies: the schema alone (default), or the server's (a photo import recovers addresses from its gazetteer). */
+  cliTemplate: 'demo' | 'schema' = 'schema',
 ): Promise<DatabaseConnection> {
   if (config.databaseUrl) return { config: { ...config, databaseUrl: config.databaseUrl } };
 
@@ -40,8 +42,8 @@ export async function openDatabase(
   const started = Date.now();
   log.log(`Starting the built-in database in ${config.dataDir} (DATABASE_URL is not set)`);
   // A first start copies a database `npm install` made: the server's with the demo data, a CLI's with the
-  // schema alone (it is about to load its own data).
-  const template = isNew(config.dataDir) ? freshTemplate(config, role === 'server' ? 'demo' : 'schema') : undefined;
+  // schema alone (it is about to load its own data) unless it asks for the server's.
+  const template = isNew(config.dataDir) ? freshTemplate(config, role === 'server' ? 'demo' : cliTemplate) : undefined;
   // A CLI without a server beside it opens the database in its own process, kept lean (embedded-database.ts).
   const embedded = await EmbeddedDatabase.start(config.dataDir, { template, lean: role === 'cli' });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);

@@ -23,7 +23,8 @@ export class TilesController {
   ): Promise<void> {
     const answer = await this.tiles.tile(this.tiles.parseAddress(z, x, y), ifNoneMatch);
     res.setHeader('ETag', answer.etag);
-    res.setHeader('Cache-Control', `public, max-age=${answer.maxAgeSeconds}`);
+    res.setHeader('Cache-Control', answer.cacheControl);
+    if (answer.vary) res.vary(answer.vary);
     if (answer.body === null) {
       res.status(304).end();
     } else if (answer.body.length === 0) {

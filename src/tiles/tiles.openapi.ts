@@ -17,8 +17,13 @@ const CACHE_HEADERS = {
     schema: { type: 'string', pattern: '^"lis\\d+-\\d+"$', maxLength: 40 },
   },
   'Cache-Control': {
-    description: 'public, max-age=TILES_MAX_AGE_SECONDS',
-    schema: { type: 'string', pattern: '^public, max-age=\\d+$', maxLength: 40 },
+    description:
+      "public, max-age=TILES_MAX_AGE_SECONDS; private, max-age=TILES_MAX_AGE_SECONDS with TILES_REQUIRE_KEY=true (a keyed tile is its holder's)",
+    schema: { type: 'string', pattern: '^(public|private), max-age=\\d+$', maxLength: 40 },
+  },
+  Vary: {
+    description: 'Names x-api-key with TILES_REQUIRE_KEY=true (and Accept-Encoding when compressed)',
+    schema: { type: 'string', pattern: '^[A-Za-z-]+(, ?[A-Za-z-]+)*$', maxLength: 100 },
   },
 };
 // The largest column or row number, at zoom 20.

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { API_KEY_HEADER } from '../api-key/api-key.guard';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { MAX_ZOOM } from './tile-limits';
 import { TilesException, TilesExceptionCode } from './tiles.exception';
@@ -13,7 +14,9 @@ export interface TileAnswer {
   etag: string;
   /** null: the client's copy is current (304). An empty buffer: nothing lies in the tile (204). */
   body: Buffer | null;
-  maxAgeSeconds: number;
+  cacheControl: string;
+  /** A request header the answer depends on (a shared cache keeps one copy per value). */
+  vary?: string;
 }
 
 // The rules of GET /tiles/{z}/{x}/{y}.mvt (docs/map-tiles.md): which tiles exist, the ETag from the
@@ -35,9 +38,16 @@ export class TilesService {
 
   async tile(address: TileAddress, ifNoneMatch: string | undefined): Promise<TileAnswer> {
     const etag = `"${TILE_FORMAT}-${await this.repository.dataVersion()}"`;
-    const maxAgeSeconds = this.config.tilesMaxAgeSeconds;
-    if (matches(ifNoneMatch, etag)) return { etag, body: null, maxAgeSeconds };
-    return { etag, body: await this.repository.tile(address), maxAgeSeconds };
+    if (matches(ifNoneMatch, etag)) return { etag, body: null, ...this.caching() };
+    return { etag, body: await this.repository.tile(address), ...this.caching() };
+  }
+
+  // A public tile may be kept by any cache. One that needs a key is its holder's: a shared cache (a
+  // CDN, a proxy) must not hand it to whoever asks next, and a browser keeps it per key.
+  private caching(): Pick<TileAnswer, 'cacheControl' | 'vary'> {
+    const maxAge = this.config.tilesMaxAgeSeconds;
+    if (this.config.tilesRequireKey) return { cacheControl: `private, max-age=${maxAge}`, vary: API_KEY_HEADER };
+    return { cacheControl: `public, max-age=${maxAge}` };
   }
 }
 

@@ -30,7 +30,7 @@ export class WebPageController {
 
   @Get('config.json')
   @Header('Cache-Control', 'no-store')
-  config(): WebPageConfig {
+  config(): Promise<WebPageConfig> {
     return this.webPage.config();
   }
 

@@ -1,11 +1,14 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { static as serveStatic } from 'express';
+import { ImageryModule } from '../imagery/imagery.module';
+import { DemoKeyOffer } from './demo-key-offer.service';
 import { WebPageController } from './web-page.controller';
 import { WebPageService, webRoot } from './web-page.service';
 
 @Module({
+  imports: [ImageryModule],
   controllers: [WebPageController],
-  providers: [WebPageService],
+  providers: [WebPageService, DemoKeyOffer],
   exports: [WebPageService],
 })
 export class WebPageModule implements NestModule {

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { DemoKeyOffer } from './demo-key-offer.service';
 
 // The page's bundle is built by `npm run build:web` into dist/web, next to the compiled server.
 export function webRoot(from = __dirname): string {
@@ -11,7 +12,8 @@ export function webRoot(from = __dirname): string {
 }
 
 export interface WebPageConfig {
-  // Only the built-in database's generated demo key, never a key an operator created or registered.
+  // Only the built-in database's generated demo key, never a key an operator created or registered,
+  // and only while the catalogue holds the demo's records alone (DemoKeyOffer).
   demoKey: string | null;
   /** MAP_STYLE_URL: the operator's map style; null for the offline basemap. */
   mapStyleUrl: string | null;
@@ -19,18 +21,20 @@ export interface WebPageConfig {
 
 @Injectable()
 export class WebPageService {
-  private demoKey: string | null = null;
   private indexHtml: string | null = null;
   readonly root = webRoot();
 
-  constructor(@Inject(APP_CONFIG) private readonly appConfig: AppConfig) {}
+  constructor(
+    @Inject(APP_CONFIG) private readonly appConfig: AppConfig,
+    private readonly demoKeys: DemoKeyOffer,
+  ) {}
 
   offerDemoKey(key: string): void {
-    this.demoKey = key;
+    this.demoKeys.offer(key);
   }
 
-  config(): WebPageConfig {
-    return { demoKey: this.demoKey, mapStyleUrl: this.appConfig.mapStyleUrl ?? null };
+  async config(): Promise<WebPageConfig> {
+    return { demoKey: await this.demoKeys.current(), mapStyleUrl: this.appConfig.mapStyleUrl ?? null };
   }
 
   // The page's content security policy: its own origin, plus the map style's when MAP_STYLE_URL is set

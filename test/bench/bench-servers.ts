@@ -36,7 +36,7 @@ const NAIVE_TIMEOUT_MS = 60_000;
 // after 10 s and sends another; the naive peer's full scans then queue up far more requests than it
 // can answer, and without this it went on scanning for the abandoned ones after its run (waitIdle's
 // cancelling gives up after 15 s), into the next class's first run, ours: dense_coordinates at one
-// connection ran at 3.3 req/s after the naive peer's coordinates run, 82.6 alone (docs/benchmarks.md).
+// connection ran at 3.3 req/s after the naive peer's coordinates run, 82.6 alone (docs/benchmarks/history/2026-11-28-issue-36-second-round.md).
 export async function queryWhileWanted(
   pool: Pool,
   res: ServerResponse,

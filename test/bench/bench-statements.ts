@@ -1,5 +1,7 @@
 // What our service sends to the database for each benchmark request: the real SearchService on a
 // real SearchRepository whose PrismaService stand-in records every statement before running it.
+import { PhotoIncludes } from '../../src/photos/photo-includes';
+import { PhotosRepository } from '../../src/photos/photos.repository';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { Prisma } from '@prisma/client';
@@ -7,14 +9,16 @@ import { Pool } from 'pg';
 import { loadConfig } from '../../src/config/app-config';
 import { imageryIsDistributed } from '../../src/database/citus-layout';
 import { PrismaService } from '../../src/database/prisma.service';
-import { SearchRequestDto } from '../../src/search/search.dto';
+import { SearchRequestDto } from '../../src/search/dto/search-request.dto';
 import { SearchRepository } from '../../src/search/search.repository';
 import { TextSearchPipeline } from '../../src/search/pipeline/text-search.pipeline';
+import { RecordRepository } from '../../src/search/record.repository';
+import { RecordHistory } from '../../src/search/answer/record-history';
 import { SearchService } from '../../src/search/search.service';
 import { vocabularySql } from '../../src/search/sql/vocabulary.sql';
 import { PlaceMatcherService } from '../../src/search/place-matching/place-matcher.service';
 import { PlaceMatchingRepository } from '../../src/search/place-matching/place-matching.repository';
-import { RecordPlaces } from '../../src/search/place-matching/record-places';
+import { RecordPlaces } from '../../src/search/answer/record-places';
 import type { SearchBody } from './bench-queries';
 
 export interface Statement {
@@ -79,6 +83,8 @@ export async function recordStatements(
       repository,
       new TextSearchPipeline(repository, new PlaceMatcherService(places)),
       new RecordPlaces(places),
+      new RecordHistory(new RecordRepository(prisma), config),
+      new PhotoIncludes(new PhotosRepository(prisma)),
       config,
     );
     for (let i = next++; i < bodies.length; i = next++) {

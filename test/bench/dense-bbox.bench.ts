@@ -16,7 +16,7 @@ import { Prisma, PrismaClient } from '@prisma/client';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Migrator } from '../../src/database/migrator';
 import { SESSION_OPTIONS } from '../../src/database/session-options';
-import { areaCountCap } from '../../src/search/search-limits';
+import { areaCountCap } from '../../src/search/paging/search-limits';
 import { areaSql } from '../../src/search/sql/area-search.sql';
 import { CELLS_PER_DEGREE, cellWalkSql, walkedBox, walksCells } from '../../src/search/sql/cell-walk.sql';
 import { filterConditions } from '../../src/search/sql/filter-conditions.sql';

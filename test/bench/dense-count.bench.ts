@@ -6,11 +6,11 @@
 // migrated when missing, reloaded when it holds another count).
 //   ts-node --transpile-only test/bench/dense-count.bench.ts [--records N] [--spread M] [--background N] [--full]
 import { Migrator } from '../../src/database/migrator';
-import { areaCountCap, COUNT_CAP } from '../../src/search/search-limits';
+import { areaCountCap, COUNT_CAP } from '../../src/search/paging/search-limits';
 import { Prisma } from '@prisma/client';
 import { areaCountSql, nearestPageSql } from '../../src/search/sql/area-search.sql';
 import { filterConditions } from '../../src/search/sql/filter-conditions.sql';
-import { SearchPlan } from '../../src/search/search-planner';
+import { SearchPlan } from '../../src/search/planning/search-planner';
 import { denseBlockSql, searchPlan } from '../helpers/query-plans';
 import { ensureDatabase, withClient } from './bench-database';
 import { explain, loadAverage } from './bench-environment';

@@ -171,6 +171,29 @@ describe('web page in Chromium: searching', () => {
     ).toEqual([fifthId]);
   });
 
+  it("opens a record that is no photo's in the viewer with its image as it is; a click beside it closes it", async () => {
+    const { page, errors } = await open('/?query=Bergstrasse');
+    const item = page.locator('.result').nth(1);
+    await item.waitFor();
+    const id = (await item.getAttribute('data-id'))!;
+    await item.locator('.thumb').click();
+    await page.locator(`#viewer[open][data-state="shown"][data-id="${id}"]`).waitFor();
+    expect(await page.locator('#viewer-image').getAttribute('src')).toBe(`${base}/demo-images/${id}.svg`);
+    expect(await page.locator('#viewer-meta dd[data-term="date"]').textContent()).toBe(
+      byAddress.get((await item.locator('.result-address').textContent())!)!.date,
+    );
+    // A demo record has no camera, sequence or other dates.
+    expect(await page.locator('#viewer-meta dd[data-term="camera"]').count()).toBe(0);
+    expect(await page.locator('#viewer-prev').isDisabled()).toBe(true);
+    expect(await page.locator('#viewer-next').isDisabled()).toBe(true);
+    expect(await page.locator('#viewer-dates').textContent()).toBe('No other dates at this spot.');
+    const map = (await page.locator('#map').boundingBox())!;
+    await page.mouse.click(map.x + map.width - 40, map.y + map.height / 2);
+    await page.locator('#viewer:not([open])').waitFor({ state: 'attached' });
+    expect(await inPage(page, `document.activeElement.closest('.result').dataset.id`)).toBe(id);
+    expect(errors).toEqual([]);
+  });
+
   it('pages through the results; the URL follows and Back returns', async () => {
     const { page } = await open('/?query=Bergstrasse');
     await page.locator('.result').nth(9).waitFor();

@@ -6,8 +6,9 @@ import { GeneratedRecord, toFeature } from '../helpers/imagery-files';
 import { seededRandom } from '../../src/common/deterministic-random';
 
 // The differential suite's request bodies: every search class (exact, street-like, prefix, typo, broad
-// with pages, coordinates, text near a point, a box, a region, place names as written and misspelt, and
-// filters), built from records and places the database holds, the same list from the same data.
+// with pages, coordinates, text near a point, a box, a region, place names as written and misspelt,
+// filters, and every date at each record's spot), built from records and places the database holds,
+// the same list from the same data.
 export interface DiffBody {
   class: string;
   body: Record<string, unknown>;
@@ -65,6 +66,8 @@ function recordBodies(records: Sample[]): DiffBody[] {
         class: 'filters',
         body: { query: words[0], captured_after: '2015-01-01', interactive: true, limit: 10 },
       },
+      // One index probe per record of the page on a distributed table (include history's union).
+      { class: 'history', body: { near: { ...point, radius_m: 2_000 }, limit: 10, include: ['history'] } },
     );
     if (r.region) out.push({ class: 'region', body: { query: words[0], region: r.region, limit: 10 } });
   }

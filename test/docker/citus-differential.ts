@@ -1,4 +1,4 @@
-import { SCORE_CAP } from '../../src/search/search-limits';
+import { SCORE_CAP } from '../../src/search/paging/search-limits';
 import { DiffBody } from './citus-differential-queries';
 import { REQUEST_TIMEOUT_MS } from './docker-harness';
 
@@ -57,7 +57,7 @@ export async function differences(
 // among records of equal score (their order is the database's physical order, which differs between
 // two databases loaded alike), whose last group the page may cut at a different member.
 // A search of more than SCORE_CAP matches ranks the first SCORE_CAP it reads, in physical order too
-// (src/search/search-limits.ts): there only the status, the total and the number of records are compared.
+// (src/search/paging/search-limits.ts): there only the status, the total and the number of records are compared.
 export function sameAnswer(a: DiffAnswer, b: DiffAnswer): boolean {
   const outline = (x: DiffAnswer) => JSON.stringify([x.status, x.total, x.totalExact, x.error, x.ids.length]);
   if (outline(a) !== outline(b)) return false;

@@ -78,6 +78,8 @@ describeWithDocker('the citus profile: a coordinator and two workers', () => {
       // differently for that reason alone (seen: a misspelt place name, once each way).
       DB_STATEMENT_TIMEOUT_MS: '20000',
       SEARCH_FALLBACK_BUDGET_MS: '20000',
+      // A search's statements together, at those bounds (SEARCH_DEADLINE_MS, 5 s by default).
+      SEARCH_DEADLINE_MS: '120000',
       // A burst of 40 searches opens the pool's connections to the coordinator at once; on a loaded
       // 2-core machine some took longer than the default 2 s to open (seen: 503 "Connection terminated
       // due to connection timeout" for part of the burst, twice on one machine).

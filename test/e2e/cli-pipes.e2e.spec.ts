@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { logLines } from '../helpers/cli-tools';
 import { feature, importFixture, resetImagery } from '../helpers/test-app';
 import { ROOT } from '../helpers/processes';
 
@@ -45,14 +46,41 @@ describe('command-line tools in a pipeline', () => {
 
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('export - writes only records on stdout; its log lines go to stderr, without colour codes', async () => {
+  it("export - writes only records on stdout; its log lines go to stderr as the server's JSON lines", async () => {
     const run = await shell('npm run --silent export -- - --format ndjson');
     expect(run.code).toBe(0);
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(RECORDS);
     for (const line of lines) expect(JSON.parse(line)).toMatchObject({ type: 'Feature' });
-    expect(run.stderr).toContain('Using the built-in database of the server running as pid');
+    const logged = logLines(run.stderr); // fails on any line that is not JSON
+    expect(logged.map((l) => l.msg)).toEqual([
+      expect.stringContaining('Using the built-in database of the server running as pid'),
+      expect.stringMatching(new RegExp(`^exported ${RECORDS} records in `)),
+    ]);
+    for (const line of logged) {
+      expect(line).toEqual({
+        level: 'info',
+        time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        pid: expect.any(Number),
+        context: expect.any(String),
+        msg: expect.any(String),
+      });
+    }
     expect(run.stderr).not.toMatch(/\x1b\[/); // eslint-disable-line no-control-regex
+  });
+
+  it('import logs its rejections, its notes and the error that ends it as JSON lines too', async () => {
+    const input = join(dataDir, 'two-bad.ndjson');
+    writeFileSync(input, '{"type":"Feature"}\n{"not":"a feature"}\n');
+    const run = await shell(`npm run --silent import -- ${input} --source pipes-bad --max-rejects 0`);
+    expect(run.code).toBe(1);
+    const logged = logLines(run.stderr);
+    expect(logged.filter((l) => l.level === 'warn' && /^rejected line [12]: /.test(l.msg))).toHaveLength(2);
+    const usage = await shell('npm run --silent import -- --no-such-option');
+    expect(usage.code).toBe(2);
+    expect(logLines(usage.stderr)).toEqual([
+      expect.objectContaining({ level: 'error', msg: expect.stringContaining("Unknown option '--no-such-option'") }),
+    ]);
   });
 
   it('export - | import - round-trips: every record read back, unchanged, none rejected', async () => {

@@ -120,6 +120,48 @@ describe('database outage', () => {
     await expectRecovery(5000);
   });
 
+  // An image URL looks its record's photo up (no cache holds an id never served): unavailable is a 503.
+  it('answers 503, never 500, for an image or a view when the server refuses connections', async () => {
+    const id = 'c0ffee00-0000-4000-8000-000000000001';
+    expect((await request(app.getHttpServer()).get(`/images/${id}/sd.jpg`)).status).toBe(404);
+    await proxy.refuse();
+    for (const path of [`/images/${id}/sd.jpg`, `/images/${id}/view.jpg`]) {
+      const res = await request(app.getHttpServer()).get(path);
+      expect({ path, status: res.status, code: res.body?.error?.code }).toEqual({
+        path,
+        status: 503,
+        code: 'DATABASE_UNAVAILABLE',
+      });
+    }
+    await proxy.restore();
+    await expectRecovery(5000);
+  });
+
+  // One record by id and the includes that read other rows (its sequence, its history): each its own statement.
+  it('answers 503, never 500, for a record by id and for the sequence and history includes', async () => {
+    await search().expect(200); // the key is now known without the database
+    await proxy.refuse();
+    const byId = await request(app.getHttpServer())
+      .get('/images/c0ffee00-0000-4000-8000-000000000001?include=sequence,history')
+      .set('x-api-key', key);
+    const page = await request(app.getHttpServer())
+      .post('/search')
+      .set('x-api-key', key)
+      .send({
+        near: { lat: 47.14, lon: 9.52, radius_m: 500 },
+        newest_per_spot: true,
+        include: ['sequence', 'history'],
+      });
+    for (const res of [byId, page]) {
+      expect({ status: res.status, code: res.body?.error?.code }).toEqual({
+        status: 503,
+        code: 'DATABASE_UNAVAILABLE',
+      });
+    }
+    await proxy.restore();
+    await expectRecovery(5000);
+  });
+
   it('never hangs when the network path goes silent (connect and read timeouts), then recovers by itself', async () => {
     await search().expect(200);
     await proxy.blackhole();

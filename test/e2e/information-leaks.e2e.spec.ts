@@ -22,6 +22,7 @@ const EXPECTED_HEADERS = new Set([
   'date',
   'connection',
   'keep-alive',
+  'cache-control',
   'etag',
   'allow',
   'retry-after',
@@ -52,12 +53,19 @@ function expectNoLeaks(res: RawResponse): void {
       error: { code: expect.stringMatching(/^[A-Z_]+$/), message: expect.any(String) },
     });
     expect(Object.keys(res.json.error).every((k) => ['code', 'message', 'details'].includes(k))).toBe(true);
+    // An error is an answer about this moment: no cache, shared or the browser's, keeps it.
+    expect({ status: res.status, cache: res.headers['cache-control'] }).toEqual({
+      status: res.status,
+      cache: 'no-store',
+    });
   }
   for (const [name, value] of Object.entries(res.headers)) {
     expect(EXPECTED_HEADERS).toContain(name); // no x-powered-by, server, x-* debugging headers
     for (const pattern of LEAKS) expect(String(value)).not.toMatch(pattern);
   }
 }
+
+const GUESSER = '203.0.113.66';
 
 describe('no information leaks', () => {
   let proxy: TcpProxy;
@@ -73,6 +81,7 @@ describe('no information leaks', () => {
     app = await startApp({
       databaseUrl: proxy.url(process.env.DATABASE_URL!),
       authFailuresPerMinute: 2,
+      trustProxy: ['loopback'],
       dbConnectTimeoutMs: 500,
     });
     port = await listen(app);
@@ -97,9 +106,11 @@ describe('no information leaks', () => {
       await rawRequest(port, { method: 'GET', path: '/nope' }),
       await rawRequest(port, { method: 'GET', path: '/demo-images/%E0%A4%A.svg' }),
       await rawRequest(port, { path: '/search/%00' }),
-      await json('{"query":"x"}', { 'x-api-key': 'lis_wrong' }),
-      await json('{"query":"x"}', { 'x-api-key': 'lis_wrong' }),
-      await json('{"query":"x"}', { 'x-api-key': 'lis_wrong' }), // 429
+      // From a client of their own (behind the trusted proxy): locked out after two, which must not
+      // lock out the right key the other tests send.
+      await json('{"query":"x"}', { 'x-api-key': 'lis_wrong', 'x-forwarded-for': GUESSER }),
+      await json('{"query":"x"}', { 'x-api-key': 'lis_wrong', 'x-forwarded-for': GUESSER }),
+      await json('{"query":"x"}', { 'x-api-key': 'lis_wrong', 'x-forwarded-for': GUESSER }), // 429
       await rawRequest(port, {
         body: '{}',
         headers: { 'content-type': 'application/json', 'x-big': 'b'.repeat(10_000) },
@@ -109,6 +120,7 @@ describe('no information leaks', () => {
     for (const res of answers) expectNoLeaks(res);
     const malformed = await rawSocket(port, 'GET / HTTP/1.1\r\nBad Header\r\n\r\n');
     for (const pattern of LEAKS) expect(malformed).not.toMatch(pattern);
+    expect(malformed.toLowerCase()).toContain('\r\ncache-control: no-store\r\n');
   });
 
   it("with the security headers on the answers Node's HTTP parser refuses (431, malformed HTTP) as on every other", async () => {

@@ -4,7 +4,7 @@ import { ApiKeyService } from '../../src/api-key/api-key.service';
 import { HTTP_LIMITS } from '../../src/common/http-server-limits';
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_JSON_MEMBERS } from '../../src/common/json-body.middleware';
 import { createKey, feature, importFixture, resetImagery, startApp } from '../helpers/test-app';
-import { listen, rawRequest, rawSocket } from '../helpers/raw-http';
+import { listen, rawRequest, rawSocket, trickle } from '../helpers/raw-http';
 
 const ERROR_SHAPE = { isSuccess: false, error: { code: expect.any(String), message: expect.any(String) } };
 
@@ -303,6 +303,49 @@ describe('input limits', () => {
       const res = await search({ query: 'Boundary Road', limit: 2 });
       expect(res.status).toBe(200);
       expect(res.json.data).toHaveLength(2);
+    });
+  });
+
+  // Short timeouts, so the test is quick; Node looks for expired connections on a timer, which must
+  // follow them (it ran every 30 s: a 10 s header timeout cut a client off 30 s in).
+  describe('slow clients, with HTTP_HEADERS_TIMEOUT_MS=1500 and HTTP_REQUEST_TIMEOUT_MS=3000', () => {
+    let slowApp: NestExpressApplication;
+    let slowPort: number;
+    // Cut off no earlier than the timeout and at most this much later (the timer, a busy machine).
+    const MARGIN_MS = 1000;
+
+    beforeAll(async () => {
+      slowApp = await startApp({ httpHeadersTimeoutMs: 1500, httpRequestTimeoutMs: 3000 });
+      slowPort = await listen(slowApp);
+    });
+    afterAll(() => slowApp.close());
+
+    const expectCutOff = (answer: { text: string; afterMs: number }, timeoutMs: number) => {
+      expect(answer.text).toMatch(/^HTTP\/1\.1 408 /);
+      expect(JSON.parse(answer.text.slice(answer.text.indexOf('\r\n\r\n') + 4)).error.code).toBe('REQUEST_TIMEOUT');
+      expect(answer.afterMs).toBeGreaterThanOrEqual(timeoutMs - 50);
+      expect(answer.afterMs).toBeLessThan(timeoutMs + MARGIN_MS);
+    };
+
+    it('cuts off a client sending its headers slowly once the header timeout has passed', async () => {
+      const answer = await trickle(slowPort, 'POST /search HTTP/1.1\r\nHost: x\r\n', 'x-slow: 1\r\n', 200);
+      expectCutOff(answer, 1500);
+    }, 40_000);
+
+    it('cuts off a client sending its body slowly once the request timeout has passed', async () => {
+      const head =
+        `POST /search HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nx-api-key: ${key}\r\n` +
+        'Content-Length: 200\r\n\r\n{"query":"Boundary","pad":"';
+      const answer = await trickle(slowPort, head, 'x', 200);
+      expectCutOff(answer, 3000);
+    }, 40_000);
+
+    it('still answers a request sent at a normal pace', async () => {
+      const res = await rawRequest(slowPort, {
+        body: JSON.stringify({ query: 'Boundary Road', limit: 1 }),
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+      });
+      expect(res.status).toBe(200);
     });
   });
 });

@@ -3,8 +3,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { getMetadataStorage } from 'class-validator';
-import { HeadingRangeDto, LookingAtDto, NearDto } from '../../src/search/search-filters.dto';
-import { SearchRequestDto } from '../../src/search/search.dto';
+import { HeadingRangeDto, LookingAtDto, NearDto } from '../../src/search/dto/search-filters.dto';
+import { StructuredAddressDto } from '../../src/search/dto/structured-address.dto';
+import { SearchRequestDto } from '../../src/search/dto/search-request.dto';
 import { ContractProxy, startContractProxy } from '../helpers/contract';
 import { createKey, startApp } from '../helpers/test-app';
 
@@ -13,7 +14,14 @@ const RESULTS = join(ROOT, 'test-results');
 const SPECTRAL = require.resolve('@stoplight/spectral-cli/dist/index.js');
 
 const ERROR_CODES_BY_STATUS: Record<string, string[]> = {
-  '400': ['INVALID_REQUEST', 'MALFORMED_JSON', 'INVALID_COORDINATES', 'INVALID_PLUS_CODE', 'INVALID_SORT'],
+  '400': [
+    'INVALID_REQUEST',
+    'MALFORMED_JSON',
+    'INVALID_COORDINATES',
+    'INVALID_PLUS_CODE',
+    'INVALID_SORT',
+    'FILTER_UNAVAILABLE',
+  ],
   '401': ['MISSING_API_KEY', 'INVALID_API_KEY'],
   '408': ['REQUEST_TIMEOUT'],
   '413': ['PAYLOAD_TOO_LARGE'],
@@ -55,6 +63,9 @@ describe('OpenAPI document and Swagger UI', () => {
       '/demo-images/{file}',
       '/health/live',
       '/health/ready',
+      '/images/{id}',
+      '/images/{id}/view.jpg',
+      '/images/{id}/{file}',
       '/metrics',
       '/search',
       '/tiles/{z}/{x}/{y}',
@@ -69,9 +80,9 @@ describe('OpenAPI document and Swagger UI', () => {
 
   it('documents every request field with its bounds, default and example', () => {
     const request = schema('SearchRequestDto');
-    // query is required unless near, bbox or looking_at is given: optional in the schema, said in its description.
+    // query is required unless address, near, bbox or looking_at is given: optional in the schema, said in its description.
     expect(request.required).toBeUndefined();
-    expect(request.properties.query.description).toMatch(/Required unless near, bbox or looking_at/);
+    expect(request.properties.query.description).toMatch(/Required unless address, near, bbox or looking_at/);
     expect(request.additionalProperties).toBe(false);
     expect(request.properties.query).toMatchObject({ type: 'string', minLength: 1, maxLength: 256 });
     expect(request.properties.bbox).toMatchObject({ type: 'array', minItems: 4, maxItems: 4 });
@@ -85,6 +96,9 @@ describe('OpenAPI document and Swagger UI', () => {
       'interpretation',
       'place',
       'match',
+      'camera',
+      'sequence',
+      'history',
     ]);
     expect(request.properties.region).toMatchObject({ type: 'string', maxLength: 6 });
     // lat and lon may be left out when query is coordinates or a plus code (near: { radius_m } is its radius).
@@ -110,6 +124,7 @@ describe('OpenAPI document and Swagger UI', () => {
     [NearDto, 'NearDto'],
     [LookingAtDto, 'LookingAtDto'],
     [HeadingRangeDto, 'HeadingRangeDto'],
+    [StructuredAddressDto, 'StructuredAddressDto'],
   ])('documents every field the validation pipe accepts in %p (new DTO fields need @ApiProperty)', (dto, name) => {
     const validated = new Set(
       getMetadataStorage()
@@ -146,7 +161,7 @@ describe('OpenAPI document and Swagger UI', () => {
       Object.keys(record.properties)
         .filter((k) => !record.required.includes(k))
         .sort(),
-    ).toEqual(['captured_at', 'distance_m', 'heading', 'match', 'place', 'score']);
+    ).toEqual(['camera', 'captured_at', 'distance_m', 'heading', 'history', 'match', 'place', 'score', 'sequence']);
     expect(record.additionalProperties).toBe(false);
     expect(schema('GeoJsonPoint').properties.coordinates).toMatchObject({ minItems: 2, maxItems: 2 });
   });
@@ -219,6 +234,8 @@ describe('OpenAPI document and Swagger UI', () => {
       allOf: [{ $ref: '#/components/schemas/NearestImageryDto' }],
     });
     expect(schema('NearestImageryDto')).toMatchObject({ nullable: true, required: ['distance_m', 'lat', 'lon'] });
+    // A record without a heading (a photo that gave no direction) has heading null.
+    expect(schema('ImageryRecordDto').properties.heading).toMatchObject({ type: 'number', nullable: true });
     expect(doc.servers).toEqual([expect.objectContaining({ url: '/', 'x-internal': false })]);
     const declared = doc.tags.map((t: { name: string }) => t.name);
     for (const item of Object.values<any>(doc.paths)) {

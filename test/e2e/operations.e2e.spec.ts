@@ -1,6 +1,7 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import type { PoolClient } from 'pg';
 import { PrismaService } from '../../src/database/prisma.service';
+import { HealthRepository } from '../../src/health/health.repository';
 import { COMPRESSION_THRESHOLD_BYTES } from '../../src/common/response-compression';
 import { ShutdownState } from '../../src/lifecycle/shutdown-state';
 import { createThrowawayDatabase } from '../setup/test-database';
@@ -240,6 +241,37 @@ describe('GET /metrics with METRICS_TOKEN', () => {
   it('200 with the right token', async () => {
     const res = await contract.http.get('/metrics').set('authorization', `Bearer ${token}`).expect(200);
     expect(res.text).toContain('http_request_duration_seconds');
+  });
+});
+
+describe('readiness under a flood of probes', () => {
+  // No key and no limit (load balancers call it): probes in between get the last answer, so a flood
+  // costs the database at most one round of checks a second.
+  it('checks the database at most once a second, however often /health/ready is probed', async () => {
+    const app = await startApp();
+    try {
+      await contract.use(app);
+      const prisma = app.get(PrismaService);
+      const pings = jest.spyOn(prisma, '$queryRawUnsafe');
+      const migrations = jest.spyOn(app.get(HealthRepository), 'appliedMigrations');
+      const started = Date.now();
+      const answers = await Promise.all(Array.from({ length: 40 }, () => contract.http.get('/health/ready')));
+      for (let i = 0; i < 10; i++) answers.push(await contract.http.get('/health/ready'));
+      const seconds = Math.ceil((Date.now() - started) / 1000);
+      expect(answers.map((r) => r.status)).toEqual(answers.map(() => 200));
+      // One round of checks a second begun (the flood took `seconds`), not one a probe.
+      expect(migrations.mock.calls.length).toBeGreaterThanOrEqual(1);
+      expect(migrations.mock.calls.length).toBeLessThanOrEqual(seconds + 1);
+      expect(pings.mock.calls.length).toBeGreaterThanOrEqual(1);
+      expect(pings.mock.calls.length).toBeLessThanOrEqual(seconds + 1);
+      // A second later the next probe checks again.
+      const before = migrations.mock.calls.length;
+      await new Promise((r) => setTimeout(r, 1100));
+      await contract.http.get('/health/ready').expect(200);
+      expect(migrations.mock.calls.length).toBe(before + 1);
+    } finally {
+      await app.close();
+    }
   });
 });
 

@@ -1,4 +1,9 @@
+import { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import { ApiKeyChanges } from '../../src/api-key/api-key-changes';
+import { ApiKeyService } from '../../src/api-key/api-key.service';
 import { ContractProxy } from '../helpers/contract';
+import { currentKind } from '../setup/test-database';
 import { createKey, startApp } from '../helpers/test-app';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -22,8 +27,16 @@ describe('request logs', () => {
     return [];
   };
 
+  let app: NestExpressApplication;
+  // A BOOTSTRAP_API_KEY need not look like a generated key: nothing in it says "key".
+  const bootstrapKey = `Deploy.Token-${Date.now()}:QWxhZGRpbjpvcGVuIHNlc2FtZQ`;
+
   beforeAll(async () => {
-    const app = await startApp({ logLevel: 'info' }, { logDestination: { write: (line: string) => lines.push(line) } });
+    app = await startApp(
+      { logLevel: 'info', bootstrapApiKey: bootstrapKey },
+      { logDestination: { write: (line: string) => lines.push(line) } },
+    );
+    await app.get(ApiKeyService).register(bootstrapKey, 'bootstrap'); // as main.ts does at start
     key = await createKey(app);
     await contract.use(app);
   });
@@ -117,4 +130,52 @@ describe('request logs', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(logs().filter((l) => l.req?.id === res.headers['x-request-id'])).toEqual([]);
   });
+
+  const searchWith = async (headers: Record<string, string>, path = '/search') => {
+    const res = await request(app.getHttpServer())
+      .post(path)
+      .set('x-api-key', key)
+      .set(headers)
+      .send({ query: 'Vaduz' });
+    expect(res.status).toBe(200);
+    const id: string = res.headers['x-request-id'];
+    expect(await requestLog(id)).toHaveLength(1);
+    return id;
+  };
+  const logged = (secret: string) => ({ secret, logged: lines.join('\n').includes(secret) });
+
+  it('redacts a key of any form wherever it is sent: a bootstrap key of its own form, the secret part of a key', async () => {
+    const secretPart = key.slice('lis_'.length);
+    const path = `/search?ref=${encodeURIComponent(secretPart)}&from=${bootstrapKey}`;
+    const asRequestId = await searchWith({ 'x-request-id': bootstrapKey }, path);
+    expect(asRequestId).toMatch(UUID); // neither echoed nor used as the request id
+    const trace = await searchWith({ 'x-trace': secretPart }, path);
+    await searchWith({ 'x-forwarded-for': `10.0.0.1, ${bootstrapKey}` }, path);
+    await searchWith({ 'x-debug': `Bearer ${secretPart}` }, path);
+    for (const secret of [bootstrapKey, secretPart, encodeURIComponent(secretPart)]) {
+      expect(logged(secret)).toEqual({ secret, logged: false });
+    }
+    const [line] = await requestLog(trace);
+    expect(line.req.headers['x-trace']).toBe('[Redacted]');
+    expect(line.req.query).toEqual({ ref: '[Redacted]', from: '[Redacted]' });
+  });
+
+  // Server only: a key made by another process is heard through the database (api-key-changes.ts).
+  (currentKind() === 'server' ? it : it.skip)(
+    'redacts a key made by another server from the moment it is made',
+    async () => {
+      const other = await startApp({ logLevel: 'silent' });
+      try {
+        for (let i = 0; i < 500 && !app.get(ApiKeyChanges).listening; i++) await new Promise((r) => setTimeout(r, 20));
+        expect(app.get(ApiKeyChanges).listening).toBe(true);
+        const elsewhere = await createKey(other, 'made-elsewhere');
+        const secretPart = elsewhere.slice('lis_'.length);
+        await searchWith({ 'x-client': elsewhere });
+        await searchWith({ 'x-client': secretPart }, `/search?q=${secretPart}`);
+        expect(logged(secretPart)).toEqual({ secret: secretPart, logged: false });
+      } finally {
+        await other.close();
+      }
+    },
+  );
 });

@@ -1,6 +1,8 @@
 import { ContractProxy } from '../helpers/contract';
 import { startSearchApi } from '../helpers/search-api';
 import { ids } from '../helpers/fixtures';
+import { photoDetails } from '../helpers/photo-details';
+import { feature, importFixture, prismaClient } from '../helpers/test-app';
 
 const RESPONSE_KEYS = ['data', 'isSuccess', 'page', 'pageTotal', 'region', 'region_id', 'result_id'];
 const RECORD_KEYS = ['address', 'compass', 'date', 'geometry', 'id', 'image', 'interactive'];
@@ -109,6 +111,28 @@ describe('POST /search', () => {
       expect(res.body.result_id).toBe(plain.body.result_id);
     });
 
+    it('answers a record without a heading (a photo that gave no direction): compass placeholder, heading null', async () => {
+      const photo = photoDetails({ headingOrigin: 'none', headingReference: null });
+      const f = feature('Directionless Lane 7, 9490 Vaduz', { heading: null, photo }, [9.53, 47.15]);
+      expect((await importFixture([f])).rejected).toBe(0);
+      const prisma = prismaClient();
+      try {
+        const res = await search({ query: 'Directionless Lane 7', include: ['heading', 'camera'] }).expect(200);
+        expect(res.body.data).toEqual([
+          expect.objectContaining({
+            id: f.id,
+            compass: 'Facing North (N)',
+            heading: null,
+            camera: expect.objectContaining({ heading_origin: 'none' }),
+          }),
+        ]);
+      } finally {
+        await prisma.$executeRaw`DELETE FROM imagery WHERE id = ${f.id}::uuid`;
+        await prisma.$executeRaw`DELETE FROM photos WHERE id = ${f.id}::uuid`;
+        await prisma.$disconnect();
+      }
+    });
+
     it('searches around coordinates and says how it read them', async () => {
       const res = await search({
         query: `47°08'24"N 9°31'12"E`,
@@ -212,7 +236,12 @@ describe('POST /search', () => {
         'near',
         /near needs lat and lon unless query is coordinates or a plus code/,
       ],
-      [{ interactive: true }, 'INVALID_REQUEST', 'query', /query is required unless near, bbox or looking_at is given/],
+      [
+        { interactive: true },
+        'INVALID_REQUEST',
+        'query',
+        /query is required unless address, near, bbox or looking_at is given/,
+      ],
       [
         { query: 'Vaduz', facing: 'N', heading: { min: 0, max: 10 } },
         'INVALID_REQUEST',

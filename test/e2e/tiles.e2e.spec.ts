@@ -127,6 +127,7 @@ describe('GET /tiles/:z/:x/:y.mvt', () => {
           field,
         });
         contract.checkDirect('GET', p, res);
+        expect(res.headers['cache-control']).toBe('no-store'); // an error is no answer to keep
       }
     });
   });
@@ -145,6 +146,29 @@ describe('GET /tiles/:z/:x/:y.mvt', () => {
       expect(refused.body.error.code).toBe('MISSING_API_KEY');
       const res = await request(app.getHttpServer()).get(path(17)).set('x-api-key', key).expect(200);
       expect(res.headers['ratelimit-policy']).toMatch(/^"per-key"/);
+    });
+
+    // A keyed tile is its key holder's: a shared cache (a CDN, a proxy) must not hand it to anyone
+    // else, and a browser's copy is kept per key; the refusal is kept by nobody.
+    it('answers keyed tiles as private, varying on the key, and refusals as no-store', async () => {
+      const server = app.getHttpServer();
+      const refused = await request(server).get(path(17)).expect(401);
+      expect(refused.headers['cache-control']).toBe('no-store');
+      const wrong = await request(server).get(path(17)).set('x-api-key', 'lis_nobody_issued_this').expect(401);
+      expect(wrong.headers['cache-control']).toBe('no-store');
+      for (const [p, status] of [
+        [path(17), 200],
+        [path(17, -40, -40), 204],
+      ] as const) {
+        const res = await request(server).get(p).set('x-api-key', key).expect(status);
+        expect({ p, cache: res.headers['cache-control'] }).toEqual({ p, cache: 'private, max-age=86400' });
+        expect(res.headers.vary?.toLowerCase().split(/,\s*/)).toContain('x-api-key');
+      }
+      const etag = (await request(server).get(path(17)).set('x-api-key', key)).headers.etag;
+      const same = await request(server).get(path(17)).set({ 'x-api-key': key, 'If-None-Match': etag }).expect(304);
+      expect(same.headers['cache-control']).toBe('private, max-age=86400');
+      const bad = await request(server).get('/tiles/21/0/0.mvt').set('x-api-key', key).expect(400);
+      expect(bad.headers['cache-control']).toBe('no-store');
     });
   });
 });

@@ -1,7 +1,12 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
+import { PrismaClient } from '@prisma/client';
+import { recordsOutsideSql } from '../../src/imagery/imagery.repository';
+import { DEMO_SOURCE } from '../../src/seed/demo-dataset';
+import { DEMO_KEY_RECHECK_MS } from '../../src/web-page/demo-key-offer.service';
 import { WebPageService } from '../../src/web-page/web-page.service';
-import { startApp } from '../helpers/test-app';
+import { explain } from '../helpers/query-plans';
+import { feature, importFixture, prismaClient, resetImagery, startApp } from '../helpers/test-app';
 
 const text = (res: request.Response) =>
   typeof res.body === 'string' || Buffer.isBuffer(res.body) ? res.body.toString() : res.text;
@@ -10,6 +15,7 @@ const text = (res: request.Response) =>
 describe('GET / (web page)', () => {
   let app: NestExpressApplication;
   beforeAll(async () => {
+    await resetImagery(); // the demo key is offered only to a catalogue of demo records: start from none
     app = await startApp();
   });
   afterAll(() => app.close());
@@ -73,6 +79,65 @@ describe('GET / (web page)', () => {
       expect(res.body).toEqual({ demoKey: 'lis_demo-key-for-this-test-only-000000000000', mapStyleUrl: null });
     } finally {
       await other.close();
+    }
+  });
+
+  it("stops offering the demo key once the catalogue holds records other than the demo's", async () => {
+    const demoKey = 'lis_demo-key-for-this-test-only-000000000000';
+    const other = await startApp();
+    const prisma = prismaClient();
+    // The page's key as the service answers at a given moment (one look at the catalogue lasts a while).
+    const offeredAt = async (at: number) => {
+      const clock = jest.spyOn(Date, 'now').mockReturnValue(at);
+      try {
+        return (await request(other.getHttpServer()).get('/config.json').expect(200)).body.demoKey;
+      } finally {
+        clock.mockRestore();
+      }
+    };
+    try {
+      other.get(WebPageService).offerDemoKey(demoKey);
+      expect((await importFixture([feature('Herrengasse 35, 9490 Vaduz')], DEMO_SOURCE)).inserted).toBe(1);
+      let t = Date.now();
+      expect(await offeredAt(t)).toBe(demoKey);
+
+      expect((await importFixture([feature('Städtle 1, 9490 Vaduz')], 'partner')).inserted).toBe(1);
+      expect(await offeredAt(t + DEMO_KEY_RECHECK_MS - 1)).toBe(demoKey); // the last look still holds
+      t += DEMO_KEY_RECHECK_MS;
+      expect(await offeredAt(t)).toBeNull();
+
+      // A record without a source is not the demo's either; sources sorting before and after it too.
+      await prisma.imagery.deleteMany({ where: { source: 'partner' } });
+      expect((await importFixture([feature('Städtle 2, 9490 Vaduz')], null)).inserted).toBe(1);
+      expect(await offeredAt((t += DEMO_KEY_RECHECK_MS))).toBeNull();
+      await prisma.imagery.deleteMany({ where: { source: null } });
+      expect(await offeredAt((t += DEMO_KEY_RECHECK_MS))).toBe(demoKey);
+      expect((await importFixture([feature('Städtle 3, 9490 Vaduz')], 'aaa')).inserted).toBe(1);
+      expect(await offeredAt((t += DEMO_KEY_RECHECK_MS))).toBeNull();
+    } finally {
+      await prisma.imagery.deleteMany({});
+      await prisma.$disconnect();
+      await other.close();
+    }
+  });
+
+  it('decides it with probes of imagery_source_idx, however many demo records there are', async () => {
+    const prisma: PrismaClient = prismaClient();
+    try {
+      await prisma.$executeRawUnsafe(`
+        INSERT INTO imagery (id, address, captured_at, heading, interactive, image_url, location, source)
+        SELECT gen_random_uuid(), 'Herrengasse ' || g || ', 9490 Vaduz', DATE '2020-01-01', 0, false,
+               'https://img.test/' || g || '.jpg', ST_SetSRID(ST_MakePoint(9.52, 47.14), 4326), '${DEMO_SOURCE}'
+        FROM generate_series(1, 5000) g`);
+      await prisma.$executeRawUnsafe('ANALYZE imagery');
+      const plan = await explain(prisma, recordsOutsideSql(DEMO_SOURCE));
+      expect(plan).not.toMatch(/Seq Scan/);
+      expect(plan.match(/Index Only Scan using imagery_source_idx|Index Scan using imagery_source_idx/g)).toHaveLength(
+        3,
+      );
+    } finally {
+      await prisma.imagery.deleteMany({});
+      await prisma.$disconnect();
     }
   });
 

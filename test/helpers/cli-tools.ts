@@ -38,3 +38,30 @@ export function counts(stdout: string): Record<string, number> {
     [...line.matchAll(/(read|inserted|updated|unchanged|deleted|rejected) (\d+)/g)].map((m) => [m[1], Number(m[2])]),
   );
 }
+
+export interface LogLine {
+  level: string;
+  time: string;
+  pid: number;
+  context?: string;
+  msg: string;
+}
+
+// A tool's standard error off a terminal: one JSON log line per line (src/logging/cli-logger.ts), in
+// the server's shape. Any other line fails the test that reads it.
+export function logLines(stderr: string): LogLine[] {
+  return stderr
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => {
+      let parsed: LogLine;
+      try {
+        parsed = JSON.parse(line) as LogLine;
+      } catch {
+        throw new Error(`not a JSON log line: ${line}`);
+      }
+      if (typeof parsed.level !== 'string' || typeof parsed.msg !== 'string' || typeof parsed.time !== 'string')
+        throw new Error(`a JSON line without level, time and msg: ${line}`);
+      return parsed;
+    });
+}

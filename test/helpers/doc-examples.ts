@@ -102,5 +102,6 @@ export function promise(example: CurlExample): { status: number; records: 'some'
     : 200;
   if (status !== 200) return { status, records: 'any' };
   if (/"data":\s*\[\s*\]|"pageTotal":\s*0\b/.test(example.shown)) return { status, records: 'none' };
-  return { status, records: /\/search\b/.test(example.command) ? 'some' : 'any' };
+  // POST /search's records are `data`; the STAC API's item search (/stac/search) answers in its own shape.
+  return { status, records: /(?<!\/stac)\/search\b/.test(example.command) ? 'some' : 'any' };
 }

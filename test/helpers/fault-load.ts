@@ -31,11 +31,23 @@ const QUERIES = {
   townInRegion: { query: 'Faultwil', region: 'LI' },
   // Words near a point: the ranked text search that scores a run of equal matches once.
   textNear: { query: 'Fault Lane', near: { lat: 47.14, lon: 9.52, radius_m: 1000 } },
+  // The opt-in detail read after the page: each record's sequence, history, place and match.
+  detailed: { query: 'Fault Lane 1', include: ['sequence', 'history', 'place', 'match'] },
+  // Only the newest record of each spot and direction (an anti-join over the page's neighbours).
+  newestPerSpot: { query: '47.14, 9.52', newest_per_spot: true },
+  // A structured address: its parts read at their levels (the town's place, then the street's records).
+  structured: { address: { housenumber: '1', street: 'Fault Lane', city: 'Faultwil' } },
 } satisfies Record<string, string | object>;
-// A map tile where the records lie (GET /tiles: its data version and its one statement).
-const TILE = '/tiles/16/34501/23013.mvt';
-export type Kind = keyof typeof QUERIES | 'unknownKey' | 'tile';
-export const KINDS = [...Object.keys(QUERIES), 'unknownKey', 'tile'] as Kind[];
+// The id of the catalogue's record of Fault Lane 1.
+const FIRST_RECORD_ID = '5d1c2e0a-3f4b-4c6d-8e9f-0a1b2c3d4e5f';
+// GET requests: a map tile where the records lie (its data version and its one statement), and one
+// record by id with its sequence and history (GET /images/{id}, its own statements).
+const GETS = {
+  tile: { path: '/tiles/16/34501/23013.mvt', keyed: false },
+  record: { path: `/images/${FIRST_RECORD_ID}?include=sequence,history,place`, keyed: true },
+};
+export type Kind = keyof typeof QUERIES | 'unknownKey' | keyof typeof GETS;
+export const KINDS = [...Object.keys(QUERIES), 'unknownKey', ...Object.keys(GETS)] as Kind[];
 const WORKERS = 4; // bounded: a loaded 2-core machine must still answer in time
 export const RECOVERY_MS = 20_000; // generous for a loaded machine; typically well under 1 s
 
@@ -56,7 +68,8 @@ export async function seedFaultCatalogue(databaseUrl: string): Promise<void> {
   await moduleRef.init();
   try {
     async function* items(): AsyncGenerator<FeatureItem> {
-      for (let i = 1; i <= 5; i++) yield { position: i, feature: feature(`Fault Lane ${i}`) };
+      for (let i = 1; i <= 5; i++)
+        yield { position: i, feature: feature(`Fault Lane ${i}`, i === 1 ? { id: FIRST_RECORD_ID } : {}) };
     }
     await moduleRef.get(ImageryImportService).importFeatures(items(), { source: null });
   } finally {
@@ -71,7 +84,7 @@ export class FaultLoad {
   private readonly key = generateApiKey();
   service!: ServiceProcess;
 
-  async start(databaseUrl: string): Promise<void> {
+  async start(databaseUrl: string, env: Record<string, string> = {}): Promise<void> {
     this.service = await startServiceProcess({
       DATABASE_URL: databaseUrl,
       BOOTSTRAP_API_KEY: this.key,
@@ -79,11 +92,12 @@ export class FaultLoad {
       RATE_LIMIT_PER_MINUTE: '100000',
       AUTH_FAILURES_PER_MINUTE: '10000',
       DB_CONNECT_TIMEOUT_MS: '2000',
+      ...env,
     });
   }
 
   async search(kind: Kind): Promise<Answer> {
-    if (kind === 'tile') return this.tile();
+    if (kind === 'tile' || kind === 'record') return this.get(kind);
     const asked = kind === 'unknownKey' ? QUERIES.exact : QUERIES[kind];
     try {
       const res = await fetch(`${this.service.base}/search`, {
@@ -103,27 +117,31 @@ export class FaultLoad {
     }
   }
 
-  private async tile(): Promise<Answer> {
+  private async get(kind: keyof typeof GETS): Promise<Answer> {
+    const { path, keyed } = GETS[kind];
     try {
-      const res = await fetch(`${this.service.base}${TILE}`, { signal: AbortSignal.timeout(30_000) });
+      const res = await fetch(`${this.service.base}${path}`, {
+        headers: keyed ? { 'x-api-key': this.key } : {},
+        signal: AbortSignal.timeout(30_000),
+      });
       const body = (res.headers.get('content-type')?.includes('json') ? await res.json() : {}) as {
         error?: { code?: string };
       };
-      return { kind: 'tile', status: res.status, retryAfter: res.headers.get('retry-after'), code: body.error?.code };
+      return { kind, status: res.status, retryAfter: res.headers.get('retry-after'), code: body.error?.code };
     } catch {
-      return { kind: 'tile', status: 0, retryAfter: null };
+      return { kind, status: 0, retryAfter: null };
     }
   }
 
-  // WORKERS loop over every kind of request until the returned stop() is called; every answer is kept.
-  run(): () => Promise<void> {
+  // `workers` loop over every kind of request until the returned stop() is called; every answer is kept.
+  run(workers = WORKERS): () => Promise<void> {
     const state = { running: true };
-    const workers = Array.from({ length: WORKERS }, async (_, w) => {
+    const loops = Array.from({ length: workers }, async (_, w) => {
       for (let i = w; state.running; i++) this.answers.push(await this.search(KINDS[i % KINDS.length]));
     });
     return async () => {
       state.running = false;
-      await Promise.all(workers);
+      await Promise.all(loops);
     };
   }
 

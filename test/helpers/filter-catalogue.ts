@@ -1,8 +1,9 @@
+import { PhotosModule } from '../../src/photos/photos.module';
 import { Test, TestingModule } from '@nestjs/testing';
 import { AppValidationPipe } from '../../src/common/validation.pipe';
 import { DatabaseModule } from '../../src/database/database.module';
-import { SearchRequestDto } from '../../src/search/search.dto';
-import { SearchResponseDto } from '../../src/search/search-response.dto';
+import { SearchRequestDto } from '../../src/search/dto/search-request.dto';
+import { SearchResponseDto } from '../../src/search/dto/search-response.dto';
 import { SEARCH_PROVIDERS } from '../../src/search/search.module';
 import { SearchService } from '../../src/search/search.service';
 import { feature, importFixture, resetImagery, testConfig } from './test-app';
@@ -118,7 +119,7 @@ export async function startFilterSearch(recs: Rec[]): Promise<{ moduleRef: Testi
     ),
   );
   const moduleRef = await Test.createTestingModule({
-    imports: [DatabaseModule.forRoot(testConfig())],
+    imports: [DatabaseModule.forRoot(testConfig()), PhotosModule],
     providers: SEARCH_PROVIDERS,
   }).compile();
   await moduleRef.init();

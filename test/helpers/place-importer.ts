@@ -21,6 +21,7 @@ export interface Row {
   label: string;
   housenumber: string | null;
   street: string | null;
+  hierarchy: Record<string, string> | null;
   postcode: string | null;
   locality: string | null;
   municipality: string | null;
@@ -74,7 +75,7 @@ export function placeImporterTools(ctx: () => Pick<PlaceImporter, 'importer' | '
   const rows = async (source: string): Promise<Row[]> =>
     (
       await ctx().db.query<Row>(
-        `SELECT id::text, kind, name, label, housenumber, street, postcode, locality, municipality, district, region_code, country_code, source_id,
+        `SELECT id::text, kind, name, label, housenumber, street, postcode, locality, municipality, district, hierarchy, region_code, country_code, source_id,
                 importance, population::text, alt_names, ST_X(location) AS lon, ST_Y(location) AS lat
          FROM places WHERE source = $1 ORDER BY source_id`,
         [source],

@@ -1,7 +1,7 @@
 import { Prisma, PrismaClient } from '@prisma/client';
-import { interpretQuery } from '../../src/search/query-interpretation';
-import { planSearch, SearchPlan } from '../../src/search/search-planner';
-import { SearchRequestDto } from '../../src/search/search.dto';
+import { interpretQuery } from '../../src/search/query/query-interpretation';
+import { planSearch, SearchPlan } from '../../src/search/planning/search-planner';
+import { SearchRequestDto } from '../../src/search/dto/search-request.dto';
 
 // EXPLAIN for the plan tests, of exactly the statement a repository sends, and the catalogue the
 // search plans are checked on.

@@ -69,3 +69,30 @@ export function rawSocket(port: number, bytes: string): Promise<string> {
     socket.write(bytes);
   });
 }
+
+// A client that sends `head` at once, then `drip` every `everyMs` until the server answers or closes:
+// what it answered, and after how many milliseconds.
+export function trickle(
+  port: number,
+  head: string,
+  drip: string,
+  everyMs: number,
+): Promise<{ text: string; afterMs: number }> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const socket = net.connect(port, '127.0.0.1');
+    let text = '';
+    let answeredAt: number | undefined;
+    const timer = setInterval(() => socket.writable && socket.write(drip), everyMs);
+    socket.on('data', (c) => {
+      answeredAt ??= Date.now();
+      text += c.toString('utf8');
+    });
+    socket.on('close', () => {
+      clearInterval(timer);
+      resolve({ text, afterMs: (answeredAt ?? Date.now()) - started });
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? undefined : reject(error)));
+    socket.write(head);
+  });
+}

@@ -2,10 +2,10 @@ import { RankedPlace } from '../../src/search/place-matching/place-ranking';
 import { runTextSearch } from '../../src/search/pipeline/text-search.pipeline';
 import { SearchSteps, TEXT_SEARCH_STEPS, TextSearchStep } from '../../src/search/pipeline/text-search.steps';
 import { initialState } from '../../src/search/pipeline/text-search-state';
-import { SearchPlan } from '../../src/search/search-planner';
-import { buildTextQuery, TextQuery } from '../../src/search/search-query';
+import { SearchPlan } from '../../src/search/planning/search-planner';
+import { buildTextQuery, TextQuery } from '../../src/search/query/text-query';
 import { SearchPage, SearchRow } from '../../src/search/search.repository';
-import { Vocabulary } from '../../src/search/vocabulary-lookup';
+import { Vocabulary } from '../../src/search/vocabulary/vocabulary-lookup';
 
 // The text search's steps on a scripted repository and place matcher (test/unit/search-pipeline/
 // text-search-steps*.spec.ts): they answer from lists and record the calls made.
@@ -28,11 +28,17 @@ export const place = (name: string, over: Partial<RankedPlace> = {}): RankedPlac
 
 export interface Script {
   fullText?: number[];
+  /** Matches of a full-text search of these words (folded, space-separated), before `fullText`'s queue. */
+  fullTextBy?: Record<string, number>;
   area?: number;
   fuzzy?: number;
   /** The address of the best similar record. */
   fuzzyAddress?: string;
   named?: RankedPlace[][];
+  /** The places of these words (folded, space-separated), before `named`'s queue. */
+  namedBy?: Record<string, RankedPlace[]>;
+  /** A country's or region's own place, by code. */
+  regionPlaces?: Record<string, RankedPlace>;
   misspelt?: RankedPlace[];
   candidates?: Record<string, string[]>;
   words?: Array<[string, number]>;
@@ -58,7 +64,8 @@ export function scripted(script: Script) {
   const deps: SearchSteps = {
     repository: {
       vocabulary: async () => vocabulary,
-      searchFullText: async (q: TextQuery) => log(`fullText:${q.words.join(' ')}`, page(fullText.shift() ?? 0)),
+      searchFullText: async (q: TextQuery) =>
+        log(`fullText:${q.words.join(' ')}`, page(script.fullTextBy?.[q.words.join(' ')] ?? fullText.shift() ?? 0)),
       searchArea: async () => log('area', page(script.area ?? 0)),
       searchFuzzy: async () =>
         log('fuzzy', {
@@ -69,7 +76,9 @@ export function scripted(script: Script) {
         log(`candidates:${words.join(',')}`, new Map(Object.entries(script.candidates ?? {}))),
     } as unknown as SearchSteps['repository'],
     placeMatcher: {
-      named: async (q: TextQuery) => log(`named:${q.words.join(' ')}`, named.shift() ?? []),
+      named: async (q: TextQuery) =>
+        log(`named:${q.words.join(' ')}`, script.namedBy?.[q.words.join(' ')] ?? named.shift() ?? []),
+      regionPlace: async (code: string) => log(`regionPlace:${code}`, script.regionPlaces?.[code] ?? null),
       misspelt: async () => log('misspelt', script.misspelt ?? []),
       atCategory: async (tags: string[], area: { around: { radiusM: number } | null }) =>
         log(`category:${tags.join(',')}@${area.around?.radiusM ?? 'anywhere'}`, {
@@ -83,5 +92,8 @@ export function scripted(script: Script) {
 
 export const run = (query: string, script: Script, steps: readonly TextSearchStep[] = TEXT_SEARCH_STEPS) => {
   const { calls, deps } = scripted(script);
-  return runTextSearch(steps, initialState(buildTextQuery(query)!, window, plan), deps).then((r) => ({ ...r, calls }));
+  return deps.repository
+    .vocabulary()
+    .then((vocabulary) => runTextSearch(steps, initialState(buildTextQuery(query)!, window, plan, vocabulary), deps))
+    .then((r) => ({ ...r, calls }));
 };

@@ -1,9 +1,10 @@
 import { Test, TestingModule } from '@nestjs/testing';
 import { AppValidationPipe } from '../../src/common/validation.pipe';
 import { DatabaseModule } from '../../src/database/database.module';
+import { PhotosModule } from '../../src/photos/photos.module';
 import { SEARCH_PROVIDERS } from '../../src/search/search.module';
-import { SearchRequestDto } from '../../src/search/search.dto';
-import { SearchResponseDto } from '../../src/search/search-response.dto';
+import { SearchRequestDto } from '../../src/search/dto/search-request.dto';
+import { SearchResponseDto } from '../../src/search/dto/search-response.dto';
 import { SearchService } from '../../src/search/search.service';
 import { testConfig } from './test-app';
 
@@ -13,7 +14,7 @@ export async function startSearchService(): Promise<{
   search: (body: object) => Promise<SearchResponseDto>;
 }> {
   const moduleRef = await Test.createTestingModule({
-    imports: [DatabaseModule.forRoot(testConfig())],
+    imports: [DatabaseModule.forRoot(testConfig()), PhotosModule],
     providers: SEARCH_PROVIDERS,
   }).compile();
   await moduleRef.init();

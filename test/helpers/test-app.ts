@@ -81,7 +81,8 @@ export function feature(
 export async function resetImagery(): Promise<void> {
   const prisma = prismaClient();
   try {
-    await prisma.$executeRawUnsafe('TRUNCATE imagery');
+    // photos has no foreign key to imagery (it may be distributed): it is emptied with it.
+    await prisma.$executeRawUnsafe('TRUNCATE imagery, photos');
   } finally {
     await prisma.$disconnect();
   }

@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { PrismaService } from '../../src/database/prisma.service';
 import { PlaceMatchingRepository } from '../../src/search/place-matching/place-matching.repository';
 import { SearchRepository } from '../../src/search/search.repository';
-import { buildTextQuery } from '../../src/search/search-query';
+import { buildTextQuery } from '../../src/search/query/text-query';
 import { testConfig } from '../helpers/test-app';
 
 // A search's best-effort steps (misspelt place names, the trigram fallback) run within

@@ -1,5 +1,5 @@
 import { TestingModule } from '@nestjs/testing';
-import { SearchResponseDto } from '../../src/search/search-response.dto';
+import { SearchResponseDto } from '../../src/search/dto/search-response.dto';
 import { insertPlaces, KeyedTestPlace, offset, resetPlaces } from '../helpers/places';
 import { startSearchService } from '../helpers/search-service';
 import { feature, importFixture, resetImagery } from '../helpers/test-app';

@@ -1,7 +1,7 @@
 import { Prisma } from '@prisma/client';
-import { PLAIN_SHAPE, TextQueryShape } from '../../src/search/index-choice';
-import { PINNED_RECORDS_CAP, SCORE_CAP } from '../../src/search/search-limits';
-import { samplePlan, sampleText } from '../../src/search/search-sql.samples';
+import { PLAIN_SHAPE, TextQueryShape } from '../../src/search/planning/index-choice';
+import { PINNED_RECORDS_CAP, SCORE_CAP } from '../../src/search/paging/search-limits';
+import { samplePlan, sampleText } from '../../src/search/sql/search-sql.samples';
 import { PlacePins } from '../../src/search/sql/place-pins.sql';
 import { fullTextSql } from '../../src/search/sql/text-search.sql';
 import { insertPlaces, linkRecord, resetPlaces, testPlaceId, withClient } from '../helpers/places';
@@ -75,8 +75,8 @@ describe('the Citus forms of the text search answer as the single-server forms',
   it.each(shapes)('%s: every page the same rows in the same order', async (_, shape) => {
     let nonEmpty = 0;
     for (const window of windows) {
-      const [single, distributed] = [false, true].map((d) =>
-        fullTextSql(sampleText('London'), window, samplePlan({ query: 'London' }), shape, pins, d),
+      const [single, distributed] = (['single', 'citus'] as const).map((layout) =>
+        fullTextSql(sampleText('London'), window, samplePlan({ query: 'London' }), shape, pins, layout),
       );
       expect(distributed.text).not.toBe(single.text);
       const expected = await rows(single);

@@ -10,9 +10,9 @@ import { currentKind } from '../setup/test-database';
 import { tileOf } from '../helpers/vector-tiles';
 
 // The coverage cells are one partition per zoom (migration 20261208100000), and the full rebuild sums
-// the zooms below 15 by their whole-number grid column and row: its cells must be the ones snapping each
-// zoom's points to the grid gave (the rebuild before), and a tile must read its zoom's partition only,
-// through that partition's index.
+// the zooms below 15 by their whole-number grid column and row: each of their cells sums the cells it holds
+// of the zoom above, at its centre, and a tile must read its zoom's partition only, through that
+// partition's index.
 const LON = 9.52;
 const LAT = 47.14;
 const WORLD = 40075016.685578488;
@@ -47,25 +47,33 @@ describe('coverage cells by zoom', () => {
     await prisma.$disconnect();
   });
 
-  it('gives zooms 14..0 the cells of snapping each zoom above to the grid, and every image in each zoom', async () => {
-    // The rebuild before this one: zoom 14 from the zoom 15 cells, each lower zoom from the one above,
-    // by ST_SnapToGrid and a group by the snapped point.
-    const snap = (z: number) =>
-      `ST_SnapToGrid(geom, ${ORIGIN} + ${WORLD} / (2 ^ ${z} * 64) / 2, ${ORIGIN} + ${WORLD} / (2 ^ ${z} * 64) / 2,
-                     ${WORLD} / (2 ^ ${z} * 64), ${WORLD} / (2 ^ ${z} * 64))`;
+  it('gives zooms 14..0 the sums of the cells each holds of the zoom above, drawn at its centre, and every image in each zoom', async () => {
+    // Zoom 14 from the zoom 15 cells, by the column and row of the cell holding each one's point (floor(),
+    // as zooms 16 and 15 are made); each lower zoom from the one above, its column and row halved.
+    const size = (z: number) => `(${WORLD} / (2 ^ ${z} * 64))`;
     const levels = [
-      'SELECT 14 AS zoom, ' + snap(14) + ' AS geom, sum(count) AS count FROM coverage_cells WHERE zoom = 15 GROUP BY 2',
+      `SELECT 14 AS zoom, floor((ST_X(geom) - ${ORIGIN}) / ${size(14)})::int AS cx,
+              floor((${-ORIGIN} - ST_Y(geom)) / ${size(14)})::int AS cy, sum(count) AS count
+       FROM coverage_cells WHERE zoom = 15 GROUP BY 2, 3`,
     ];
     for (let z = 13; z >= 0; z--)
-      levels.push(`SELECT ${z} AS zoom, ${snap(z)} AS geom, sum(count) AS count FROM z${z + 1} GROUP BY 2`);
-    const [diff] = await q<{ missing: number; extra: number; cells: number }>(`
+      levels.push(`SELECT ${z} AS zoom, floor(cx / 2.0)::int AS cx, floor(cy / 2.0)::int AS cy, sum(count) AS count
+                   FROM z${z + 1} GROUP BY 2, 3`);
+    // The built cells by the column and row their point is in, and whether that point is the centre of its
+    // cell: where snapping it to the grid's centres leaves it.
+    const [diff] = await q<{ missing: number; extra: number; cells: number; offCentre: number }>(`
       WITH ${levels.map((l, i) => `z${14 - i} AS (${l})`).join(', ')},
-      reference AS (${levels.map((_, i) => `SELECT zoom, ST_AsEWKB(geom) AS g, count::int FROM z${14 - i}`).join(' UNION ALL ')}),
-      built AS (SELECT zoom::int, ST_AsEWKB(geom) AS g, count FROM coverage_cells WHERE zoom < 15)
-      SELECT (SELECT count(*)::int FROM (TABLE reference EXCEPT TABLE built) d) AS missing,
-             (SELECT count(*)::int FROM (TABLE built EXCEPT TABLE reference) d) AS extra,
-             (SELECT count(*)::int FROM built) AS cells`);
-    expect(diff).toEqual({ missing: 0, extra: 0, cells: expect.any(Number) });
+      reference AS (${levels.map((_, i) => `SELECT zoom, cx, cy, count::int FROM z${14 - i}`).join(' UNION ALL ')}),
+      built AS (SELECT zoom::int, floor((ST_X(geom) - ${ORIGIN}) / (${WORLD} / (2 ^ zoom * 64)))::int AS cx,
+                       floor((${-ORIGIN} - ST_Y(geom)) / (${WORLD} / (2 ^ zoom * 64)))::int AS cy, count,
+                       ST_AsEWKB(geom) = ST_AsEWKB(ST_SnapToGrid(geom, ${ORIGIN} + ${WORLD} / (2 ^ zoom * 64) / 2,
+                         ${ORIGIN} + ${WORLD} / (2 ^ zoom * 64) / 2, ${WORLD} / (2 ^ zoom * 64), ${WORLD} / (2 ^ zoom * 64))) AS centred
+                FROM coverage_cells WHERE zoom < 15)
+      SELECT (SELECT count(*)::int FROM (TABLE reference EXCEPT SELECT zoom, cx, cy, count FROM built) d) AS missing,
+             (SELECT count(*)::int FROM (SELECT zoom, cx, cy, count FROM built EXCEPT TABLE reference) d) AS extra,
+             (SELECT count(*)::int FROM built) AS cells,
+             (SELECT count(*)::int FROM built WHERE NOT centred) AS "offCentre"`);
+    expect(diff).toEqual({ missing: 0, extra: 0, cells: expect.any(Number), offCentre: 0 });
     expect(diff.cells).toBeGreaterThan(4000);
     const perZoom = await q<{ n: number }>(
       'SELECT sum(count)::int AS n FROM coverage_cells GROUP BY zoom ORDER BY zoom',

@@ -1,4 +1,4 @@
-import { Client } from 'pg';
+import { Client, Pool } from 'pg';
 import { Prisma } from '@prisma/client';
 import { databaseTrouble } from '../../src/common/database-errors';
 import { PrismaService } from '../../src/database/prisma.service';
@@ -91,6 +91,49 @@ serverOnly('database faults on a real server', () => {
     // Recovered by itself: a pooled connection the end reached while idle may fail one statement
     // more (as unavailable, never otherwise) before the pool has dropped it.
     expect(await recovered(() => prisma.rawQuery(Prisma.sql`SELECT 1 AS one`))).toEqual([{ one: 1 }]);
+  });
+
+  // A client out of the pool (pool.connect(): a held transaction, Prisma's, or one just handed to a
+  // waiter whose code has not run yet) whose backend ends while it waits: PostgreSQL's goodbye
+  // (57P01) arrives with no statement in flight and is emitted as 'error' on the client. Before the
+  // fix nothing listened while it was out, and the process died ("Unhandled 'error' event").
+  const heldAndEnded = async (pool: Pool) => {
+    const held = await pool.connect();
+    const [{ pid }] = (await held.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows;
+    const ended = new Promise<boolean>((r) => {
+      held.once('end', () => r(true));
+      setTimeout(() => r(false), 5_000).unref();
+    });
+    await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+    // The goodbye and the closed socket have both reached the client (an unheard 'error' stops it short).
+    if (!(await ended)) {
+      held.release(new Error('not closed'));
+      throw new Error('the ended connection never closed');
+    }
+    return held;
+  };
+
+  it('a client held between statements whose backend is ended: its next statement is unavailable, nothing crashes', async () => {
+    const prisma = service();
+    const held = await heldAndEnded(prisma.readerPool);
+    const error = await failure(held.query('SELECT 1'));
+    expect(databaseTrouble(error)).toBe('unavailable');
+    held.release();
+    // The broken connection was discarded, not handed out again.
+    for (let i = 0; i < 3; i++) expect(await prisma.rawQuery(Prisma.sql`SELECT 1 AS one`)).toEqual([{ one: 1 }]);
+    expect(await prisma.bestEffortQuery(Prisma.sql`SELECT 2 AS two`)).toEqual([{ two: 2 }]);
+  });
+
+  it('a client ended after its last statement, before its release: released, discarded, nothing crashes', async () => {
+    const prisma = service();
+    const held = await heldAndEnded(prisma.readerPool);
+    held.release();
+    expect(prisma.readerPool.totalCount).toBe(0);
+    expect(await prisma.rawQuery(Prisma.sql`SELECT 1 AS one`)).toEqual([{ one: 1 }]);
+    // The same for the pool behind Prisma's own queries (the primary's).
+    const primaryHeld = await heldAndEnded(prisma.pools.primary);
+    primaryHeld.release();
+    expect(await prisma.$queryRaw`SELECT 3 AS three`).toEqual([{ three: 3 }]);
   });
 
   it('a write reaching a read-only server (25006) is unavailable, not a bug', async () => {

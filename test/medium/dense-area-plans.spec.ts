@@ -1,7 +1,7 @@
 import { Prisma, PrismaClient } from '@prisma/client';
 import { TestingModule } from '@nestjs/testing';
 import { PrismaService } from '../../src/database/prisma.service';
-import { areaCountCap, COUNT_CAP } from '../../src/search/search-limits';
+import { areaCountCap, COUNT_CAP } from '../../src/search/paging/search-limits';
 import { SearchRepository } from '../../src/search/search.repository';
 import { CELLS_PER_DEGREE } from '../../src/search/sql/cell-walk.sql';
 import { sortedPageSql } from '../../src/search/sql/page-strategies.sql';

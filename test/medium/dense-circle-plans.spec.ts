@@ -1,7 +1,7 @@
 import { Prisma, PrismaClient } from '@prisma/client';
 import { TestingModule } from '@nestjs/testing';
 import { PrismaService } from '../../src/database/prisma.service';
-import { areaCountCap, PageWindow } from '../../src/search/search-limits';
+import { areaCountCap, PageWindow } from '../../src/search/paging/search-limits';
 import { SearchRepository } from '../../src/search/search.repository';
 import { CELLS_PER_DEGREE, walkedBox, walksCells } from '../../src/search/sql/cell-walk.sql';
 import { sortedPageSql } from '../../src/search/sql/page-strategies.sql';
@@ -94,7 +94,7 @@ describe('search query plans: a circle in a dense block, newest or oldest first'
         await expectWalked(searchPlan({ query, sort }), window);
         await expectWalked(searchPlan({ near: { ...CENTRE, radius_m: 250 }, sort }), window);
         // Not for these filters: the planner ANDs the geometry index's bitmap with
-        // imagery_captured_at_idx's (docs/benchmarks.md, issue 36's sixth round).
+        // imagery_captured_at_idx's (docs/benchmarks/history/2026-11-28-issue-36-sixth-round.md).
         await expectWalked(
           searchPlan({ query, sort, interactive: false, captured_after: '2018-01-01', facing: 'N' }),
           window,

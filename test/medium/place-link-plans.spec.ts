@@ -6,11 +6,11 @@ import {
   RELINK_BATCH_SIZE,
 } from '../../src/imagery/address-recovery/imagery-place-link.repository';
 import { pinsOf } from '../../src/search/place-matching/place-ranking';
-import { buildTextQuery } from '../../src/search/search-query';
+import { buildTextQuery } from '../../src/search/query/text-query';
 import { SearchRepository } from '../../src/search/search.repository';
 import { PrismaService } from '../../src/database/prisma.service';
 import { dropPlacePlans, placePlanTools, PlacePlanDb, seedPlacePlans } from '../helpers/place-plans';
-import { areaCountCap } from '../../src/search/search-limits';
+import { areaCountCap } from '../../src/search/paging/search-limits';
 
 // Statements of search around an address or a region, and of the imagery linker, EXPLAINed on 100,000
 // places and 100,000 imagery records linked to them (test/helpers/place-plans.ts).

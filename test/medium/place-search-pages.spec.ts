@@ -2,7 +2,7 @@ import { Prisma } from '@prisma/client';
 import { TestingModule } from '@nestjs/testing';
 import { PrismaService } from '../../src/database/prisma.service';
 import { SCORE_CAP, SearchRepository } from '../../src/search/search.repository';
-import { LOCALITY_RECORDS_READ, PINNED_RECORDS_CAP } from '../../src/search/search-limits';
+import { LOCALITY_RECORDS_READ, PINNED_RECORDS_CAP } from '../../src/search/paging/search-limits';
 import { placePlanTools } from '../helpers/place-plans';
 import { insertPlaces, linkRecord, resetPlaces, withClient } from '../helpers/places';
 import { LOCALITIES } from '../helpers/place-search-gazetteer';

@@ -1,10 +1,10 @@
 import { Prisma, PrismaClient } from '@prisma/client';
-import { PLACE_FOUND_CAP } from '../../src/search/place-matching/place-candidates.sql';
+import { PLACE_FOUND_CAP } from '../../src/search/sql/place-candidates.sql';
 import { PlaceMatchingRepository } from '../../src/search/place-matching/place-matching.repository';
 import { PlaceCandidate } from '../../src/search/place-matching/place-ranking';
-import { buildTextQuery } from '../../src/search/search-query';
+import { buildTextQuery } from '../../src/search/query/text-query';
 import { SCORE_CAP, SearchRepository } from '../../src/search/search.repository';
-import { PINNED_RECORDS_CAP } from '../../src/search/search-limits';
+import { PINNED_RECORDS_CAP } from '../../src/search/paging/search-limits';
 import { PrismaService } from '../../src/database/prisma.service';
 import { dropPlacePlans, PLACES, placePlanTools, PlacePlanDb, seedPlacePlans } from '../helpers/place-plans';
 import { explainAnalyzed, searchPlan } from '../helpers/query-plans';

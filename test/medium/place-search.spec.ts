@@ -1,5 +1,5 @@
 import { TestingModule } from '@nestjs/testing';
-import { SearchResponseDto } from '../../src/search/search-response.dto';
+import { SearchResponseDto } from '../../src/search/dto/search-response.dto';
 import { insertPlaces, linkRecord, resetPlaces, testPlaceId } from '../helpers/places';
 import { startSearchService } from '../helpers/search-service';
 import { feature, importFixture, resetImagery } from '../helpers/test-app';
@@ -111,6 +111,17 @@ describe('search that knows places', () => {
     expect((await keys({ query: 'San Francisco' })).slice(0, 3)).toEqual(['sf-us', 'sf-ar', 'sf-sv']);
   });
 
+  it('says the named places pinned the page, and a region alone read it within the region (interpretation.page_strategy)', async () => {
+    const named = await search({ query: 'London', include: ['interpretation'] });
+    expect(named.interpretation).toMatchObject({ step: 'full-text', page_strategy: 'head-and-tail+pinned' });
+    const inCountry = await search({ query: 'London', region: 'GB', include: ['interpretation'] });
+    expect(inCountry.interpretation?.page_strategy).toBe('head-and-tail+within-region+pinned');
+    const newest = await search({ query: 'London', sort: 'newest', include: ['interpretation'] });
+    expect(newest.interpretation?.page_strategy).toBe('sorted+pinned');
+    // Without the include, the response is as it always was.
+    expect(await search({ query: 'London' })).not.toHaveProperty('interpretation');
+  });
+
   it('does so while the name is typed and when it is misspelt', async () => {
     expect((await keys({ query: 'San Fr' }))[0]).toBe('sf-us');
     expect((await keys({ query: 'Lond' }))[0]).toBe('london-gb');
@@ -126,6 +137,7 @@ describe('search that knows places', () => {
       kind: 'text',
       normalized: 'springfield court',
       step: 'corrected-full-text',
+      page_strategy: 'head-and-tail',
       approximate: true,
       corrections: [{ from: 'springfeld', to: 'springfield' }],
     });

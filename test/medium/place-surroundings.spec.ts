@@ -1,6 +1,6 @@
 import { TestingModule } from '@nestjs/testing';
 import { SURROUNDINGS_RADIUS_M } from '../../src/search/place-matching/place-surroundings';
-import { SearchResponseDto } from '../../src/search/search-response.dto';
+import { SearchResponseDto } from '../../src/search/dto/search-response.dto';
 import { destination } from '../relevance/relevance-catalogue';
 import { insertPlaces, linkRecord, resetPlaces, KeyedTestPlace } from '../helpers/places';
 import { startSearchService } from '../helpers/search-service';

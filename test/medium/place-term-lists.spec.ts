@@ -3,7 +3,7 @@ import { PlaceMatchingRepository } from '../../src/search/place-matching/place-m
 import { PLACE_TERM_MIN_PLACES } from '../../src/search-index/search-index-limits';
 import { PlaceTermListsRepository } from '../../src/search-index/place-term-lists.repository';
 import { PlaceCandidate } from '../../src/search/place-matching/place-ranking';
-import { buildTextQuery } from '../../src/search/search-query';
+import { buildTextQuery } from '../../src/search/query/text-query';
 import { PrismaService } from '../../src/database/prisma.service';
 import { SearchRepository } from '../../src/search/search.repository';
 import { dropPlacePlans, placePlanTools, seedPlacePlans } from '../helpers/place-plans';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { TestingModule } from '@nestjs/testing';
 import { Client } from 'pg';
 import { loadOsmAreas } from '../../src/places/formats/osm-areas';
-import { PlaceAreaSession, placeLookupSql } from '../../src/places/place-area-session';
+import { PlaceAreaSession, placeLookupParams, placeLookupSql } from '../../src/places/place-area-session';
 import { PlaceImportService } from '../../src/places/place-import.service';
 import { PlaceRepository } from '../../src/places/place.repository';
 import { OsmNode, OsmWay, writeOsmPbf } from '../helpers/place-files';
@@ -92,28 +92,33 @@ describe('places import: where OpenStreetMap places lie (boundaries, places, str
     removeFiles();
   });
 
-  it('gives every place its country, municipality, postcode and district from the file, without --country', async () => {
+  it('gives every place its country, municipality, postcode, district and hierarchy from the file, without --country', async () => {
     const summary = await importWithAreas();
     expect(summary).toMatchObject({ rejected: 0, outcome: 'complete' });
     const places = await bySourceId('osm-hierarchy-test');
     const got = Object.fromEntries(
-      [...places].map(([id, r]) => [id, [r.kind, r.label, r.country_code, r.municipality, r.district].join(' | ')]),
+      [...places].map(([id, r]) => [
+        id,
+        [r.kind, r.label, r.country_code, r.municipality, r.district, JSON.stringify(r.hierarchy)].join(' | '),
+      ]),
     );
     expect(got).toEqual({
-      n1: 'address | Herrengasse 35, 9490 Vaduz | LI | Vaduz | Ebenholz',
-      n2: 'address | Herrengasse 37, 9490 Vaduz | LI | Vaduz | Ebenholz', // postcode: same street
-      n3: 'address | Steinort 5, 9497 Triesenberg | LI | Triesenberg | Silum', // postal area; hamlet node near
+      // In the suburb's area; the town's node 950 m away (its reach 4.5 km).
+      n1: 'address | Herrengasse 35, Ebenholz, 9490 Vaduz | LI | Vaduz | Ebenholz | {"city":"Vaduz","suburb":"Ebenholz"}',
+      n2: 'address | Herrengasse 37, Ebenholz, 9490 Vaduz | LI | Vaduz | Ebenholz | {"city":"Vaduz","suburb":"Ebenholz"}', // postcode: same street
+      // Postal area; the hamlet's node 140 m away; the town's node is in another municipality.
+      n3: 'address | Steinort 5, Silum, 9497 Triesenberg | LI | Triesenberg | Silum | {"hamlet":"Silum"}',
       // No addr:street: the street beside it; no postcode near: the one all of Vaduz has.
-      n4: 'address | Landstrasse 8, 9490 Vaduz | LI | Vaduz | ',
-      n5: 'address | Silum 3, 9497 Triesenberg | LI | Triesenberg | ', // no street near: its hamlet
-      n6: 'address | Silum 6, 9497 Triesenberg | LI | Triesenberg | ',
-      n7: 'locality | Silum, Liechtenstein | LI | Triesenberg | ',
-      n8: 'locality | Vaduz, Liechtenstein | LI |  | ',
-      n9: 'poi | Kuhgrat, 9497 Triesenberg | LI | Triesenberg | ', // Silum is 2.7 km away
-      w200: 'street | Herrengasse, 9490 Vaduz | LI | Vaduz | Ebenholz',
-      w201: 'street | Landstrasse, 9490 Vaduz | LI | Vaduz | ',
-      w202: 'poi | Samina, 9497 Triesenberg | LI | Triesenberg | ',
-      w904: 'locality | Ebenholz, Liechtenstein | LI | Vaduz | ',
+      n4: 'address | Landstrasse 8, 9490 Vaduz | LI | Vaduz |  | {"city":"Vaduz"}',
+      n5: 'address | Silum 3, 9497 Triesenberg | LI | Triesenberg |  | {"hamlet":"Silum"}', // no street near: its hamlet
+      n6: 'address | Silum 6, 9497 Triesenberg | LI | Triesenberg |  | {"hamlet":"Silum"}',
+      n7: 'locality | Silum, Liechtenstein | LI | Triesenberg |  | null',
+      n8: 'locality | Vaduz, Liechtenstein | LI |  |  | null',
+      n9: 'poi | Kuhgrat, 9497 Triesenberg | LI | Triesenberg |  | null', // Silum is 2.7 km away (its reach 1.1 km)
+      w200: 'street | Herrengasse, Ebenholz, 9490 Vaduz | LI | Vaduz | Ebenholz | {"city":"Vaduz","suburb":"Ebenholz"}',
+      w201: 'street | Landstrasse, 9490 Vaduz | LI | Vaduz |  | {"city":"Vaduz"}',
+      w202: 'poi | Samina, 9497 Triesenberg | LI | Triesenberg |  | null',
+      w904: 'locality | Ebenholz, Liechtenstein | LI | Vaduz |  | null',
     });
   });
 
@@ -145,11 +150,12 @@ describe('places import: where OpenStreetMap places lie (boundaries, places, str
       await client.query('SET enable_seqscan = off'); // the table is tiny: ask whether the indexes can serve
       const { rows } = await client.query<{ 'QUERY PLAN': string }>(
         `EXPLAIN ${placeLookupSql('place_areas_staging_a1b2c3d4e5f6')}`,
-        [[9.521], [47.131], '{}'],
+        placeLookupParams([[9.521, 47.131]]),
       );
       const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
       expect(plan).not.toMatch(/Seq Scan/);
-      expect(plan.match(/Index Scan|Bitmap Index Scan/g)!.length).toBeGreaterThanOrEqual(8);
+      // The hierarchy's areas and nodes (and the municipality of each node) as well.
+      expect(plan.match(/Index Scan|Bitmap Index Scan/g)!.length).toBeGreaterThanOrEqual(11);
     } finally {
       await session.close();
     }

@@ -13,6 +13,14 @@ const NODES = [
   { id: 3, lon: 9.502, lat: 47.172, tags: house('10') },
 ];
 const WAYS = [{ id: 30, nodes: [1, 2, 3], tags: { 'addr:interpolation': 'even' } }];
+// An odd line from 1 to 13 along Landstrasse (the way names the street, its nodes only numbers), with
+// number 5 mapped on it, 400 m east of Feldstrasse.
+const ODD_NODES = [
+  { id: 11, lon: 9.51, lat: 47.17, tags: { 'addr:housenumber': '1' } },
+  { id: 12, lon: 9.511, lat: 47.17, tags: { 'addr:housenumber': '5' } },
+  { id: 13, lon: 9.515, lat: 47.17, tags: { 'addr:housenumber': '13' } },
+];
+const ODD_WAYS = [{ id: 31, nodes: [11, 12, 13], tags: { 'addr:interpolation': 'odd', 'addr:street': 'Landstrasse' } }];
 
 describe('places import: addr:interpolation', () => {
   let moduleRef: TestingModule;
@@ -49,6 +57,22 @@ describe('places import: addr:interpolation', () => {
       ['w30:4', 'Feldstrasse 4, 9494', expect.closeTo(9.50124, 4), 47.17],
       ['w30:6', 'Feldstrasse 6, 9494', 9.502, expect.closeTo(47.17032, 4)],
       ['w30:8', 'Feldstrasse 8, 9494', 9.502, expect.closeTo(47.17116, 4)],
+    ]);
+  });
+
+  it("splits a line at its numbered nodes and takes the way's street where the nodes name none", async () => {
+    const pbf = writeOsmPbf(join(dir, 'odd.osm.pbf'), ODD_NODES, ODD_WAYS);
+    const summary = await importFile(pbf, 'osm', { source: 'osm-interpolation-test', countryCode: 'LI' });
+    expect(summary).toMatchObject({ rejected: 0 });
+    const got = (await rows('osm-interpolation-test'))
+      .filter((r) => r.source_id.startsWith('w31:'))
+      .map((r) => [r.source_id, r.label, Number(r.lon.toFixed(4))]);
+    // 3 halfway between 1 and 5 (the first piece), 7, 9 and 11 at a quarter, half and three quarters of the second.
+    expect(got).toEqual([
+      ['w31:11', 'Landstrasse 11', 9.514],
+      ['w31:3', 'Landstrasse 3', 9.5105],
+      ['w31:7', 'Landstrasse 7', 9.512],
+      ['w31:9', 'Landstrasse 9', 9.513],
     ]);
   });
 });

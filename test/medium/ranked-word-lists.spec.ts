@@ -1,14 +1,14 @@
 import { PrismaClient } from '@prisma/client';
 import { PrismaService } from '../../src/database/prisma.service';
 import { RankedWordListsRepository } from '../../src/search-index/ranked-word-lists.repository';
-import { buildTextQuery } from '../../src/search/search-query';
+import { buildTextQuery } from '../../src/search/query/text-query';
 import {
   PREFIX_LIST_MIN_MATCHES,
   RANKED_LIST_MIN_DOCS,
   RANKED_LIST_SIZE,
 } from '../../src/search-index/search-index-limits';
 import { SearchRepository } from '../../src/search/search.repository';
-import { shapeTextQuery } from '../../src/search/index-choice';
+import { shapeTextQuery } from '../../src/search/planning/index-choice';
 import { explainAnalyzed } from '../helpers/query-plans';
 import { prismaClient, resetImagery, testConfig } from '../helpers/test-app';
 

@@ -1,9 +1,10 @@
+import { PhotosModule } from '../../src/photos/photos.module';
 import { Test, TestingModule } from '@nestjs/testing';
 import { DatabaseModule } from '../../src/database/database.module';
-import { buildTextQuery } from '../../src/search/search-query';
+import { buildTextQuery } from '../../src/search/query/text-query';
 import { SearchRepository } from '../../src/search/search.repository';
 import { SEARCH_PROVIDERS } from '../../src/search/search.module';
-import { NO_FILTERS } from '../../src/search/search-planner';
+import { NO_FILTERS } from '../../src/search/planning/search-planner';
 import { feature, importFixture, prismaClient, resetImagery, testConfig } from '../helpers/test-app';
 
 // One score: a text search (SCORE_WEIGHTS in src/search/ranking/score-weights.ts) and the ranked word
@@ -21,7 +22,7 @@ describe('the text score, in TypeScript and in the database', () => {
       feature('Aeulestrasse 5, Vaduz', { id: 'e0000000-0000-4000-8000-000000000004' }),
     ]);
     moduleRef = await Test.createTestingModule({
-      imports: [DatabaseModule.forRoot(testConfig())],
+      imports: [DatabaseModule.forRoot(testConfig()), PhotosModule],
       providers: SEARCH_PROVIDERS,
     }).compile();
     await moduleRef.init();

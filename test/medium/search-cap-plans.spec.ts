@@ -1,11 +1,11 @@
 import { Prisma, PrismaClient } from '@prisma/client';
-import { buildTextQuery } from '../../src/search/search-query';
+import { buildTextQuery } from '../../src/search/query/text-query';
 import { COUNT_CAP, SCORE_CAP, SearchRepository } from '../../src/search/search.repository';
-import { shapeTextQuery } from '../../src/search/index-choice';
+import { shapeTextQuery } from '../../src/search/planning/index-choice';
 import { PrismaService } from '../../src/database/prisma.service';
 import { explain, explainAnalyzed, searchPlan, seedPlanCatalogue } from '../helpers/query-plans';
 import { prismaClient, resetImagery, testConfig } from '../helpers/test-app';
-import { areaCountCap } from '../../src/search/search-limits';
+import { areaCountCap } from '../../src/search/paging/search-limits';
 
 // The caps of search (counting, ranking, the trigram fallback) and the settings of request connections,
 // EXPLAINed and run on 100,000 rows (and a 100,000-word vocabulary).
@@ -118,7 +118,7 @@ describe('search query plans: caps', () => {
         const once = SearchRepository.fullTextSql(query, window, near);
         expect(once.text).toContain('scanned AS MATERIALIZED');
         // With imagery distributed every ranked match is scored: the rows and order to compare with.
-        const each = SearchRepository.fullTextSql(query, window, near, undefined, null, true);
+        const each = SearchRepository.fullTextSql(query, window, near, undefined, null, 'citus');
         expect(each.text).not.toContain('scanned AS MATERIALIZED');
         expect(await rows(once)).toEqual(await rows(each));
       }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { TestingModule } from '@nestjs/testing';
 import { PrismaService } from '../../src/database/prisma.service';
-import { COUNT_CAP } from '../../src/search/search-limits';
+import { COUNT_CAP } from '../../src/search/paging/search-limits';
 import { buildWalkCatalogue, DENSE_CENTRE, seeded, SPARSE_BOX, WalkCatalogue } from '../helpers/page-walk-catalogue';
 import { resetPlaces } from '../helpers/places';
 import { startSearchService } from '../helpers/search-service';

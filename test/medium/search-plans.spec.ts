@@ -1,12 +1,12 @@
 import { Prisma, PrismaClient } from '@prisma/client';
-import { buildTextQuery } from '../../src/search/search-query';
+import { buildTextQuery } from '../../src/search/query/text-query';
 import { COUNT_CAP, SearchRepository } from '../../src/search/search.repository';
 import { NEAREST_CANDIDATES } from '../../src/search/sql/area-search.sql';
-import { correctQuery } from '../../src/search/typo-correction';
+import { correctQuery } from '../../src/search/vocabulary/typo-correction';
 import { PrismaService } from '../../src/database/prisma.service';
 import { explain, explainAnalyzed, searchPlan, seedPlanCatalogue } from '../helpers/query-plans';
 import { prismaClient, resetImagery, testConfig } from '../helpers/test-app';
-import { areaCountCap } from '../../src/search/search-limits';
+import { areaCountCap } from '../../src/search/paging/search-limits';
 
 // Every query shape the search sends, EXPLAINed on 100,000 rows (and a 100,000-word vocabulary):
 // enough that the planner prefers an index whenever one fits.

@@ -1,12 +1,13 @@
+import { PhotosModule } from '../../src/photos/photos.module';
 import { SEARCH_PROVIDERS } from '../../src/search/search.module';
 import { Test, TestingModule } from '@nestjs/testing';
 import { DatabaseModule } from '../../src/database/database.module';
-import { buildTextQuery } from '../../src/search/search-query';
+import { buildTextQuery } from '../../src/search/query/text-query';
 import { SearchRepository } from '../../src/search/search.repository';
 import { SearchService } from '../../src/search/search.service';
 import { ids, relevanceFixture } from '../helpers/fixtures';
 import { feature, importFixture, prismaClient, resetImagery, testConfig } from '../helpers/test-app';
-import { SearchRequestDto } from '../../src/search/search.dto';
+import { SearchRequestDto } from '../../src/search/dto/search-request.dto';
 
 const extra = {
   mainStreet: 'b0000000-0000-4000-8000-000000000001',
@@ -38,7 +39,7 @@ describe('SearchRepository on PostgreSQL/PostGIS', () => {
       feature('3 Boneville Lane, Ogden', { id: extra.boneville }),
     ]);
     moduleRef = await Test.createTestingModule({
-      imports: [DatabaseModule.forRoot(testConfig())],
+      imports: [DatabaseModule.forRoot(testConfig()), PhotosModule],
       providers: SEARCH_PROVIDERS,
     }).compile();
     await moduleRef.init();
@@ -89,6 +90,7 @@ describe('SearchRepository on PostgreSQL/PostGIS', () => {
       kind: 'location_code',
       normalized: '9490',
       step: 'full-text',
+      page_strategy: 'head-and-tail',
       approximate: false,
     });
     // The code wins; addresses that merely contain 9490 follow.
@@ -119,6 +121,7 @@ describe('SearchRepository on PostgreSQL/PostGIS', () => {
       kind: 'text',
       normalized: 'evergreen terrace',
       step: 'corrected-full-text',
+      page_strategy: 'head-and-tail',
       approximate: true,
       corrections: [
         { from: 'evergren', to: 'evergreen' },
@@ -140,6 +143,7 @@ describe('SearchRepository on PostgreSQL/PostGIS', () => {
       kind: 'text',
       normalized: 'bangor street boneville',
       step: 'corrected-full-text',
+      page_strategy: 'head-and-tail',
       approximate: true,
     });
   });

@@ -43,11 +43,12 @@ describe('map tiles: coverage over a dense block', () => {
     prisma = new PrismaService(testConfig({ dbStatementTimeoutMs: 120_000 }));
     await prisma.onModuleInit();
     tiles = new TilesRepository(prisma);
-    // Image k is captured k days after 2020-01-01: a cell's newest is its image with the highest k.
+    // Image k is captured k days after 2020-01-01: a cell's newest is its image with the highest k. One
+    // in seven has no heading (a photo that gave no direction).
     await prisma.$executeRawUnsafe(
       `INSERT INTO imagery (id, address, captured_at, heading, interactive, image_url, location)
        SELECT ('00000000-0000-4000-8000-' || lpad(k::text, 12, '0'))::uuid, 'Dense ' || k, DATE '2020-01-01' + k,
-              k % 360, k % 5 = 0, 'https://img.test/' || k || '.jpg', ST_Transform(ST_SetSRID(ST_MakePoint(x, y), 3857), 4326)
+              CASE WHEN k % 7 <> 3 THEN k % 360 END, k % 5 = 0, 'https://img.test/' || k || '.jpg', ST_Transform(ST_SetSRID(ST_MakePoint(x, y), 3857), 4326)
        FROM jsonb_to_recordset($1::jsonb) AS p(k int, x float8, y float8)`,
       JSON.stringify(IMAGES),
     );
@@ -72,6 +73,10 @@ describe('map tiles: coverage over a dense block', () => {
     const one = points.find((f) => f.properties.id === '00000000-0000-4000-8000-000000000385');
     // image 385 = (1, 3): 2020-01-01 + 385 days, heading 25, a 360 image (385 % 5 = 0)
     expect(one).toMatchObject({ type: 1, properties: { heading: 25, interactive: true, date: '2021-01-20' } });
+    // image 129 = (1, 1), 129 % 7 = 3: no heading, so its point has none (the map draws no view arrow).
+    const headingless = points.find((f) => f.properties.id === '00000000-0000-4000-8000-000000000129');
+    expect(headingless).toMatchObject({ type: 1, properties: { interactive: false, date: '2020-05-09' } });
+    expect(headingless!.properties).not.toHaveProperty('heading');
     expect(points.every((f) => !('count' in f.properties))).toBe(true);
   });
 

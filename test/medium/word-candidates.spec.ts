@@ -1,5 +1,5 @@
 import { PrismaClient } from '@prisma/client';
-import { WORD_CANDIDATES } from '../../src/search/search-limits';
+import { WORD_CANDIDATES } from '../../src/search/paging/search-limits';
 import { SearchRepository } from '../../src/search/search.repository';
 import { prismaClient, resetImagery } from '../helpers/test-app';
 

@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { buildWorldGazetteer } from '../../src/places/gazetteer/world-gazetteer';
 import { demoFeatures } from '../../src/seed/demo-dataset';
-import { splitWords, tokenize } from '../../src/search/search-query';
+import { splitWords, tokenize } from '../../src/search/query/tokenize';
 import { foldText } from '../../src/search/text-fold/text-fold';
 import { buildCatalogue } from '../relevance/relevance-catalogue';
 import { withClient } from '../helpers/places';

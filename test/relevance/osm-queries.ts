@@ -15,6 +15,13 @@ export const OSM_CATEGORIES = [
   'natural name',
   'place name',
   'category in town',
+  'fallback: number -> street',
+  'fallback: street -> town',
+  'street variant, town',
+  'interpolation number, town',
+  'structured: number street town',
+  'structured fallback',
+  'name + coordinates',
   'garbage',
 ] as const;
 export type OsmCategory = (typeof OSM_CATEGORIES)[number];
@@ -30,7 +37,7 @@ const normal = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
 // Queries whose text (case and spacing aside) is the same are one query: every object it was made
 // from is as right as another ("Post" names several post offices), and so are the `peers` of each
 // (what the data cannot tell apart from it).
-function grouped(
+export function grouped(
   category: OsmCategory,
   made: Array<{ query: string; from: OsmObject }>,
   limit: number,
@@ -49,7 +56,7 @@ function grouped(
 // Peers of an object. By name: every object of that name (a guidepost "Fürstenweg" and the street
 // Fürstenweg). By address: the same street and number within 300 m, the duplicates mappers leave
 // (a building and an entrance node; one may lack addr:postcode).
-function peerIndex(truth: OsmTruth) {
+export function peerIndex(truth: OsmTruth) {
   const byName = new Map<string, OsmObject[]>();
   for (const o of truth.objects)
     if (o.tags.name) byName.set(normal(o.tags.name), [...(byName.get(normal(o.tags.name)) ?? []), o]);
@@ -70,41 +77,116 @@ const categoryWords = (value: string) => value.replace(/_/g, ' ');
 
 const COUNTRIES = ['Poland', 'Kenya', 'Brazil', 'Japan', 'Canada', 'Portugal', 'Egypt', 'Peru', 'Norway', 'Vietnam'];
 
-// Garbage that must find nothing: random letters, a real street with a real town it is not in, a
-// real town in another country.
+// Garbage that must find nothing: random letters, and a real town in another country.
 function garbage(truth: OsmTruth, limit: number): OsmQuery[] {
   const rand = seededRandom(hashString('osm-garbage'));
   const out: OsmQuery[] = [];
   const add = (query: string, from: string) => out.push({ category: 'garbage', query, expected: null, from });
-  const third = Math.ceil(limit / 3);
+  const half = Math.ceil(limit / 2);
   const letters = 'abcdefghijklmnopqrstuvwxyz';
-  for (let i = 0; i < third; i++) {
+  for (let i = 0; i < half; i++) {
     const words = Array.from({ length: 1 + Math.floor(rand() * 3) }, () =>
       Array.from({ length: 4 + Math.floor(rand() * 6) }, () => pick(rand, [...letters])).join(''),
     );
     add(words.join(' '), 'random letters');
   }
-  // Towns: the named towns and villages of the file. A street "is in" a town when an address on it
-  // names the town, or a street of that name lies within 3 km of the town's node.
   const towns = truth.places.filter((p) => ['town', 'village'].includes(p.tags.place));
-  // A street named like a place ("Nendeln") names that place too: not garbage.
-  const placeNames = new Set(truth.places.map((p) => normal(p.tags.name)));
-  const streetNames = [...new Set(truth.streets.map((s) => s.tags.name))]
-    .filter((n) => !placeNames.has(normal(n)))
-    .sort();
-  const inTown = (street: string, town: OsmObject) =>
-    truth.addresses.some((a) => a.address!.street === street && a.address!.city === town.tags.name) ||
-    truth.streets.some((s) => s.tags.name === street && distanceM(s, town) < 3000);
-  for (let tries = 0; out.length < 2 * third && tries < 10 * third; tries++) {
-    const street = pick(rand, streetNames);
-    const town = pick(rand, towns);
-    if (!inTown(street, town)) add(`${street}, ${town.tags.name}`, `${town.id}: no ${street} there`);
-  }
   while (out.length < limit) {
     const town = pick(rand, towns);
     add(`${town.tags.name}, ${pick(rand, COUNTRIES)}`, `${town.id} is in Liechtenstein`);
   }
   return out;
+}
+
+// The records a town answers with: every object's inside it (see inTown), the town's own node first.
+function townRecords(truth: OsmTruth, town: OsmObject): { expected: string; alsoRight: string[] } {
+  const inside = truth.objects.filter((o) => o !== town && inTown(truth, o, town.tags.name)).map(recordId);
+  return { expected: recordId(town), alsoRight: [...new Set(inside)] };
+}
+
+// Fallback by parts, street -> town: a real street with a real town it is not in ("no address on the
+// street names the town, no street of that name within 3 km of the town's node") answers the town.
+export function streetATownLacks(truth: OsmTruth, limit: number, structured = false): OsmQuery[] {
+  const rand = seededRandom(hashString(structured ? 'osm-structured-fallback-town' : 'osm-fallback-town'));
+  const out: OsmQuery[] = [];
+  const towns = truth.places.filter((p) => ['town', 'village'].includes(p.tags.place));
+  // A street named like a place ("Nendeln") names that place too.
+  const placeNames = new Set(truth.places.map((p) => normal(p.tags.name)));
+  const streetNames = [...new Set(truth.streets.map((s) => s.tags.name))]
+    .filter((n) => !placeNames.has(normal(n)))
+    .sort();
+  const lacks = (street: string, town: OsmObject) =>
+    !truth.addresses.some((a) => a.address!.street === street && a.address!.city === town.tags.name) &&
+    !truth.streets.some((s) => s.tags.name === street && distanceM(s, town) < 3000);
+  for (let tries = 0; out.length < limit && tries < 10 * limit; tries++) {
+    const street = pick(rand, streetNames);
+    const town = pick(rand, towns);
+    if (!lacks(street, town)) continue;
+    const query = `${street}, ${town.tags.name}`;
+    if (out.some((q) => q.query === query)) continue;
+    out.push({
+      category: structured ? 'structured fallback' : 'fallback: street -> town',
+      query,
+      ...(structured && { address: { street, city: town.tags.name } }),
+      ...townRecords(truth, town),
+      from: `${town.id}: no ${street} there`,
+    });
+  }
+  return out;
+}
+
+// Fallback by parts, number -> street: a real street and town with a house number no address of that
+// street has answers the street's records in the town: its addresses there, its lines inside it, and
+// whatever stands within STREET_VIEW_M of them (a shop in front of an address, a bus stop on the line).
+const STREET_VIEW_M = 25;
+export function numberAStreetLacks(truth: OsmTruth, limit: number, structured = false): OsmQuery[] {
+  const byStreet = new Map<string, OsmObject[]>();
+  for (const a of truth.addresses)
+    if (a.address!.street && a.address!.city) {
+      const key = `${a.address!.street}\u0000${a.address!.city}`;
+      byStreet.set(key, [...(byStreet.get(key) ?? []), a]);
+    }
+  const numbersOf = (street: string) =>
+    new Set(truth.addresses.filter((a) => a.address!.street === street).flatMap((a) => a.address!.numbers));
+  const seed = structured ? 'structured-fallback-street' : 'fallback-street';
+  const made = sample([...byStreet.entries()], limit, ([key]) => `${seed}:${key}`).map(([key, addresses]) => {
+    const [street, city] = key.split('\u0000');
+    const taken = numbersOf(street);
+    let number = 900 + (hashString(key) % 90);
+    while (taken.has(String(number))) number++;
+    const lines = truth.streets.filter((s) => s.tags.name === street && inTown(truth, s, city));
+    // The street's addresses inside the town too, whatever their addr:city (many tag none).
+    const inside = truth.addresses.filter((a) => a.address!.street === street && inTown(truth, a, city));
+    const on = [...new Set([...addresses, ...inside, ...lines])];
+    const near = truth.objects.filter((o) => on.some((a) => distanceM(a, o) <= STREET_VIEW_M));
+    const right = [...new Set([...on, ...near].map(recordId))];
+    return {
+      category: structured ? ('structured fallback' as const) : ('fallback: number -> street' as const),
+      query: `${street} ${number}, ${city}`,
+      ...(structured && { address: { housenumber: String(number), street, city } }),
+      expected: right[0],
+      alsoRight: right.slice(1),
+      from: `${street} in ${city} has no number ${number}`,
+    };
+  });
+  return made;
+}
+
+// A street name as people type it when they cannot, or do not, type it as written: ß as ss, the
+// Swiss and Liechtenstein "strasse" as the German "straße", ä/ö/ü as ae/oe/ue, Sankt as St. and St.
+// as Sankt. Each street's spellings in turn, by its address (null when the name has none of them).
+const STREET_SPELLINGS: ReadonlyArray<(street: string) => string | null> = [
+  (s) => (s.includes('ß') ? s.replace(/ß/gu, 'ss') : null),
+  (s) => (/strasse/iu.test(s) ? s.replace(/(s)trasse/giu, '$1traße') : null),
+  (s) => (/[äöüÄÖÜ]/u.test(s) ? s.replace(/[äöüÄÖÜ]/gu, (c) => UMLAUT_PAIRS[c]) : null),
+  (s) => (/\bSankt /u.test(s) ? s.replace(/\bSankt /u, 'St. ') : null),
+  (s) => (/\bSt\. /u.test(s) ? s.replace(/\bSt\. /u, 'Sankt ') : null),
+];
+const UMLAUT_PAIRS: Record<string, string> = { ä: 'ae', ö: 'oe', ü: 'ue', Ä: 'Ae', Ö: 'Oe', Ü: 'Ue' };
+
+function streetSpelling(street: string, seed: string): string | null {
+  const variants = STREET_SPELLINGS.map((f) => f(street)).filter((v): v is string => v !== null);
+  return variants.length === 0 ? null : variants[hashString(seed) % variants.length];
 }
 
 export function osmQueries(truth: OsmTruth, perCategory: number): OsmQuery[] {
@@ -158,6 +240,19 @@ export function osmQueries(truth: OsmTruth, perCategory: number): OsmQuery[] {
       perCategory,
       sameKindInTown,
     ),
-    ...garbage(truth, Math.max(60, Math.min(perCategory, 150))),
+    ...grouped(
+      'street variant, town',
+      a.flatMap((o) => {
+        const street = streetSpelling(o.address!.street!, `${o.id}:${o.address!.number}`);
+        return street && o.address!.city
+          ? [{ query: `${street} ${o.address!.number}, ${o.address!.city}`, from: o }]
+          : [];
+      }),
+      Math.max(100, Math.min(perCategory, 300)),
+      sameAddress,
+    ),
+    ...numberAStreetLacks(truth, Math.max(50, Math.min(perCategory, 150))),
+    ...streetATownLacks(truth, Math.max(50, Math.min(perCategory, 100))),
+    ...garbage(truth, Math.max(60, Math.min(perCategory, 100))),
   ];
 }

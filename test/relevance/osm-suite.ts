@@ -7,6 +7,8 @@ import { feature, importFixture, resetImagery } from '../helpers/test-app';
 import { CategoryResult, runRelevance } from './relevance-suite';
 import { OSM_CATEGORIES, osmQueries, OsmQuery, pointKey, recordId } from './osm-queries';
 import { OSM_FIXTURE, OsmObject, OsmTruth, readOsmTruth } from './osm-truth';
+import { addressHierarchies, InterpolatedNumber, interpolatedNumbers, streetLines } from './osm-hierarchy-truth';
+import { osmStructuredQueries } from './osm-structured-queries';
 
 // The OpenStreetMap relevance suite: the real Liechtenstein extract imported with the project's own
 // place import (as `npm run import:places -- <file> --country LI` does), imagery without addresses at
@@ -19,6 +21,8 @@ export const REVERSE_CATEGORIES = [
   'reverse: +postcode',
   'reverse: +town',
   'reverse: addr:place',
+  'reverse: hamlet/village/suburb in the label',
+  'reverse: interpolation number',
 ] as const;
 export type ReverseCategory = (typeof REVERSE_CATEGORIES)[number];
 
@@ -63,7 +67,12 @@ const has = (address: string, phrase: string) => words(address).includes(words(p
 // (a) reverse: the address recovered for the imagery at an address object, read as a person reads it
 // (the record's address text), against the object's tags. Each level counts the addresses that tag
 // what it checks: +postcode those with addr:postcode, +town those with addr:city too.
-function scoreReverse(addresses: OsmObject[], recovered: Map<string, string>): CategoryResult<ReverseCategory>[] {
+function scoreReverse(
+  addresses: OsmObject[],
+  recovered: Map<string, string>,
+  hierarchies: Map<OsmObject, string[]>,
+  interpolated: Array<{ n: InterpolatedNumber; at: OsmObject }>,
+): CategoryResult<ReverseCategory>[] {
   const results = REVERSE_CATEGORIES.map((category) => ({ category, queries: 0, top1: 0, top5: 0, misses: [] }));
   const score = (i: number, o: OsmObject, ok: boolean) => {
     const r: CategoryResult<ReverseCategory> = results[i];
@@ -86,6 +95,20 @@ function scoreReverse(addresses: OsmObject[], recovered: Map<string, string>): C
     score(1, o, postcode);
     if (a.city) score(2, o, postcode && has(got, a.city));
   }
+  // Every hamlet, village and suburb the address lies in or near (osm-hierarchy-truth.ts) is named.
+  for (const [o, names] of hierarchies) {
+    const got = recovered.get(recordId(o)) ?? '';
+    score(
+      4,
+      o,
+      names.every((name) => has(got, name)),
+    );
+  }
+  // Beside an interpolation line: the number the line gives that point, on its street.
+  for (const { n, at } of interpolated) {
+    const got = recovered.get(recordId(at)) ?? '';
+    score(5, at, has(got, `${n.street} ${n.number}`) || has(got, `${n.number} ${n.street}`));
+  }
   return results;
 }
 
@@ -93,12 +116,20 @@ function scoreReverse(addresses: OsmObject[], recovered: Map<string, string>): C
 // and measures. `perCategory` caps each forward category (a seeded sample); reverse is every address.
 export async function measureOsmRelevance(perCategory: number): Promise<OsmRelevance> {
   const truth = readOsmTruth();
-  const queries = osmQueries(truth, perCategory);
+  const hierarchies = addressHierarchies(truth);
+  // An imagery record beside each interpolated number (no object of the file stands there).
+  const interpolated = interpolatedNumbers(truth, streetLines()).map((n) => ({ n, at: besideObject(n) }));
+  const queries = [
+    ...osmQueries(truth, perCategory),
+    ...interpolationQueries(interpolated),
+    ...osmStructuredQueries(truth, perCategory),
+  ];
   await resetImagery();
   await resetPlaces();
   await importPlaces();
   const atPoint = new Map<string, OsmObject[]>();
   for (const o of truth.objects) atPoint.set(pointKey(o), [...(atPoint.get(pointKey(o)) ?? []), o]);
+  for (const { at } of interpolated) atPoint.set(pointKey(at), [at]);
   const points = [...atPoint.values()].map((objects) => objects[0]);
   // No address of its own: the linker recovers one from the places on import.
   const summary = await importFixture(
@@ -107,7 +138,7 @@ export async function measureOsmRelevance(perCategory: number): Promise<OsmRelev
   );
   if (summary.rejected > 0) throw new Error(`OSM relevance imagery: ${summary.rejected} records rejected`);
   const recovered = new Map([...(await linkedRows()).values()].map((r) => [r.id, r.address]));
-  const reverse = scoreReverse(truth.addresses, recovered);
+  const reverse = scoreReverse(truth.addresses, recovered, hierarchies, interpolated);
 
   const { moduleRef, search } = await startSearchService();
   let forward: CategoryResult<string>[];
@@ -123,6 +154,42 @@ export async function measureOsmRelevance(perCategory: number): Promise<OsmRelev
     return `[${objects.join('; ') || id}] recovered "${recovered.get(id) ?? '?'}"`;
   };
   return { truth, queries, reverse, forward, records: points.length, describe };
+}
+
+// The record beside an interpolated number, as an object of its own.
+function besideObject(n: InterpolatedNumber): OsmObject {
+  const [lon, lat] = n.beside;
+  const address = {
+    number: n.number,
+    numbers: [n.number],
+    street: n.street,
+    place: null,
+    postcode: null,
+    city: n.town,
+  };
+  return {
+    id: `beside ${n.street} ${n.number}`,
+    tags: {},
+    lon,
+    lat,
+    address,
+    street: false,
+    poi: null,
+    natural: false,
+    place: false,
+  };
+}
+
+// "<street> <number>, <town>" for each interpolated number finds the record beside it.
+function interpolationQueries(interpolated: Array<{ n: InterpolatedNumber; at: OsmObject }>): OsmQuery[] {
+  return interpolated
+    .filter(({ n }) => n.town !== null)
+    .map(({ n, at }) => ({
+      category: 'interpolation number, town' as const,
+      query: `${n.street} ${n.number}, ${n.town}`,
+      expected: recordId(at),
+      from: at.id,
+    }));
 }
 
 const addressOf = (o: OsmObject) =>

@@ -1,5 +1,5 @@
 import { v5 as uuidv5 } from 'uuid';
-import { tokenize } from '../../src/search/search-query';
+import { tokenize } from '../../src/search/query/tokenize';
 import { foldText } from '../../src/search/text-fold/text-fold';
 import { hashString, seededRandom } from '../../src/common/deterministic-random';
 

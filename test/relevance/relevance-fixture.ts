@@ -1,4 +1,5 @@
-import { buildTextQuery, tokenize } from '../../src/search/search-query';
+import { buildTextQuery } from '../../src/search/query/text-query';
+import { tokenize } from '../../src/search/query/tokenize';
 import { hashString, seededRandom } from '../../src/common/deterministic-random';
 import { buildCatalogue, destination, distanceM, FixtureRecord, pick, sample } from './relevance-catalogue';
 
@@ -6,6 +7,15 @@ import { buildCatalogue, destination, distanceM, FixtureRecord, pick, sample } f
 // is derived from the catalogue: the record the query was made from, or the record nearest a point.
 // Deterministic: the same queries every run.
 
+// Countries, regions and towns by their other names (region-queries.ts), on a catalogue of their own.
+export const REGION_CATEGORIES = [
+  'country_name_en',
+  'country_name_own',
+  'country_alpha2',
+  'country_alpha3',
+  'region_name',
+  'town_other_language',
+] as const;
 export const CATEGORIES = [
   'exact',
   'prefix',
@@ -20,6 +30,12 @@ export const CATEGORIES = [
   'garbage',
   'world',
   'qualified',
+  'variant_abbreviations',
+  'variant_umlauts',
+  'variant_initials',
+  'variant_white_space',
+  'variant_typo_each_word',
+  ...REGION_CATEGORIES,
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
 
@@ -86,7 +102,8 @@ function formatDms(value: number, pos: string, neg: string): string {
 
 export interface RelevanceFixture {
   records: FixtureRecord[];
-  queries: RelevanceQuery[];
+  /** `alsoRight`: other records as right as `expected` (places of the same name and importance). */
+  queries: Array<RelevanceQuery & { alsoRight?: string[] }>;
 }
 
 export function relevanceFixture(): RelevanceFixture {

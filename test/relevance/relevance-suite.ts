@@ -1,16 +1,20 @@
-import { Test } from '@nestjs/testing';
+import { Test, TestingModule } from '@nestjs/testing';
+import type { PlaceRecord } from '../../src/places/place-record';
+import type { FixtureRecord } from './relevance-catalogue';
 import { AppValidationPipe } from '../../src/common/validation.pipe';
 import { DatabaseModule } from '../../src/database/database.module';
-import { SearchRequestDto } from '../../src/search/search.dto';
-import { SearchResponseDto } from '../../src/search/search-response.dto';
+import { SearchRequestDto } from '../../src/search/dto/search-request.dto';
+import { SearchResponseDto } from '../../src/search/dto/search-response.dto';
 import { SEARCH_PROVIDERS } from '../../src/search/search.module';
 import { PrismaService } from '../../src/database/prisma.service';
 import { ImageryModule } from '../../src/imagery/imagery.module';
+import { PhotosModule } from '../../src/photos/photos.module';
 import { ImageryPlaceLinker } from '../../src/imagery/address-recovery/imagery-place-linker.service';
 import { GAZETTEER_SOURCE } from '../../src/places/gazetteer/gazetteer-place';
 import { PlaceRepository } from '../../src/places/place.repository';
 import { PlacesModule } from '../../src/places/places.module';
 import { worldFixture } from './world-fixture';
+import { regionFixture } from './region-queries';
 import { SearchService } from '../../src/search/search.service';
 import { feature, importFixture, resetImagery, testConfig } from '../helpers/test-app';
 import { CATEGORIES, Category, RelevanceFixture, relevanceFixture, RelevanceQuery } from './relevance-fixture';
@@ -24,13 +28,18 @@ export interface CategoryResult<C extends string = Category> {
 }
 
 /** A query of any suite; `alsoRight`: other records as right as `expected` (same name, same text). */
-export type ScoredQuery<C extends string> = Omit<RelevanceQuery, 'category'> & { category: C; alsoRight?: string[] };
+export type ScoredQuery<C extends string> = Omit<RelevanceQuery, 'category'> & {
+  category: C;
+  alsoRight?: string[];
+  /** Sent as a structured address instead of `query` (which then only names it in the report). */
+  address?: Record<string, string>;
+};
 
 // Runs every query (five results each) and scores it: a hit at top-1 when the expected record (or one
 // as right) comes first, at top-5 when it is among the first five; for garbage, a hit when nothing
 // comes back. An error (any thrown exception) is a miss. Categories are reported in `order`.
 export async function runRelevance<C extends string = Category>(
-  search: (body: { query: string; limit: number }) => Promise<SearchResponseDto>,
+  search: (body: { query?: string; address?: Record<string, string>; limit: number }) => Promise<SearchResponseDto>,
   queries: ScoredQuery<C>[],
   order: readonly C[] = CATEGORIES as readonly string[] as readonly C[],
 ): Promise<CategoryResult<C>[]> {
@@ -43,7 +52,8 @@ export async function runRelevance<C extends string = Category>(
     r.queries++;
     let got: string[] = [];
     try {
-      got = (await search({ query: q.query, limit: 5 })).data.map((d) => d.id);
+      const asked = q.address ? { address: q.address } : { query: q.query };
+      got = (await search({ ...asked, limit: 5 })).data.map((d) => d.id);
     } catch (e) {
       r.misses.push({ query: q.query, from: q.from, expected: q.expected, got, error: (e as Error).message });
       continue;
@@ -94,46 +104,57 @@ export function formatMisses(results: CategoryResult<string>[], describe: (id: s
 // Loads the relevance catalogue into the database at DATABASE_URL (migrated; its imagery is
 // replaced) and runs every query through validation and the search service, as a request would.
 // The world category's places are loaded into the gazetteer and every record is linked to its
-// locality, as an import does.
-export async function measureRelevance(): Promise<{
+// locality, as an import does. The country and region categories (region-queries.ts) run after, on
+// their own catalogue: the whole gazetteer's countries and regions would change which town of a
+// name the world category's towns are (Hannover before Hanover, Maryland).
+// `regionsPerCategory`: a sample of that many queries of each region category, else all.
+export async function measureRelevance(regionsPerCategory?: number): Promise<{
   results: CategoryResult[];
   fixture: RelevanceFixture;
   springfield: SearchResponseDto;
 }> {
   const base = relevanceFixture();
   const world = worldFixture();
+  const regions = regionFixture([], regionsPerCategory);
   const fixture: RelevanceFixture = {
-    ...base,
-    records: [...base.records, ...world.records],
-    queries: [...base.queries, ...world.queries],
+    records: [...base.records, ...world.records, ...regions.records],
+    queries: [...base.queries, ...world.queries, ...regions.queries],
   };
-  await resetImagery();
   const moduleRef = await Test.createTestingModule({
-    imports: [DatabaseModule.forRoot(testConfig()), ImageryModule, PlacesModule],
+    imports: [DatabaseModule.forRoot(testConfig()), ImageryModule, PlacesModule, PhotosModule],
     providers: SEARCH_PROVIDERS,
   }).compile();
   await moduleRef.init();
   try {
-    await moduleRef.get(PrismaService).$executeRawUnsafe('TRUNCATE places');
-    const places = await moduleRef.get(PlaceRepository).openImportSession({ source: GAZETTEER_SOURCE, dryRun: false });
-    try {
-      await places.writeBatch(world.places);
-    } finally {
-      await places.close();
-    }
-    const summary = await importFixture(
-      fixture.records.map((r) => feature(r.address, { id: r.id }, [r.lon, r.lat])),
-      'relevance',
-    );
-    if (summary.rejected > 0) throw new Error(`relevance fixture: ${summary.rejected} records rejected`);
-    await moduleRef.get(ImageryPlaceLinker).relinkAfterPlaceImport();
     const service = moduleRef.get(SearchService);
     const pipe = new AppValidationPipe();
     const search = async (body: object) =>
       service.search((await pipe.transform(body, { type: 'body', metatype: SearchRequestDto })) as SearchRequestDto);
-    const results = await runRelevance(search, fixture.queries);
-    return { results, fixture, springfield: await search({ query: 'Springfield', limit: 10 }) };
+    await loadCatalogue(moduleRef, world.places, [...base.records, ...world.records]);
+    const results = await runRelevance(search, [...base.queries, ...world.queries]);
+    const springfield = await search({ query: 'Springfield', limit: 10 });
+    await loadCatalogue(moduleRef, regions.places, regions.records);
+    results.push(...(await runRelevance(search, regions.queries)));
+    return { results, fixture, springfield };
   } finally {
     await moduleRef.close();
   }
+}
+
+// The places into the gazetteer and the records as imagery (both replaced), the records linked.
+async function loadCatalogue(moduleRef: TestingModule, places: PlaceRecord[], records: FixtureRecord[]): Promise<void> {
+  await resetImagery();
+  await moduleRef.get(PrismaService).$executeRawUnsafe('TRUNCATE places');
+  const session = await moduleRef.get(PlaceRepository).openImportSession({ source: GAZETTEER_SOURCE, dryRun: false });
+  try {
+    await session.writeBatch(places);
+  } finally {
+    await session.close();
+  }
+  const summary = await importFixture(
+    records.map((r) => feature(r.address, { id: r.id }, [r.lon, r.lat])),
+    'relevance',
+  );
+  if (summary.rejected > 0) throw new Error(`relevance fixture: ${summary.rejected} records rejected`);
+  await moduleRef.get(ImageryPlaceLinker).relinkAfterPlaceImport();
 }

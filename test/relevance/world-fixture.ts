@@ -6,6 +6,7 @@ import { hashString } from '../../src/common/deterministic-random';
 import type { FixtureRecord } from './relevance-catalogue';
 import type { RelevanceQuery } from './relevance-fixture';
 import { qualifiedQueries } from './qualified-queries';
+import { variantFixture } from './variant-queries';
 
 // The world category: names many places share, from the built-in gazetteer. Each place of such a
 // name gets one imagery record at its point (its address the gazetteer's label, as demo cities
@@ -71,7 +72,15 @@ export function worldFixture(): WorldFixture {
       recordOf,
     ),
   );
-  return { places, records, queries, names: names.map(([, list]) => list), recordOf };
+  // Spelling variants of other towns (variant-queries.ts), with their places and records.
+  const variants = variantFixture(localities, new Set(places.map((p) => p.id)));
+  return {
+    places: [...places, ...variants.places],
+    records: [...records, ...variants.records],
+    queries: [...queries, ...variants.queries],
+    names: names.map(([, list]) => list),
+    recordOf,
+  };
 }
 
 // As typed so far: the name up to two letters into its last word ("San Fr"), or the first five

@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { cpuSeconds, freePort, loadFactor, machineLoad, npm, portOpen, until } from '../helpers/processes';
 
@@ -133,13 +133,24 @@ async function makeTemplate(dir: string) {
   const progressArrivals: number[] = [];
   const onData = (chunk: Buffer) => {
     for (const line of chunk.toString().split('\n'))
-      if (/places loaded$|records loaded$|Demo dataset loaded/.test(line.trim())) progressArrivals.push(Date.now());
+      if (/places loaded$|records loaded$|Demo dataset loaded/.test(logMessage(line)))
+        progressArrivals.push(Date.now());
     output += chunk.toString();
   };
   child.stdout!.on('data', onData);
   child.stderr!.on('data', onData);
   const code = await new Promise<number | null>((r) => child.on('exit', r));
   return { code, output, progressArrivals, seconds: (Date.now() - began) / 1000 };
+}
+
+// A line's message: the CLIs write JSON lines (pino) when their output is not a terminal.
+function logMessage(line: string): string {
+  try {
+    const entry = JSON.parse(line) as { msg?: unknown };
+    return typeof entry.msg === 'string' ? entry.msg.trim() : line.trim();
+  } catch {
+    return line.trim();
+  }
 }
 
 function megabytesUnder(dir: string): number {
@@ -194,6 +205,20 @@ describe('npm start without DATABASE_URL (built-in database)', () => {
       }
     });
     expect(entries[0].msg).toMatch(/^Starting the built-in database/);
+
+    // HOST unset: the server answers this machine only, so its demo key does not reach the network.
+    // Asked on the machine's own outside address (where it has one), which a server on 0.0.0.0 answers.
+    expect(first.output()).toMatch(/this machine only, HOST=0\.0\.0\.0 exposes it/);
+    const outside = Object.values(networkInterfaces())
+      .flat()
+      .find((a) => a?.family === 'IPv4' && !a.internal);
+    if (outside) {
+      const reached = await fetch(`http://${outside.address}:${first.port}/config.json`).then(
+        (r) => r.status,
+        () => 'refused',
+      );
+      expect({ outside: outside.address, reached }).toEqual({ outside: outside.address, reached: 'refused' });
+    }
 
     const res = await search(first, { query: 'Beverly Hills', limit: 2 });
     expect(res.status).toBe(200);

@@ -11,6 +11,14 @@ describe('loadConfig', () => {
     });
   });
 
+  it('listens on loopback with the built-in database, on every interface with a server database, or on HOST', () => {
+    const server = 'postgresql://lis@db:5432/lis';
+    expect(loadConfig({}).host).toBe('127.0.0.1');
+    expect(loadConfig({ DATABASE_URL: server }).host).toBe('0.0.0.0');
+    expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ HOST: '::1', DATABASE_URL: server }).host).toBe('::1');
+  });
+
   it('has reliability defaults: limits per minute, timeouts, no Redis, no trusted proxy', () => {
     expect(loadConfig({})).toMatchObject({
       rateLimitPerMinute: 600,
@@ -47,6 +55,17 @@ describe('loadConfig', () => {
       '10.0.0.0/8',
       '::1',
     ]);
+  });
+
+  it('cuts slow clients off after 10 s for the headers and 30 s for the whole request, unless told otherwise', () => {
+    expect(loadConfig({})).toMatchObject({ httpHeadersTimeoutMs: 10_000, httpRequestTimeoutMs: 30_000 });
+    expect(loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '2000', HTTP_REQUEST_TIMEOUT_MS: '2000' })).toMatchObject({
+      httpHeadersTimeoutMs: 2000,
+      httpRequestTimeoutMs: 2000,
+    });
+    expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '40000' })).toThrow(
+      'HTTP_HEADERS_TIMEOUT_MS must be at most HTTP_REQUEST_TIMEOUT_MS',
+    );
   });
 
   it('parses numbers and trims the image base', () => {

@@ -1,4 +1,9 @@
-import { compassSector, formatCaptureDate, formatCompass, resolveImageUrl } from '../../src/search/capture-format';
+import {
+  compassSector,
+  formatCaptureDate,
+  formatCompass,
+  resolveImageUrl,
+} from '../../src/search/answer/capture-format';
 
 describe('formatCaptureDate', () => {
   it.each([
@@ -41,6 +46,10 @@ describe('formatCompass', () => {
   it('wraps headings outside [0, 360)', () => {
     expect(compassSector(360)).toBe('N');
     expect(compassSector(-90)).toBe('W');
+  });
+
+  it('says North as the placeholder for a record without a heading', () => {
+    expect(formatCompass(null)).toBe('Facing North (N)');
   });
 });
 

@@ -1,4 +1,4 @@
-import { Bounds, circleBounds } from '../../src/search/coordinates';
+import { Bounds, circleBounds } from '../../src/search/sql/circle-bounds';
 import { areaSql } from '../../src/search/sql/area-search.sql';
 import { CELL_READS_PER_COUNTED, CELLS_PER_DEGREE, walkedBox, walksCells } from '../../src/search/sql/cell-walk.sql';
 import { searchPlan } from '../helpers/query-plans';

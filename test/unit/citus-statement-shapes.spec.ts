@@ -1,5 +1,5 @@
-import { PLAIN_SHAPE } from '../../src/search/index-choice';
-import { SAMPLE_PAGE, samplePins, samplePlan, sampleText } from '../../src/search/search-sql.samples';
+import { PLAIN_SHAPE } from '../../src/search/planning/index-choice';
+import { SAMPLE_PAGE, samplePins, samplePlan, sampleText } from '../../src/search/sql/search-sql.samples';
 import { fullTextSql } from '../../src/search/sql/text-search.sql';
 import { categoryImagerySql } from '../../src/search/sql/category-search.sql';
 
@@ -22,7 +22,7 @@ const named = (distributed: boolean, shape = PLAIN_SHAPE, page = SAMPLE_PAGE) =>
     samplePlan({ query: 'springfield' }),
     shape,
     samplePins(null),
-    distributed,
+    distributed ? 'citus' : 'single',
   ).text;
 // A CTE's text, from its name to the next CTE (or the final SELECT).
 const cte = (sql: string, name: string) => sql.slice(sql.indexOf(`${name} AS`)).split(/\),\s*\n\s*\w+ AS /)[0];
@@ -76,7 +76,7 @@ describe('statement shapes Citus plans', () => {
       samplePlan({ query: 'springfield' }),
       broad,
       samplePins(null),
-      true,
+      'citus',
     );
     expect(values).toContain(60);
   });

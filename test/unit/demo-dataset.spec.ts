@@ -1,4 +1,8 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { demoFeatures } from '../../src/seed/demo-dataset';
+
+const ROOT = join(__dirname, '..', '..');
 
 describe('demo dataset', () => {
   let records: Array<{ id: string; address: string; coordinates: [number, number] }>;
@@ -21,6 +25,30 @@ describe('demo dataset', () => {
     expect(records.find((r) => r.id === '88b6086c-ee6e-56a1-8419-df45f4726786')?.address).toBe(
       'Munich, Bavaria, Germany',
     );
+  });
+
+  // A count of demo records the README or a docs page states (a figure near the seed's, written with
+  // a thousands separator, followed by "records" on a line about the demo) is the seed's own.
+  it('is the count of demo records every page states', () => {
+    const pages = [
+      'README.md',
+      ...readdirSync(join(ROOT, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ];
+    const near = (n: number) => Math.abs(n - records.length) < records.length / 10;
+    const stated: Array<{ page: string; figure: string }> = [];
+    for (const page of pages) {
+      for (const line of readFileSync(join(ROOT, page), 'utf8').split('\n')) {
+        if (!/demo/i.test(line)) continue;
+        for (const [, figure] of line.matchAll(/\b(\d{1,3}(?:,\d{3})+) (?:demo )?records\b/g)) {
+          if (near(Number(figure.replace(/,/g, '')))) stated.push({ page, figure });
+        }
+      }
+    }
+    expect(stated.length).toBeGreaterThanOrEqual(5); // the README, data.md, operations-docker.md, ...
+    const seed = records.length.toLocaleString('en-US');
+    expect(stated.filter((s) => s.figure !== seed)).toEqual([]);
   });
 
   it('gives no two records at different places the same address', () => {

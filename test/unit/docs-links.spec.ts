@@ -4,16 +4,23 @@ import { join, resolve } from 'node:path';
 import { anchorsOf, brokenLink, linksOf, slug } from '../helpers/markdown-links';
 
 const ROOT = resolve(__dirname, '..', '..');
+// docs/ at every depth: the benchmark's history (docs/benchmarks/history/) and the committed reports too.
 const DOCS = [
   'README.md',
-  ...readdirSync(join(ROOT, 'docs'))
+  ...readdirSync(join(ROOT, 'docs'), { recursive: true })
+    .map(String)
     .filter((f) => f.endsWith('.md'))
+    .sort()
     .map((f) => `docs/${f}`),
 ];
 
-// Every relative link and #anchor in README.md and docs/*.md leads somewhere: sections move, files
-// are renamed, and a reader who follows a dead link is lost.
+// Every relative link and #anchor in README.md and the Markdown files of docs/ leads somewhere:
+// sections move, files are renamed, and a reader who follows a dead link is lost.
 describe('links in README.md and docs/', () => {
+  it('reads the files below docs/ too', () => {
+    expect(DOCS).toContain('docs/benchmarks/history/2026-11-25-issue-14-ninth-round.md');
+  });
+
   it('slugs headings as GitHub does', () => {
     expect(slug('Start and stop')).toBe('start-and-stop');
     expect(slug('OpenAPI and Swagger UI')).toBe('openapi-and-swagger-ui');

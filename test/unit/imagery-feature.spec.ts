@@ -1,4 +1,5 @@
 import { calendarDate, parseFeature, validateRecord } from '../../src/imagery/imagery-feature';
+import { photoDetails } from '../helpers/photo-details';
 
 const valid = () => ({
   type: 'Feature',
@@ -168,5 +169,34 @@ describe('validateRecord (flat formats such as CSV)', () => {
       properties: { address: 'Main St 1', captured_at: '2020-02-29', heading: 0, image_url: '/a.jpg' },
     });
     expect(flat.ok && geo.ok && flat.record.id === geo.record.id).toBe(true);
+  });
+});
+
+describe('a record without a heading', () => {
+  const record = (heading: unknown, photo?: object) => {
+    const f = valid() as any;
+    f.properties.heading = heading;
+    if (photo) f.properties.photo = photo;
+    return parseFeature(f);
+  };
+  const none = () => photoDetails({ headingOrigin: 'none', headingReference: null });
+
+  it('is a photo that gave no direction (headingOrigin none): its heading is null', () => {
+    for (const heading of [null, undefined]) {
+      expect(record(heading, none())).toMatchObject({ ok: true, record: { heading: null } });
+    }
+  });
+
+  it('is refused for every other record, and such a photo refuses a heading', () => {
+    const required = {
+      ok: false,
+      rejection: { field: 'heading', reason: 'is required and must be a number of degrees' },
+    };
+    expect(record(null)).toEqual(required);
+    expect(record(null, photoDetails())).toEqual(required);
+    expect(record(0, none())).toEqual({
+      ok: false,
+      rejection: { field: 'heading', reason: 'must be null for a photo whose photo.headingOrigin is none' },
+    });
   });
 });

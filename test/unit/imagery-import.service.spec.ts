@@ -162,7 +162,7 @@ describe('ImageryImportService', () => {
     const { repo, result } = run(list, { batchSize: 4, connections: 3 });
     await result();
     // Applying the batches in the order they finished leaves, for each id, its last copy in the input.
-    const final = new Map<string, number>();
+    const final = new Map<string, number | null>();
     for (const batch of repo.batches) for (const r of batch) final.set(r.id, r.heading);
     for (let j = 0; j < 6; j++) expect(final.get(id(j))).toBe(114 + j);
   });

@@ -51,23 +51,26 @@ describe('formatSummary', () => {
 });
 
 describe('ImportProgress', () => {
-  it('writes plain lines at most every few seconds when not on a terminal', () => {
+  it('logs a line at most every few seconds when not on a terminal, and messages at their level', () => {
     jest.useFakeTimers({ now: 0 });
     try {
       const out = output(false);
+      const logged: Array<[string, string]> = [];
+      const lines = { log: (m: string) => logged.push(['log', m]), warn: (m: string) => logged.push(['warn', m]) };
       let bytes = 0;
-      const progress = new ImportProgress({ totalBytes: 1000, bytesRead: () => bytes }, out.stream);
+      const progress = new ImportProgress({ totalBytes: 1000, bytesRead: () => bytes }, out.stream, false, lines);
       bytes = 100;
       progress.update(summary({ read: 100 }));
-      expect(out.text()).toBe('');
+      expect(logged).toEqual([]);
       jest.setSystemTime(10_000);
       bytes = 250;
       progress.update(summary({ read: 2000 }));
       jest.setSystemTime(11_000);
       progress.update(summary({ read: 2100 }));
-      expect(out.text()).toBe('progress: 2000 records read, 200 records/s, 25%, ETA 30 s\n');
-      progress.log('rejected line 3: heading must be a number');
-      expect(out.text()).toMatch(/rejected line 3: heading must be a number\n$/);
+      expect(logged).toEqual([['log', 'progress: 2000 records read, 200 records/s, 25%, ETA 30 s']]);
+      progress.log('rejected line 3: heading must be a number', 'warn');
+      expect(logged.pop()).toEqual(['warn', 'rejected line 3: heading must be a number']);
+      expect(out.text()).toBe(''); // through the logger, not written by the display
     } finally {
       jest.useRealTimers();
     }

@@ -1,7 +1,7 @@
-import { buildTextQuery } from '../../src/search/search-query';
-import { unknownWords } from '../../src/search/typo-correction';
-import { EMPTY_VOCABULARY, Vocabulary } from '../../src/search/vocabulary-lookup';
-import { shapeTextQuery, shouldSplitPrefix } from '../../src/search/index-choice';
+import { buildTextQuery } from '../../src/search/query/text-query';
+import { unknownWords } from '../../src/search/vocabulary/typo-correction';
+import { EMPTY_VOCABULARY, Vocabulary } from '../../src/search/vocabulary/vocabulary-lookup';
+import { shapeTextQuery, shouldSplitPrefix } from '../../src/search/planning/index-choice';
 
 const vocabulary = (rows: number, docs: Record<string, number>) => new Vocabulary(Object.entries(docs), rows);
 const shape = (q: string, v: Vocabulary) => shapeTextQuery(buildTextQuery(q)!, v, 10_000);
@@ -67,7 +67,9 @@ describe('shapeTextQuery', () => {
     expect(split('El Pa', withEl)).toBe(true);
     expect(shape('El Pa', withEl).estimate).toBe(186);
     // A two-letter prefix with few completions is spelt out as they are.
-    expect(shape('Valley Br', catalogue).completed).toBe("'valley' & ('brookhaven' | 'brooklyn')");
+    expect(shape('Valley Br', catalogue).completed).toBe(
+      "('valley' | 'vly') & ('brookhaven' | 'brooklyn' | 'brace' | 'branch' | 'brucke')",
+    );
   });
 
   it('splits only on words the vocabulary counts: a one-letter word or a number may be in any number of addresses', () => {
@@ -84,8 +86,10 @@ describe('shapeTextQuery', () => {
   });
 
   it('spells out a last word with few completions as whole words, its other spellings kept', () => {
-    expect(shape('Valley Brook', catalogue).completed).toBe("'valley' & ('brookhaven' | 'brooklyn')");
-    expect(shape('101 Valley Avenue', catalogue).completed).toBe("'101' & 'valley' & ('avenue' | 'ave' | 'av')");
+    expect(shape('Valley Brook', catalogue).completed).toBe("('valley' | 'vly') & ('brookhaven' | 'brooklyn' | 'brk')");
+    expect(shape('101 Valley Avenue', catalogue).completed).toBe(
+      "'101' & ('valley' | 'vly') & ('avenue' | 'av' | 'ave' | 'avenues')",
+    );
     expect(shape('Jeff', catalogue).completed).toBe("('jeffers' | 'jefferson')");
   });
 
@@ -100,7 +104,7 @@ describe('shapeTextQuery', () => {
   it('splits a spelt-out last word only when the other words match few addresses', () => {
     // valley (4,000) & sta* (601,000 in 2 words): the split would read valley's 4,000 records.
     expect(shape('Valley Sta', catalogue)).toMatchObject({
-      completed: "'valley' & ('states' | 'statesboro')",
+      completed: "('valley' | 'vly') & ('states' | 'statesboro')",
       splitPrefix: false,
     });
     // brookhaven & valley: 24 expected, read and rechecked.
@@ -112,13 +116,13 @@ describe('shapeTextQuery', () => {
 
   it('looks up only the rarest counted words when they narrow to a few records, the whole query filtering', () => {
     // brookhaven (6,000) & valley (4,000): 24 expected; avenue (with ave, av) is left to the filter.
-    expect(shape('Brookhaven Valley Avenue', catalogue).indexed).toBe("'brookhaven' & 'valley'");
+    expect(shape('Brookhaven Valley Avenue', catalogue).indexed).toBe("'brookhaven' & ('valley' | 'vly')");
     // valley, then street (st, its other spelling, counted too): 1,360 expected; a house number is
     // not counted.
-    expect(shape('101 Valley Street, United States', catalogue).indexed).toBe("'valley' & ('street' | 'st')");
+    expect(shape('101 Valley Street, United States', catalogue).indexed).toBe("('valley' | 'vly') & ('street' | 'st')");
     // Without street: valley, united, then states spelt out (1,443 expected).
     expect(shape('101 Valley, United States', catalogue).indexed).toBe(
-      "'valley' & 'united' & ('states' | 'statesboro')",
+      "('valley' | 'vly') & 'united' & ('states' | 'statesboro')",
     );
     // Every word needed, or too many matches whatever is looked up: the usual lookup.
     expect(shape('Brookhaven Valley', catalogue).indexed).toBeUndefined();

@@ -1,6 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ExecutionContext } from '@nestjs/common';
 import { loadConfig } from '../../src/config/app-config';
+import { hashApiKey } from '../../src/api-key/api-key-hash';
+import { ApiKeyChanges } from '../../src/api-key/api-key-changes';
+import { ApiKeyRepository } from '../../src/api-key/api-key.repository';
+import { KnownApiKeys } from '../../src/api-key/known-api-keys';
 import { redactedQuery, redactHeaders, redactUrl } from '../../src/logging/log-redaction';
 import { createRootLogger, requestId } from '../../src/logging/logging';
 import { MetricsException } from '../../src/metrics/metrics.exception';
@@ -159,6 +163,64 @@ describe('log redaction', () => {
       'x-custom': '[Redacted]',
       referer: 'https://a.example/?token=[Redacted]&x=1',
       accept: 'application/json',
+    });
+  });
+
+  describe('of keys the server knows, whatever their form', () => {
+    const bootstrap = 'Deploy.Token:QWxhZGRpbjpvcGVuIHNlc2FtZQ';
+    const generated = 'lis_Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYmFyYmE';
+    const fromDatabase = 'made-by-another-process-0123456789abcdef';
+    let isKey: (text: string) => boolean;
+
+    beforeAll(async () => {
+      const repository = { allKeyHashes: async () => [hashApiKey(fromDatabase)] } as unknown as ApiKeyRepository;
+      const config = loadConfig({ BOOTSTRAP_API_KEY: bootstrap });
+      const changes = new ApiKeyChanges(repository, config);
+      const known = new KnownApiKeys(repository, config, changes);
+      changes.changed(hashApiKey(generated)); // made here
+      known.watch();
+      await new Promise((r) => setImmediate(r));
+      known.onModuleDestroy();
+      isKey = known.isKey;
+    });
+
+    it('censors a bootstrap key, the secret part of a key and a key read from the database, in headers', () => {
+      const secretPart = generated.slice(4);
+      expect(
+        redactHeaders(
+          {
+            'x-request-id': bootstrap,
+            'x-trace': secretPart,
+            'x-forwarded-for': `10.0.0.1, ${fromDatabase}`,
+            'x-debug': `Bearer ${secretPart}`,
+            'x-other': 'Deploy.Token:not-the-key-at-all-but-long',
+          },
+          isKey,
+        ),
+      ).toEqual({
+        'x-request-id': '[Redacted]',
+        'x-trace': '[Redacted]',
+        'x-forwarded-for': '[Redacted]',
+        'x-debug': '[Redacted]',
+        'x-other': 'Deploy.Token:not-the-key-at-all-but-long',
+      });
+    });
+
+    it('censors them in a path segment and a query value, raw or percent-encoded', () => {
+      expect(
+        redactUrl(`/demo-images/${encodeURIComponent(bootstrap)}.svg?q=Vaduz&ref=${generated.slice(4)}`, isKey),
+      ).toBe('/demo-images/[Redacted]?q=Vaduz&ref=[Redacted]');
+      expect(redactedQuery(`/search?from=${encodeURIComponent(fromDatabase)}&q=x`, isKey)).toEqual({
+        from: '[Redacted]',
+        q: 'x',
+      });
+    });
+
+    it('never takes one as the request id', () => {
+      const { headers, res } = fakeResponse();
+      const id = requestId({ headers: { 'x-request-id': fromDatabase } } as unknown as IncomingMessage, res, isKey);
+      expect(id).toMatch(UUID);
+      expect(headers['x-request-id']).toBe(id);
     });
   });
 });

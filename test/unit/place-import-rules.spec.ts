@@ -76,6 +76,65 @@ describe('place labels', () => {
     );
   });
 
+  it('names the hamlet, village, suburb... between the street and the town, finest first, each once', () => {
+    const steinort = {
+      housenumber: '5',
+      street: 'Steinort',
+      postcode: '9497',
+      locality: 'Triesenberg',
+      countryCode: 'LI',
+    };
+    const hierarchy = { hamlet: 'Silum', village: 'Steg', suburb: 'Steg', city: 'Vaduz' };
+    expect(placeLabel({ kind: 'address', name: 'Steinort 5', ...steinort, hierarchy })).toBe(
+      'Steinort 5, Silum, Steg, 9497 Triesenberg', // the city is the town line's; Steg once
+    );
+    // Twice the same house of a street: the template cache keeps the hierarchy apart.
+    expect(placeLabel({ kind: 'address', name: 'Steinort 5', ...steinort, hierarchy: { hamlet: 'Masescha' } })).toBe(
+      'Steinort 5, Masescha, 9497 Triesenberg',
+    );
+    // Not the street (addr:place) nor the locality or municipality again.
+    expect(
+      placeLabel({
+        kind: 'address',
+        name: 'Silum 6',
+        ...steinort,
+        housenumber: '6',
+        street: 'Silum',
+        hierarchy: { hamlet: 'Silum' },
+      }),
+    ).toBe('Silum 6, 9497 Triesenberg');
+    expect(
+      placeLabel({
+        kind: 'street',
+        name: 'Landstrasse',
+        countryCode: 'US',
+        locality: 'Springfield',
+        regionCode: 'US-IL',
+        hierarchy: { neighbourhood: 'Downtown' },
+      }),
+    ).toBe('Landstrasse, Downtown, Springfield, IL');
+    // No town line: the hierarchy ends the label.
+    expect(
+      placeLabel({
+        kind: 'address',
+        name: 'Feldweg 3',
+        housenumber: '3',
+        street: 'Feldweg',
+        countryCode: 'LI',
+        hierarchy: { village: 'Steg' },
+      }),
+    ).toBe('Feldweg 3, Steg');
+    expect(
+      placeLabel({
+        kind: 'postcode',
+        name: '9497',
+        postcode: '9497',
+        countryCode: 'LI',
+        hierarchy: { village: 'Steg' },
+      }),
+    ).toBe('9497');
+  });
+
   it('names countries in English, and nothing for unknown codes', () => {
     expect([countryName('li'), countryName('XY'), countryName('ZZ'), countryName(null)]).toEqual([
       'Liechtenstein',

@@ -33,6 +33,7 @@ const NOWHERE: PointSetting = {
   regionCode: null,
   countryCode: null,
   district: null,
+  hierarchy: null,
   street: null,
   nearPostcode: null,
   municipalityPostcode: null,
@@ -64,8 +65,9 @@ describe('what says where OpenStreetMap places lie', () => {
     expect(area({ place: 'suburb', name: 'Ebenholz' })).toEqual([
       ['place_area', null, 'Ebenholz', null, null, 'suburb'],
     ]);
-    // Towns are localities, not districts; a platform is no street.
-    expect(area({ place: 'town', name: 'Vaduz' }, POINT)).toEqual([]);
+    // Towns are localities, not districts, but the city part of the hierarchy; a platform is no street.
+    expect(area({ place: 'town', name: 'Vaduz' }, POINT)).toEqual([['place_node', null, 'Vaduz', null, null, 'town']]);
+    expect(area({ place: 'county', name: 'Oberland' }, POINT)).toEqual([]);
     expect(area({ highway: 'residential', name: 'Kirchweg' }, LINE)).toEqual([
       ['street', null, 'Kirchweg', null, null, null],
     ]);

@@ -55,7 +55,7 @@ describe('poi categories', () => {
   });
 
   it('the committed category words are what npm run gazetteer:categories writes', () => {
-    const file = join(__dirname, '..', '..', 'src', 'search', 'poi-category-terms.json');
+    const file = join(__dirname, '..', '..', 'src', 'search', 'query', 'poi-category-terms.json');
     expect(readFileSync(file, 'utf8')).toBe(renderCategoryTerms(buildCategoryTerms()));
   });
 });

@@ -1,5 +1,6 @@
-import { circleBounds, parseCoordinates } from '../../src/search/coordinates';
-import { interpretQuery } from '../../src/search/query-interpretation';
+import { circleBounds } from '../../src/search/sql/circle-bounds';
+import { parseCoordinates } from '../../src/search/query/coordinates';
+import { interpretQuery } from '../../src/search/query/query-interpretation';
 import { SearchException } from '../../src/search/search.exception';
 
 describe('parseCoordinates', () => {

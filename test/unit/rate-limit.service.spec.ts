@@ -42,6 +42,31 @@ describe('RateLimitService (in-memory counters)', () => {
     expect((await limits.recordAuthFailure('10.0.0.1')).limited).toBe(false);
   });
 
+  it('locks an address out once over the failed-auth limit, until its block ends, IPv6 by /64', async () => {
+    jest.useFakeTimers({ now: 5_000_000, doNotFake: ['nextTick', 'setImmediate'] });
+    try {
+      for (let i = 0; i < 3; i++) {
+        await limits.recordAuthFailure('2001:db8:9:9::1');
+        expect(limits.authLockout('2001:db8:9:9::1')).toBeUndefined();
+      }
+      await limits.recordAuthFailure('2001:db8:9:9::1');
+      expect(limits.authLockout('2001:db8:9:9::77')).toMatchObject({
+        limited: true,
+        remaining: 0,
+        resetSeconds: 60,
+        policy: { name: 'failed-auth', limit: 3, windowSeconds: 60 },
+      });
+      expect(limits.authLockout('2001:db8:9:8::1')).toBeUndefined();
+      expect(limits.authLockout('10.0.0.9')).toBeUndefined();
+      jest.advanceTimersByTime(59_500);
+      expect(limits.authLockout('2001:db8:9:9::1')?.resetSeconds).toBe(1);
+      jest.advanceTimersByTime(600);
+      expect(limits.authLockout('2001:db8:9:9::1')).toBeUndefined();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('keeps failed-auth and key counters apart', async () => {
     for (let i = 0; i < 4; i++) await limits.recordAuthFailure('10.0.0.2');
     expect((await limits.consumeKeyQuota(key('d'))).limited).toBe(false);

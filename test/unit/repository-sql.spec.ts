@@ -20,6 +20,8 @@ const NOT_REVIEWED: Record<string, string> = {
     "the built-in database's own upkeep before a template is handed out: CHECKPOINT and the WAL segment in use (constant statements, written out in that file)",
   'src/database/citus-layout.ts':
     'the Citus layout the migrator applies after the migrations on a coordinator with workers: constant catalogue reads and create_reference_table, written out in that file',
+  'src/database/notification-listener.ts':
+    'the listening connection: LISTEN on a constant channel name, written out in that file (its probes are sent by the owner, a repository)',
   'src/database/readonly-role.ts':
     'role DDL for `npm run db:create-readonly-role` (names are quoted: DDL takes no parameters)',
 };

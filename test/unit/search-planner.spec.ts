@@ -1,7 +1,7 @@
 import { AppValidationPipe } from '../../src/common/validation.pipe';
-import { interpretQuery } from '../../src/search/query-interpretation';
-import { planSearch, rangeWindow, sectorWindow } from '../../src/search/search-planner';
-import { SearchRequestDto } from '../../src/search/search.dto';
+import { interpretQuery } from '../../src/search/query/query-interpretation';
+import { planSearch, rangeWindow, sectorWindow } from '../../src/search/planning/search-planner';
+import { SearchRequestDto } from '../../src/search/dto/search-request.dto';
 
 const pipe = new AppValidationPipe();
 const validated = (body: object) =>

@@ -1,13 +1,9 @@
 import fc from 'fast-check';
-import { equivalentWords } from '../../src/search/abbreviations';
-import {
-  buildTextQuery,
-  collapseWhitespace,
-  locationCodeOf,
-  resultIdFor,
-  tokenize,
-  wordsWithoutNoise,
-} from '../../src/search/search-query';
+import { equivalentWords } from '../../src/search/vocabulary/abbreviations';
+import { buildTextQuery } from '../../src/search/query/text-query';
+import { collapseWhitespace, joinDottedInitials, tokenize, wordsWithoutNoise } from '../../src/search/query/tokenize';
+import { locationCodeOf } from '../../src/search/query/location-code';
+import { resultIdFor } from '../../src/search/answer/result-id';
 import { foldText } from '../../src/search/text-fold/text-fold';
 
 describe('tokenize', () => {
@@ -78,7 +74,7 @@ describe('buildTextQuery', () => {
   });
 
   it('lets abbreviations match their long forms and the other way round', () => {
-    expect(buildTextQuery('Main St')!.tsquery).toBe("'main' & ('st':* | 'street' | 'saint')");
+    expect(buildTextQuery('Main St')!.tsquery).toBe("'main' & ('st':* | 'saint' | 'sankt' | 'street')");
     expect(buildTextQuery('Main Street Springfield')!.tsqueryExact).toBe("'main' & ('street' | 'st') & 'springfield'");
     expect(buildTextQuery('Bahnhofstr. 12')!.groups[0]).toEqual(['bahnhofstr', 'bahnhofstrasse']);
     expect(buildTextQuery('Bahnhofstraße 12')!.groups[0]).toEqual(['bahnhofstrasse', 'bahnhofstr']);
@@ -92,7 +88,7 @@ describe('buildTextQuery', () => {
   it('never lets quotes or operators through', () => {
     expect(buildTextQuery("a' | b:* & !c <-> (d)")).toBeNull();
     expect(buildTextQuery("it's  b:c 7 Vaduz & Schaan")!.tsquery).toBe(
-      "'it' & ('s' | 'south') & '7' & 'vaduz' & 'schaan':*",
+      "'it' & ('s' | 'south' | 'sth') & '7' & 'vaduz' & 'schaan':*",
     );
   });
 });
@@ -100,16 +96,52 @@ describe('buildTextQuery', () => {
 describe('equivalentWords', () => {
   it('reads the abbreviation table in both directions', () => {
     expect(equivalentWords('ave').sort()).toEqual(['av', 'avenue']);
-    expect(equivalentWords('av').sort()).toEqual(['avda', 'ave', 'avenida', 'avenue']);
-    expect(equivalentWords('avenue').sort()).toEqual(['av', 'ave']);
+    expect(equivalentWords('av').sort()).toEqual(['avda', 'ave', 'avenida', 'avenue', 'avenues']);
+    expect(equivalentWords('avenue').sort()).toEqual(['av', 'ave', 'avenues']);
     expect(equivalentWords('rd')).toEqual(['road']);
     expect(equivalentWords('vaduz')).toEqual([]);
+  });
+
+  it('knows the place-name words of the abbreviation package, and the few it lacks', () => {
+    expect(equivalentWords('saint')).toEqual(['st']);
+    expect(equivalentWords('st').sort()).toEqual(['saint', 'sankt', 'street']);
+    expect(equivalentWords('ste').sort()).toEqual(['sainte']);
+    expect(equivalentWords('ft').sort()).toEqual(['fort']);
+    expect(equivalentWords('mount')).toEqual(['mt']);
+    expect(equivalentWords('mtn')).toEqual(['mountain']);
+    expect(equivalentWords('pt').sort()).toEqual(['petit', 'pnt', 'point', 'port']);
+    expect(equivalentWords('north').sort()).toEqual(['n', 'nth']);
+    expect(equivalentWords('w').sort()).toEqual(['west', 'wst']);
+  });
+
+  it('leaves out words of their own that the package lists as abbreviations', () => {
+    for (const word of ['la', 'via', 'is', 'co', 'feet']) expect(equivalentWords(word)).toEqual([]);
+  });
+
+  it('spells ae, oe and ue as the umlaut the index folds, but not after q', () => {
+    expect(equivalentWords('muenchen')).toEqual(['munchen']);
+    expect(equivalentWords('koeln')).toEqual(['koln']);
+    expect(equivalentWords('zuerich')).toEqual(['zurich']);
+    expect(equivalentWords('quebec')).toEqual([]);
+    expect(equivalentWords('avenue')).not.toContain('avenu');
   });
 
   it('expands German compound endings', () => {
     expect(equivalentWords('hauptstr')).toEqual(['hauptstrasse']);
     expect(equivalentWords('hauptstrasse')).toEqual(['hauptstr']);
     expect(equivalentWords('str').sort()).toEqual(['straat', 'strasse']);
+  });
+});
+
+describe('joinDottedInitials', () => {
+  it('writes dotted initials as the code they spell', () => {
+    expect(joinDottedInitials('Buffalo, N.Y.')).toBe('Buffalo, NY');
+    expect(joinDottedInitials('Washington D.C.')).toBe('Washington DC');
+    expect(joinDottedInitials('U.S.A')).toBe('USA');
+  });
+
+  it('leaves abbreviations of longer words alone', () => {
+    for (const t of ['St. Gallen', 'Ph.D Road', 'Str. 5', 'N. Main St']) expect(joinDottedInitials(t)).toBe(t);
   });
 });
 

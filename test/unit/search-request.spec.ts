@@ -1,8 +1,8 @@
 import { ArgumentMetadata } from '@nestjs/common';
 import { RequestException } from '../../src/common/app-exception';
 import { AppValidationPipe } from '../../src/common/validation.pipe';
-import { INCLUDES } from '../../src/search/search-filters.dto';
-import { SearchRequestDto } from '../../src/search/search.dto';
+import { INCLUDES } from '../../src/search/dto/search-filters.dto';
+import { SearchRequestDto } from '../../src/search/dto/search-request.dto';
 
 const pipe = new AppValidationPipe();
 const meta: ArgumentMetadata = { type: 'body', metatype: SearchRequestDto };
@@ -32,6 +32,22 @@ describe('search request validation', () => {
 
   it('turns control characters into spaces', async () => {
     expect((await validate({ query: 'Vaduz\u0000Herrengasse' })).query).toBe('Vaduz Herrengasse');
+  });
+
+  it.each([
+    ['a tab', '\t'],
+    ['a line break', '\r\n'],
+    ['a no-break space', '\u00a0'],
+    ['a narrow no-break space', '\u202f'],
+    ['an em space', '\u2003'],
+    ['an ideographic space', '\u3000'],
+    ['a line separator', '\u2028'],
+    ['a zero width space', '\u200b'],
+    ['a word joiner', '\u2060'],
+  ])('turns %s into a space', async (_name, space) => {
+    expect((await validate({ query: `${space}Herrengasse${space}35,${space}${space}Vaduz${space}` })).query).toBe(
+      'Herrengasse 35, Vaduz',
+    );
   });
 
   it.each([
@@ -102,7 +118,7 @@ describe('search request validation', () => {
 
   it('asks for a query when no place is given another way', async () => {
     expect((await rejection({ interactive: true })).message).toBe(
-      'query is required unless near, bbox or looking_at is given',
+      'query is required unless address, near, bbox or looking_at is given',
     );
   });
 

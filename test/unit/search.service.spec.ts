@@ -1,15 +1,17 @@
+import { RecordHistory } from '../../src/search/answer/record-history';
+import { PhotoIncludes } from '../../src/photos/photo-includes';
 import { loadConfig } from '../../src/config/app-config';
-import { SearchPlan } from '../../src/search/search-planner';
-import { SearchRequestDto } from '../../src/search/search.dto';
+import { SearchPlan } from '../../src/search/planning/search-planner';
+import { SearchRequestDto } from '../../src/search/dto/search-request.dto';
 import { SearchException } from '../../src/search/search.exception';
-import { TextQuery } from '../../src/search/search-query';
+import { TextQuery } from '../../src/search/query/text-query';
 import { PageWindow, SearchPage, SearchRepository, SearchRow } from '../../src/search/search.repository';
 import { searchRow } from '../helpers/search-rows';
 import { TextSearchPipeline } from '../../src/search/pipeline/text-search.pipeline';
 import { SearchService } from '../../src/search/search.service';
-import { Vocabulary } from '../../src/search/vocabulary-lookup';
+import { Vocabulary } from '../../src/search/vocabulary/vocabulary-lookup';
 import { PlaceMatcherService } from '../../src/search/place-matching/place-matcher.service';
-import { RecordPlaces } from '../../src/search/place-matching/record-places';
+import { RecordPlaces } from '../../src/search/answer/record-places';
 
 const row = searchRow;
 
@@ -66,12 +68,16 @@ const request = (over: Partial<SearchRequestDto> = {}) =>
   Object.assign(new SearchRequestDto(), { query: 'Herrengasse 35', ...over });
 // No gazetteer: the place-aware path is tested on a real database (test/medium/place-search.spec.ts).
 const noPlaces = { named: async () => [], misspelt: async () => [] } as unknown as PlaceMatcherService;
-const noRecordPlaces = { attach: async () => undefined } as unknown as RecordPlaces;
+const noRecordPlaces = { placesOf: async (rows: unknown[]) => rows.map(() => undefined) } as unknown as RecordPlaces;
+const noPhotos = { attach: async () => undefined } as unknown as PhotoIncludes;
+const noHistory = { attach: async () => undefined } as unknown as RecordHistory;
 const serviceWith = (repo: FakeSearchRepository) =>
   new SearchService(
     repo as unknown as SearchRepository,
     new TextSearchPipeline(repo as unknown as SearchRepository, noPlaces),
     noRecordPlaces,
+    noHistory,
+    noPhotos,
     config,
   );
 
@@ -99,6 +105,17 @@ describe('SearchService', () => {
       region_id: null,
     });
     expect(repo.methods()).toEqual(['fullText']);
+  });
+
+  it('refuses newest_per_spot on a distributed catalogue, naming it, before any statement', async () => {
+    const repo = Object.assign(new FakeSearchRepository([page(1, [row()])]), { imageryDistributed: true });
+    await expect(serviceWith(repo).search(request({ newest_per_spot: true }))).rejects.toMatchObject({
+      code: 'FILTER_UNAVAILABLE',
+      status: 400,
+      details: [{ field: 'newest_per_spot' }],
+    });
+    expect(repo.methods()).toEqual([]);
+    await expect(serviceWith(repo).search(request())).resolves.toMatchObject({ isSuccess: true });
   });
 
   it('corrects misspelt words against the vocabulary when full text finds nothing', async () => {

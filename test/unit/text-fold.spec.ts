@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { tokenize } from '../../src/search/search-query';
+import { tokenize } from '../../src/search/query/tokenize';
 import { adoptDatabaseFolds, foldText } from '../../src/search/text-fold/text-fold';
 
 // foldText is lis_normalize (lower(unaccent(text))) in TypeScript; test/medium/text-normalization.spec.ts

@@ -1,5 +1,5 @@
-import { buildTextQuery } from '../../src/search/search-query';
-import { allowedTypos, correctQuery, editDistance, wordsToCorrect } from '../../src/search/typo-correction';
+import { buildTextQuery } from '../../src/search/query/text-query';
+import { allowedTypos, correctQuery, editDistance, wordsToCorrect } from '../../src/search/vocabulary/typo-correction';
 
 describe('editDistance', () => {
   it('counts insertions, deletions, substitutions and neighbour swaps as one each', () => {
@@ -59,7 +59,7 @@ describe('correctQuery', () => {
       buildTextQuery('Stret Main')!,
       new Map([['stret', ['stretch', 'street', 'streets']]]),
     )!;
-    expect(corrected.groups[0]).toEqual(['stret', 'street', 'st', 'stretch', 'streets']);
+    expect(corrected.groups[0]).toEqual(['stret', 'street', 'st', 'stretch', 'streets', 'sts']);
   });
 
   it('measures the allowance by the longer word: a dropped ß is one typo', () => {

@@ -5,7 +5,7 @@ import {
   VOCABULARY_WORD,
   vocabularyWordFunctionBody,
   vocabularyWordFunctionStatement,
-} from '../../src/search/vocabulary-word';
+} from '../../src/search/vocabulary/vocabulary-word';
 
 // The database's lis_vocabulary_word as the migrations leave it (npm run sql:functions writes the file;
 // the medium spec database-functions.spec.ts fails when the file and a migrated database differ).

@@ -19,6 +19,9 @@ describe('web page place text', () => {
   it('says how far an address is and how well a still image faces it', () => {
     expect(sentence(address(12.4, 8.4))).toBe('12 m from Herrengasse 35, 9490 Vaduz, facing it (8°)');
     expect(sentence(address(12, 30))).toBe('12 m from Herrengasse 35, 9490 Vaduz, facing it (30°)');
+    // The service's one facing angle: a record the ranking takes as showing the address faces it here too.
+    expect(sentence(address(12, 45))).toBe('12 m from Herrengasse 35, 9490 Vaduz, facing it (45°)');
+    expect(sentence(address(12, 45.4))).toBe('12 m from Herrengasse 35, 9490 Vaduz, turned 45° from it');
     expect(sentence(address(30, 62.5))).toBe('30 m from Herrengasse 35, 9490 Vaduz, turned 63° from it');
     expect(sentence(address(30, 90))).toBe('30 m from Herrengasse 35, 9490 Vaduz, turned 90° from it');
     expect(sentence(address(10, 180))).toBe('10 m from Herrengasse 35, 9490 Vaduz, facing away (180°)');

@@ -187,5 +187,8 @@ describe('web page search state', () => {
     expect(displayImageUrl('http://localhost:9000/photos/a.jpg', 'http://demo.example:3000')).toBe(
       'http://localhost:9000/photos/a.jpg',
     );
+    expect(displayImageUrl(`http://localhost:3000/images/${id}/sd.jpg`, 'http://demo.example:3000')).toBe(
+      `http://demo.example:3000/images/${id}/sd.jpg`,
+    );
   });
 });

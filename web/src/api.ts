@@ -15,6 +15,20 @@ export interface ImageryRecord {
   match?: { kind: 'exact' | 'prefix' | 'partial' | 'corrected' | 'nearby' | 'fallback' | 'filter' };
 }
 
+/** What GET /images/{id}?include=heading,camera,sequence,history adds to a record (the viewer's). */
+export interface ViewedRecord extends ImageryRecord {
+  /** Degrees from north; null for a record that faces nothing. */
+  heading: number | null;
+  /** A photo's camera; null for a record not made from a photo. */
+  camera: { make: string | null; model: string | null; projection: 'equirectangular' | 'perspective' } | null;
+  /** The photo's place in its sequence; null for a record not made from a photo. */
+  sequence: { id: string; index: number; previous: string | null; next: string | null } | null;
+  /** The other dates at its spot, newest first. */
+  history: Array<{ id: string; date: string; image: string }>;
+}
+
+export const VIEWER_INCLUDES = ['heading', 'camera', 'sequence', 'history'] as const;
+
 /** With include: ["interpretation"]: how the query was read. */
 export interface Interpretation {
   kind: 'text' | 'coordinates' | 'plus_code' | 'location_code';
@@ -75,26 +89,42 @@ export class ApiError extends Error {
 }
 
 export async function search(key: string, body: SearchRequestBody, signal?: AbortSignal): Promise<SearchResponse> {
-  let res: Response;
-  try {
-    res = await fetch('/search', {
+  const request = () =>
+    fetch('/search', {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': key },
       body: JSON.stringify(body),
       signal,
     });
+  return answer<SearchResponse>(request, (payload) => payload.isSuccess === true);
+}
+
+// The API's answer, or its error as an ApiError (a network failure too; an abort is passed on).
+async function answer<T>(request: () => Promise<Response>, isAnswer: (payload: Record<string, unknown>) => boolean) {
+  let res: Response;
+  try {
+    res = await request();
   } catch (e) {
     if ((e as Error).name === 'AbortError') throw e;
     throw new ApiError(0, 'NETWORK_ERROR', 'The service could not be reached. Is it running?');
   }
   const payload = await res.json().catch(() => null);
-  if (res.ok && payload?.isSuccess) return payload as SearchResponse;
+  if (res.ok && payload && isAnswer(payload)) return payload as T;
   const error = payload?.error;
   throw new ApiError(
     res.status,
     error?.code ?? 'UNKNOWN',
     error?.message ?? `The service answered ${res.status}`,
     error?.details,
+  );
+}
+
+// One record by id (GET /images/{id}), with what the viewer shows of it.
+export async function viewedRecord(key: string, id: string, signal?: AbortSignal): Promise<ViewedRecord> {
+  const path = `/images/${encodeURIComponent(id)}?include=${VIEWER_INCLUDES.join(',')}`;
+  return answer<ViewedRecord>(
+    () => fetch(path, { headers: { 'x-api-key': key }, signal }),
+    (p) => 'id' in p,
   );
 }
 

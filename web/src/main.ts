@@ -1,6 +1,7 @@
 import 'maplibre-gl/dist/maplibre-gl.css';
 import './styles.css';
 import { ImageryRecord, pageConfig, search, SearchResponse } from './api';
+import { showDemoExamples } from './demo-examples';
 import { attachFilters } from './filters-view';
 import { attachKeyPanel } from './key-panel';
 import { createMapView, MapView } from './map-view';
@@ -20,6 +21,7 @@ import {
   withQuery,
 } from './search-state';
 import { attachSuggestions } from './suggestions';
+import { createViewer } from './viewer';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -48,8 +50,6 @@ const ui = {
 
 const outcome = createOutcomeView(ui);
 
-const DEMO_EXAMPLES = ['Beverly Hills', 'Springfield', 'Paris', '10001'];
-
 let state: SearchState = stateFromUrl(location.search);
 let running: AbortController | undefined;
 let pageTotal = 0;
@@ -67,6 +67,8 @@ const mapEvents = {
     if (state.filters.near) ui.searchHere.hidden = false;
   },
 };
+
+const viewer = createViewer({ key: () => keys.key(), viewing: () => map?.viewing ?? null });
 
 function highlight(id: string | null): HTMLElement | null {
   map?.highlight(id);
@@ -198,6 +200,7 @@ function showResponse(response: SearchResponse): void {
       highlight(id);
       map?.focusRecord(id);
     },
+    onOpen: (record, opener) => viewer.open(record, opener),
   });
   // Coordinates or a plus code: the circle searched, so even finding nothing shows where was looked.
   const searched =
@@ -224,7 +227,7 @@ function widenRadius(radiusM: number): void {
 }
 
 function showError(error: Error): void {
-  renderResults(ui.results, [], 1, { onHover: () => undefined, onShowOnMap: () => undefined });
+  renderResults(ui.results, [], 1, { onHover: () => undefined, onShowOnMap: () => undefined, onOpen: () => undefined });
   map?.showResults([], 1);
   map?.showSearchPoint(null);
   if (outcome.showError(error)) keys.open();
@@ -274,21 +277,12 @@ async function start(): Promise<void> {
   restoreNear();
   await showFilters(); // a shared URL's region is checked before its search runs
   keys.offerDemoKey(config.demoKey);
-  if (config.demoKey) {
-    ui.examples.hidden = false;
-    for (const example of DEMO_EXAMPLES) {
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.className = 'chip';
-      button.textContent = example;
-      button.addEventListener('click', () => {
-        ui.query.value = example;
-        state = withQuery(state, example);
-        void runSearch(true);
-      });
-      ui.examples.append(button);
-    }
-  }
+  if (config.demoKey)
+    showDemoExamples(ui.examples, (example) => {
+      ui.query.value = example;
+      state = withQuery(state, example);
+      void runSearch(true);
+    });
   document.body.dataset.ready = 'true';
   if (hasSearch(state)) await runSearch(false);
   else if (!keys.key()) {

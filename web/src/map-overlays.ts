@@ -3,6 +3,7 @@ import type { FeatureCollection, Point, Polygon } from 'geojson';
 import type { ImageryRecord } from './api';
 import { labelImage } from './map-images';
 import type { Near } from './search-state';
+import { EARTH_RADIUS_M } from './earth';
 
 // The GeoJSON layers the search draws on the map (web/src/map-view.ts), and their data.
 
@@ -63,8 +64,7 @@ export function placeLabels(records: ImageryRecord[]): FeatureCollection<Point> 
 
 // A geodesic circle as a 64-sided polygon, for the "near the map centre" area.
 export function circle({ lat, lon, radiusM }: Near): FeatureCollection<Polygon> {
-  const R = 6_371_008.8;
-  const d = radiusM / R;
+  const d = radiusM / EARTH_RADIUS_M;
   const φ1 = (lat * Math.PI) / 180;
   const λ1 = (lon * Math.PI) / 180;
   const ring: [number, number][] = [];
@@ -78,4 +78,10 @@ export function circle({ lat, lon, radiusM }: Near): FeatureCollection<Polygon> 
     type: 'FeatureCollection',
     features: [{ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [ring] } }],
   };
+}
+
+// The zoom at which a circle of radiusM around latitude lat fills roughly a side of `side` pixels.
+export function circleZoom(lat: number, radiusM: number, side: number): number {
+  const metresPerPixelAtZoom0 = (40_075_016 * Math.cos((lat * Math.PI) / 180)) / 512;
+  return Math.log2((metresPerPixelAtZoom0 * side) / (2.6 * radiusM));
 }

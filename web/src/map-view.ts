@@ -13,8 +13,10 @@ import { attachCoverage, OWN_STYLE_URL } from './map-coverage';
 import { addFootprintLayer, addLeader, FOOTPRINT_SOURCE, footprints, spreadOffsets } from './map-footprints';
 import { attachMapImages } from './map-images';
 import { markerElement, placeElement, searchPinElement } from './map-markers';
-import { addOverlays, circle, EMPTY, placeLabels } from './map-overlays';
+import { attachViewing, ViewingMarker } from './map-viewing';
+import { addOverlays, circle, circleZoom, EMPTY, placeLabels } from './map-overlays';
 import type { Near } from './search-state';
+import { METRES_PER_DEGREE } from './earth';
 
 // The map worker is copied next to the bundle by web/build.mjs.
 setWorkerUrl(new URL('./maplibre-gl-worker.mjs', import.meta.url).href);
@@ -44,6 +46,8 @@ export interface MapView {
   showNear(near: Near | null): void;
   /** A pin at the point searched (coordinates or a plus code), or none. */
   showSearchPoint(point: { lat: number; lon: number } | null): void;
+  /** The image the viewer shows, followed. */
+  viewing: ViewingMarker;
 }
 
 export interface MapOptions {
@@ -70,21 +74,13 @@ export function createMapView(container: HTMLElement, events: MapEvents, options
   const setData = dataSetter(map);
 
   return {
+    viewing: attachViewing(map, maxZoom, reducedMotion),
     showResults(records, firstNumber) {
       for (const { marker } of [...markers.values(), ...places.values()]) marker.remove();
       const bounds = new LngLatBounds();
       const { links, nearPlace } = placeLinks(records, bounds);
       placeOf = new Map(records.flatMap((r) => (r.place ? [[r.id, r.place.id] as [string, string]] : [])));
-      // The places the results belong to, each once, under the result markers.
-      places = new Map();
-      for (const place of records.flatMap((r) => (r.place ? [r.place] : []))) {
-        if (places.has(place.id)) continue;
-        const element = placeElement(place);
-        const marker = new Marker({ element, anchor: 'left', offset: [-6, 0] })
-          .setLngLat([place.lon, place.lat])
-          .addTo(map);
-        places.set(place.id, { marker, element });
-      }
+      places = placeMarkers(map, records);
       // One place names itself; among several, a place's name shows while one of its results is active.
       container.classList.toggle('one-place', places.size === 1);
       setData('place-links', links);
@@ -120,10 +116,7 @@ export function createMapView(container: HTMLElement, events: MapEvents, options
     },
 
     jumpTo(lat, lon, radiusM) {
-      // Zoom so the circle fills roughly the map's shorter side.
-      const metresPerPixelAtZoom0 = (40_075_016 * Math.cos((lat * Math.PI) / 180)) / 512;
-      const side = Math.min(container.clientWidth, container.clientHeight) || 400;
-      const zoom = Math.log2((metresPerPixelAtZoom0 * side) / (2.6 * radiusM));
+      const zoom = circleZoom(lat, radiusM, Math.min(container.clientWidth, container.clientHeight) || 400);
       map.jumpTo({ center: [lon, lat], zoom: Math.min(maxZoom, 16, Math.max(1, zoom)) });
     },
 
@@ -141,6 +134,23 @@ export function createMapView(container: HTMLElement, events: MapEvents, options
         : null;
     },
   };
+}
+
+// The places the results belong to, each once, under the result markers.
+function placeMarkers(
+  map: MapLibreMap,
+  records: ImageryRecord[],
+): Map<string, { marker: Marker; element: HTMLElement }> {
+  const places = new Map<string, { marker: Marker; element: HTMLElement }>();
+  for (const place of records.flatMap((r) => (r.place ? [r.place] : []))) {
+    if (places.has(place.id)) continue;
+    const element = placeElement(place);
+    const marker = new Marker({ element, anchor: 'left', offset: [-6, 0] })
+      .setLngLat([place.lon, place.lat])
+      .addTo(map);
+    places.set(place.id, { marker, element });
+  }
+  return places;
 }
 
 // The search's sources exist once the style has loaded (it is fetched): data set before then waits,
@@ -272,7 +282,7 @@ function frameResults(
   { area, maxZoom, nearPlace }: { area: Near | null; maxZoom: number; nearPlace: boolean },
 ): void {
   if (area) {
-    const dLat = area.radiusM / 111_320;
+    const dLat = area.radiusM / METRES_PER_DEGREE;
     const dLon = dLat / Math.max(0.01, Math.cos((area.lat * Math.PI) / 180));
     bounds.extend([area.lon - dLon, area.lat - dLat]).extend([area.lon + dLon, area.lat + dLat]);
   }

@@ -1,3 +1,5 @@
+import { FACING_HALF_ANGLE_DEG } from '../../src/common/facing';
+
 // How a result names the place it belongs to (the API's `place`, with include: ["place"]).
 // No DOM here, so the wording is unit-tested without a browser (test/unit/web-place-text.spec.ts).
 
@@ -18,9 +20,9 @@ export interface PlaceText {
   after: string;
 }
 
-// Within this many degrees of the bearing to the address, the camera is taken to face it; past 90°
-// the address is behind it. Between the two the address is at the edge of a typical field of view.
-export const FACING_MAX_DEG = 30;
+// Within FACING_HALF_ANGLE_DEG of the bearing to the address the camera faces it (the service's one
+// rule, which also ranks such a record as showing the address); past 90° the address is behind it.
+// Between the two the address is at the edge of the image or outside it.
 export const SIDEWAYS_MAX_DEG = 90;
 
 export function formatMetres(m: number): string {
@@ -54,7 +56,7 @@ function view(offset: number | undefined, interactive: boolean): string {
   if (interactive) return ', a 360° view';
   if (offset === undefined) return '';
   const deg = Math.round(offset);
-  if (offset <= FACING_MAX_DEG) return `, facing it (${deg}°)`;
+  if (offset <= FACING_HALF_ANGLE_DEG) return `, facing it (${deg}°)`;
   if (offset <= SIDEWAYS_MAX_DEG) return `, turned ${deg}° from it`;
   return `, facing away (${deg}°)`;
 }

@@ -23,28 +23,9 @@ export function attachRegionPicker(
   region: HTMLSelectElement,
   onChange: () => void,
 ): RegionPicker {
-  let countries: Promise<CountryOption[]> | undefined;
-  const regions = new Map<string, Promise<RegionOption[]>>();
+  const { loadCountries, loadRegions } = regionLists(country);
   // Each show or choice takes a turn; a list that arrives after a newer turn leaves the controls alone.
   let turn = 0;
-
-  const loadCountries = () => {
-    countries ??= regionCountries().then((list) => {
-      country.append(...list.map((c) => new Option(`${c.name} (${c.code})`, c.code)));
-      return list;
-    });
-    countries.catch(() => (countries = undefined)); // try again next time
-    return countries;
-  };
-  const loadRegions = (code: string) => {
-    let list = regions.get(code);
-    if (!list) {
-      list = countryRegions(code);
-      regions.set(code, list);
-      list.catch(() => regions.delete(code));
-    }
-    return list;
-  };
 
   const fillRegions = (list: RegionOption[], chosen = '') => showRegions(region, list, chosen);
   const clearRegions = () => showRegions(region, [], '');
@@ -96,6 +77,35 @@ export function attachRegionPicker(
       } catch {
         return code;
       }
+    },
+  };
+}
+
+// The two lists, each fetched once when first asked for (again after a failure); the countries are
+// added to the country select as they arrive.
+function regionLists(country: HTMLSelectElement): {
+  loadCountries(): Promise<CountryOption[]>;
+  loadRegions(code: string): Promise<RegionOption[]>;
+} {
+  let countries: Promise<CountryOption[]> | undefined;
+  const regions = new Map<string, Promise<RegionOption[]>>();
+  return {
+    loadCountries() {
+      countries ??= regionCountries().then((list) => {
+        country.append(...list.map((c) => new Option(`${c.name} (${c.code})`, c.code)));
+        return list;
+      });
+      countries.catch(() => (countries = undefined)); // try again next time
+      return countries;
+    },
+    loadRegions(code) {
+      let list = regions.get(code);
+      if (!list) {
+        list = countryRegions(code);
+        regions.set(code, list);
+        list.catch(() => regions.delete(code));
+      }
+      return list;
     },
   };
 }

@@ -1,10 +1,13 @@
 import type { ImageryRecord } from './api';
+import { cardImageUrl } from './image-urls';
 import { placeText } from './place-text';
 import { displayImageUrl, headingOf } from './search-state';
 
 export interface ResultEvents {
   onHover(id: string | null): void;
   onShowOnMap(id: string): void;
+  /** The card's image (or the card) was chosen: open the viewer; focus returns to `opener`. */
+  onOpen(record: ImageryRecord, opener: HTMLElement): void;
 }
 
 const el = <K extends keyof HTMLElementTagNameMap>(
@@ -38,13 +41,13 @@ function resultItem(record: ImageryRecord, number: number, events: ResultEvents)
   const li = el('li', 'result');
   li.dataset.id = record.id;
 
-  const thumb = el('a', 'thumb');
-  thumb.href = displayImageUrl(record.image, location.origin);
-  thumb.target = '_blank';
-  thumb.rel = 'noopener noreferrer';
-  thumb.setAttribute('aria-label', `Open the image of ${record.address} in a new tab`);
+  const thumb = el('button', 'thumb');
+  thumb.type = 'button';
+  thumb.setAttribute('aria-haspopup', 'dialog');
+  thumb.setAttribute('aria-label', `View the image of ${record.address}`);
+  thumb.addEventListener('click', () => events.onOpen(record, thumb));
   const img = el('img');
-  img.src = thumb.href;
+  img.src = cardImageUrl(displayImageUrl(record.image, location.origin), record.interactive);
   img.alt = '';
   img.loading = 'lazy';
   img.decoding = 'async';
@@ -88,6 +91,10 @@ function resultItem(record: ImageryRecord, number: number, events: ResultEvents)
   }
   li.append(thumb, body);
 
+  // A click anywhere on the card but its buttons opens the viewer too (the keyboard's way is the image's button).
+  li.addEventListener('click', (e) => {
+    if (!(e.target as Element).closest('button, a')) events.onOpen(record, thumb);
+  });
   li.addEventListener('mouseenter', () => events.onHover(record.id));
   li.addEventListener('mouseleave', () => events.onHover(null));
   li.addEventListener('focusin', () => events.onHover(record.id));

@@ -215,8 +215,9 @@ export function headingOf(compass: string): number | null {
   return abbr && isCompassPoint(abbr) ? HEADINGS[abbr] : null;
 }
 
-// Demo images are drawn by this service; when IMAGE_BASE_URL was left at its localhost default and the
-// page is opened from another host, load them from the page's own origin. Other URLs are kept as given.
+// Demo images and photos' images are served by this service; when IMAGE_BASE_URL was left at its
+// localhost default and the page is opened from another host, load them from the page's own origin.
+// Other URLs are kept as given.
 export function displayImageUrl(image: string, pageOrigin: string): string {
   let url: URL;
   try {
@@ -225,7 +226,7 @@ export function displayImageUrl(image: string, pageOrigin: string): string {
     return image;
   }
   const local = url.hostname === 'localhost' || url.hostname === '127.0.0.1' || url.hostname === '[::1]';
-  if (local && url.origin !== pageOrigin && url.pathname.startsWith('/demo-images/')) {
+  if (local && url.origin !== pageOrigin && /^\/(demo-images|images)\//.test(url.pathname)) {
     return `${pageOrigin}${url.pathname}`;
   }
   return url.href;

@@ -10,8 +10,7 @@ export interface SuggestionSource {
 
 // An ARIA 1.2 combobox: the list follows typing, arrows move through it, Enter picks, Escape closes.
 export function attachSuggestions(input: HTMLInputElement, listbox: HTMLUListElement, source: SuggestionSource) {
-  let timer: number | undefined;
-  let inFlight: AbortController | undefined;
+  const latest = latestSuggestions(source.fetch.bind(source));
   let options: ImageryRecord[] = [];
   let active = -1;
 
@@ -20,12 +19,6 @@ export function attachSuggestions(input: HTMLInputElement, listbox: HTMLUListEle
     input.setAttribute('aria-expanded', 'false');
     input.removeAttribute('aria-activedescendant');
     active = -1;
-  };
-
-  const cancel = () => {
-    window.clearTimeout(timer);
-    inFlight?.abort();
-    inFlight = undefined;
   };
 
   const setActive = (index: number) => {
@@ -61,19 +54,18 @@ export function attachSuggestions(input: HTMLInputElement, listbox: HTMLUListEle
   };
 
   input.addEventListener('input', () => {
-    cancel();
+    latest.cancel();
     const query = input.value.trim();
     if (query.length < MIN_CHARS) return close();
-    timer = window.setTimeout(async () => {
-      const controller = new AbortController();
-      inFlight = controller;
-      try {
-        options = await source.fetch(query, controller.signal);
-        if (inFlight === controller) render();
-      } catch {
-        if (inFlight === controller) close(); // errors show when the full search runs
-      }
-    }, DEBOUNCE_MS);
+    // A failed fetch closes the list: errors show when the full search runs.
+    latest.request(
+      query,
+      (records) => {
+        options = records;
+        render();
+      },
+      close,
+    );
   });
 
   input.addEventListener('keydown', (e) => {
@@ -91,8 +83,39 @@ export function attachSuggestions(input: HTMLInputElement, listbox: HTMLUListEle
   return {
     // A full search replaces whatever the list was about to show.
     dismiss() {
-      cancel();
+      latest.cancel();
       close();
+    },
+  };
+}
+
+// The suggestions of the latest query, fetched once typing pauses for DEBOUNCE_MS: a request or a
+// cancel drops whatever an earlier request was about to answer.
+function latestSuggestions(fetch: SuggestionSource['fetch']): {
+  request(query: string, answer: (records: ImageryRecord[]) => void, fail: () => void): void;
+  cancel(): void;
+} {
+  let timer: number | undefined;
+  let inFlight: AbortController | undefined;
+  const cancel = () => {
+    window.clearTimeout(timer);
+    inFlight?.abort();
+    inFlight = undefined;
+  };
+  return {
+    cancel,
+    request(query, answer, fail) {
+      cancel();
+      timer = window.setTimeout(async () => {
+        const controller = new AbortController();
+        inFlight = controller;
+        try {
+          const records = await fetch(query, controller.signal);
+          if (inFlight === controller) answer(records);
+        } catch {
+          if (inFlight === controller) fail();
+        }
+      }, DEBOUNCE_MS);
     },
   };
 }

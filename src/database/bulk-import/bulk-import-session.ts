@@ -133,9 +133,9 @@ export abstract class BulkImportSession<R, S extends SessionSql> {
   // After a change: fresh column statistics (the planner reads them, and search's catalogue size), and
   // the GIN indexes' pending lists merged into the indexes. Both are autovacuum's work, which may take
   // minutes to come (the built-in database has none); until then every text search reads the whole
-  // pending list (up to gin_pending_list_limit), many times slower than the merged index (docs/benchmarks.md, figures behind the code).
-  // Only the indexes
-  // the importing role owns can be merged (PostgreSQL's rule); autovacuum merges the others.
+  // pending list (up to gin_pending_list_limit), many times slower than the merged index
+  // (docs/benchmarks.md#fig-analyze-after-import). Only the indexes the importing role owns can be
+  // merged (PostgreSQL's rule); autovacuum merges the others.
   @GenerateSql()
   async analyze(): Promise<void> {
     if (this.options.dryRun) return;

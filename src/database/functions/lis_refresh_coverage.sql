@@ -5,8 +5,6 @@ CREATE OR REPLACE FUNCTION public.lis_refresh_coverage()
  LANGUAGE plpgsql
 AS $function$
 DECLARE
-  world CONSTANT float8 := 40075016.685578488;
-  origin CONSTANT float8 := -20037508.342789244;
   cells bigint := 0;
   added bigint;
 BEGIN
@@ -25,8 +23,7 @@ BEGIN
   INSERT INTO coverage_cells_next (zoom, geom, count, image_id, heading, interactive, captured_at)
   SELECT DISTINCT ON (cy, cx) 16, p, count(*) OVER (PARTITION BY cy, cx ORDER BY captured_at DESC, id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING),
          id, heading, interactive, captured_at
-  FROM (SELECT floor((ST_X(q.p) - origin) / (world / (2 ^ 16 * 64)))::int AS cx,
-               floor((-origin - ST_Y(q.p)) / (world / (2 ^ 16 * 64)))::int AS cy, q.*
+  FROM (SELECT (lis_coverage_cell(16, ST_X(q.p), ST_Y(q.p))).*, q.*
         FROM (SELECT ST_Transform(location, 3857) AS p, id, heading, interactive, captured_at FROM imagery) q) i
   ORDER BY cy, cx, captured_at DESC, id;
   GET DIAGNOSTICS added = ROW_COUNT;
@@ -35,8 +32,7 @@ BEGIN
   SELECT DISTINCT ON (cy, cx) 15, geom,
          sum(count) OVER (PARTITION BY cy, cx ORDER BY captured_at DESC, image_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING),
          image_id, heading, interactive, captured_at
-  FROM (SELECT floor((ST_X(geom) - origin) / (world / (2 ^ 15 * 64)))::int AS cx,
-               floor((-origin - ST_Y(geom)) / (world / (2 ^ 15 * 64)))::int AS cy, c.*
+  FROM (SELECT (lis_coverage_cell(15, ST_X(geom), ST_Y(geom))).*, c.*
         FROM coverage_cells_next c WHERE zoom = 16) i
   ORDER BY cy, cx, captured_at DESC, image_id;
   GET DIAGNOSTICS added = ROW_COUNT;

@@ -5,8 +5,6 @@ CREATE OR REPLACE FUNCTION public.lis_update_coverage(full_above double precisio
  LANGUAGE plpgsql
 AS $function$
 DECLARE
-  world CONSTANT float8 := 40075016.685578488;
-  origin CONSTANT float8 := -20037508.342789244;
   touched bigint;
   catalogue float8;
 BEGIN
@@ -16,10 +14,9 @@ BEGIN
   WITH taken AS (DELETE FROM coverage_touched RETURNING location)
   INSERT INTO coverage_touched_now SELECT location FROM taken;
   GET DIAGNOSTICS touched = ROW_COUNT;
-  -- The zoom 16 cells touched (as the full rebuild's floor() puts the images in them).
+  -- The zoom 16 cells touched.
   CREATE TEMPORARY TABLE coverage_keys ON COMMIT DROP AS
-  SELECT DISTINCT floor((ST_X(p) - origin) / (world / (2 ^ 16 * 64)))::int AS cx,
-                  floor((-origin - ST_Y(p)) / (world / (2 ^ 16 * 64)))::int AS cy
+  SELECT DISTINCT (lis_coverage_cell(16, ST_X(p), ST_Y(p))).*
   FROM (SELECT ST_Transform(location, 3857) AS p FROM coverage_touched_now WHERE location IS NOT NULL) t;
   SELECT coalesce(sum(count), 0) INTO catalogue FROM coverage_cells WHERE zoom = 0;
   -- The built-in database (PGlite) rebuilds always: its PostGIS fails to estimate a join on `&&`

@@ -4,21 +4,16 @@ CREATE OR REPLACE FUNCTION public.lis_update_coverage_15()
  RETURNS bigint
  LANGUAGE plpgsql
 AS $function$
-DECLARE
-  world CONSTANT float8 := 40075016.685578488;
-  origin CONSTANT float8 := -20037508.342789244;
 BEGIN
   CREATE TEMPORARY TABLE coverage_keys ON COMMIT DROP AS
-  SELECT DISTINCT floor((ST_X(geom) - origin) / (world / (2 ^ 15 * 64)))::int AS cx,
-                  floor((-origin - ST_Y(geom)) / (world / (2 ^ 15 * 64)))::int AS cy
+  SELECT DISTINCT (lis_coverage_cell(15, ST_X(geom), ST_Y(geom))).*
   FROM coverage_changed;
   ANALYZE coverage_keys;
   CREATE TEMPORARY TABLE coverage_new ON COMMIT DROP AS
   SELECT DISTINCT ON (i.cy, i.cx) i.cx::float8 AS kx, i.cy::float8 AS ky, i.geom,
          sum(i.count) OVER (PARTITION BY i.cy, i.cx) AS count, i.image_id, i.heading, i.interactive, i.captured_at
   FROM coverage_keys k CROSS JOIN LATERAL (
-    SELECT floor((ST_X(c.geom) - origin) / (world / (2 ^ 15 * 64)))::int AS cx,
-           floor((-origin - ST_Y(c.geom)) / (world / (2 ^ 15 * 64)))::int AS cy, c.*
+    SELECT (lis_coverage_cell(15, ST_X(c.geom), ST_Y(c.geom))).*, c.*
     FROM coverage_cells c WHERE c.zoom = 16 AND c.geom && lis_coverage_cell_box(15, k.cx, k.cy)) i
   WHERE i.cx = k.cx AND i.cy = k.cy
   ORDER BY i.cy, i.cx, i.captured_at DESC, i.image_id;
@@ -26,9 +21,9 @@ BEGIN
   SELECT c.ctid AS row_id, k.cx::float8 AS kx, k.cy::float8 AS ky, c.geom, c.count, c.image_id, c.heading,
          c.interactive, c.captured_at
   FROM coverage_keys k CROSS JOIN LATERAL (
-    SELECT c.ctid, c.* FROM coverage_cells c WHERE c.zoom = 15 AND c.geom && lis_coverage_cell_box(15, k.cx, k.cy)) c
-  WHERE floor((ST_X(c.geom) - origin) / (world / (2 ^ 15 * 64)))::int = k.cx
-    AND floor((-origin - ST_Y(c.geom)) / (world / (2 ^ 15 * 64)))::int = k.cy;
+    SELECT c.ctid, (lis_coverage_cell(15, ST_X(c.geom), ST_Y(c.geom))).*, c.*
+    FROM coverage_cells c WHERE c.zoom = 15 AND c.geom && lis_coverage_cell_box(15, k.cx, k.cy)) c
+  WHERE c.cx = k.cx AND c.cy = k.cy;
   DROP TABLE coverage_keys;
   RETURN lis_apply_coverage_cells(15);
 END $function$;

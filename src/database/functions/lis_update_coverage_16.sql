@@ -4,16 +4,12 @@ CREATE OR REPLACE FUNCTION public.lis_update_coverage_16()
  RETURNS bigint
  LANGUAGE plpgsql
 AS $function$
-DECLARE
-  world CONSTANT float8 := 40075016.685578488;
-  origin CONSTANT float8 := -20037508.342789244;
 BEGIN
   CREATE TEMPORARY TABLE coverage_new ON COMMIT DROP AS
   SELECT DISTINCT ON (i.cy, i.cx) i.cx::float8 AS kx, i.cy::float8 AS ky, i.p AS geom,
          count(*) OVER (PARTITION BY i.cy, i.cx) AS count, i.id AS image_id, i.heading, i.interactive, i.captured_at
   FROM coverage_keys k CROSS JOIN LATERAL (
-    SELECT floor((ST_X(q.p) - origin) / (world / (2 ^ 16 * 64)))::int AS cx,
-           floor((-origin - ST_Y(q.p)) / (world / (2 ^ 16 * 64)))::int AS cy, q.*
+    SELECT (lis_coverage_cell(16, ST_X(q.p), ST_Y(q.p))).*, q.*
     FROM (SELECT ST_Transform(m.location, 3857) AS p, m.id, m.heading, m.interactive, m.captured_at
           FROM imagery m WHERE m.location && ST_Transform(lis_coverage_cell_box(16, k.cx, k.cy), 4326)) q) i
   WHERE i.cx = k.cx AND i.cy = k.cy
@@ -22,9 +18,9 @@ BEGIN
   SELECT c.ctid AS row_id, k.cx::float8 AS kx, k.cy::float8 AS ky, c.geom, c.count, c.image_id, c.heading,
          c.interactive, c.captured_at
   FROM coverage_keys k CROSS JOIN LATERAL (
-    SELECT c.ctid, c.* FROM coverage_cells c WHERE c.zoom = 16 AND c.geom && lis_coverage_cell_box(16, k.cx, k.cy)) c
-  WHERE floor((ST_X(c.geom) - origin) / (world / (2 ^ 16 * 64)))::int = k.cx
-    AND floor((-origin - ST_Y(c.geom)) / (world / (2 ^ 16 * 64)))::int = k.cy;
+    SELECT c.ctid, (lis_coverage_cell(16, ST_X(c.geom), ST_Y(c.geom))).*, c.*
+    FROM coverage_cells c WHERE c.zoom = 16 AND c.geom && lis_coverage_cell_box(16, k.cx, k.cy)) c
+  WHERE c.cx = k.cx AND c.cy = k.cy;
   DROP TABLE coverage_keys;
   RETURN lis_apply_coverage_cells(16);
 END $function$;

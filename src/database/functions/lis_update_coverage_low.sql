@@ -4,15 +4,12 @@ CREATE OR REPLACE FUNCTION public.lis_update_coverage_low(z integer)
  RETURNS bigint
  LANGUAGE plpgsql
 AS $function$
-DECLARE
-  world CONSTANT float8 := 40075016.685578488;
-  origin CONSTANT float8 := -20037508.342789244;
 BEGIN
   CREATE TEMPORARY TABLE coverage_keys ON COMMIT DROP AS
-  SELECT ST_X(p) AS kx, ST_Y(p) AS ky, (array_agg(p))[1] AS p, sum(delta) AS delta
-  FROM (SELECT ST_SnapToGrid(geom, origin + world / (2 ^ z * 64) / 2, origin + world / (2 ^ z * 64) / 2,
-                             world / (2 ^ z * 64), world / (2 ^ z * 64)) AS p, delta FROM coverage_changed) c
-  GROUP BY 1, 2 HAVING sum(delta) <> 0;
+  SELECT ST_X(p) AS kx, ST_Y(p) AS ky, p, delta
+  FROM (SELECT lis_coverage_cell_centre(z, cx, cy) AS p, sum(delta) AS delta
+        FROM (SELECT (lis_coverage_cell(z, ST_X(geom), ST_Y(geom))).*, delta FROM coverage_changed) c
+        GROUP BY cx, cy HAVING sum(delta) <> 0) d;
   ANALYZE coverage_keys;
   EXECUTE format($sql$
     CREATE TEMPORARY TABLE coverage_old ON COMMIT DROP AS

@@ -1,7 +1,7 @@
 // The nearest locality of many rows at once. The rule is nearest('locality')'s in imagery-place-link.repository.ts:
 // of the KNN_CANDIDATES localities nearest by planar distance in degrees, the nearest on the sphere.
 // Looked up row by row, a KNN walk of the locality index was most of the linking time of an import
-// (docs/benchmarks.md, figures behind the code); records come in streets and sequences, so many share a
+// (docs/benchmarks.md#fig-cell-localities); records come in streets and sequences, so many share a
 // small grid cell, and the cell's candidates are looked up once: the KNN_CANDIDATES nearest to the
 // cell's centre, and every locality up to the farthest of them plus the cell's diagonal. For any point
 // of the cell, its KNN_CANDIDATES nearest are among those (each of the centre's is at most the

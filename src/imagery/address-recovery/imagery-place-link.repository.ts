@@ -4,6 +4,7 @@ import { GenerateSql, NoSql, SAMPLE_UUID, SqlSubject } from '../../database/gene
 import { PrismaService } from '../../database/prisma.service';
 import { READDRESSED_UPKEEP } from '../../search-index/vocabulary-upkeep.sql';
 import { cellLocalitiesCtes } from './cell-localities.sql';
+import { METRES_PER_DEGREE } from '../../common/earth';
 
 // A record without an address of its own takes the address of the nearest `address` place, else of the
 // nearest `street` place, within this many metres (on the spheroid); else its locality's label.
@@ -20,9 +21,10 @@ export const LOCALITY_MAX_DISTANCE_M = 25_000;
 // Records per relinking statement (each statement is its own transaction).
 export const RELINK_BATCH_SIZE = 5000;
 
-// Metres per degree of latitude, rounded down (110,574 m at the equator): the degree box around a
-// record is a little larger than the circle it must hold, never smaller.
-const METRES_PER_DEGREE = 110_000;
+// How far the degree box around a record reaches (METRES_PER_DEGREE being the sphere's): a degree of
+// latitude on the spheroid, where ST_DWithin measures, is up to 0.6% shorter (110,574 m at the
+// equator), so the box reaches 1% past the radius and is never smaller than the circle it must hold.
+const BOX_REACH_M = RECOVERY_RADIUS_M * 1.01;
 
 export type AddressOrigin = 'own' | 'address' | 'street' | 'locality' | 'plus_code';
 
@@ -42,8 +44,8 @@ function nearest(kind: 'address' | 'street' | 'locality', within: boolean, when?
   const shape = kind === 'street' ? 'coalesce(p.line, p.location)' : 'p.location';
   const box = within
     ? `AND ${shape} && ST_Expand(r.location,
-           least(180, ${RECOVERY_RADIUS_M} / (${METRES_PER_DEGREE} * greatest(cos(radians(ST_Y(r.location))), 1e-9))),
-           ${RECOVERY_RADIUS_M} / ${METRES_PER_DEGREE}.0)`
+           least(180, ${BOX_REACH_M} / (${METRES_PER_DEGREE} * greatest(cos(radians(ST_Y(r.location))), 1e-9))),
+           ${BOX_REACH_M} / ${METRES_PER_DEGREE}.0)`
     : '';
   const metres = within ? `WHERE ST_DWithin(c.location::geography, r.location::geography, ${RECOVERY_RADIUS_M})` : '';
   return `

@@ -13,8 +13,8 @@ const SAMPLE_INDEXES = [
 
 // A first load (see the first_load migration): an import into an empty catalogue writes its batches
 // without the secondary indexes and builds them once at its end, the builds shared by the import's
-// connections (the costliest first; docs/benchmarks.md, figures behind the code). Not on the built-in database (one session for every connection: the lock could not tell a
-// live load from a dead one).
+// connections (the costliest first; docs/benchmarks.md#fig-first-load). Not on the built-in database
+// (one session for every connection: the lock could not tell a live load from a dead one).
 @SqlSubject((db) => new ImageryFirstLoadSession([db.client(), db.client()]))
 export class ImageryFirstLoadSession {
   /** Whether acquire() found a load cut off and finished it. */

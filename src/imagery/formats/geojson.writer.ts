@@ -17,6 +17,8 @@ export function toFeature(r: ImageryRecord): object {
       heading: r.heading,
       interactive: r.interactive,
       image_url: r.imageUrl,
+      // What the photo import read from the camera file, for a record made from a photo.
+      ...(r.photo ? { photo: r.photo } : {}),
     },
   };
 }

@@ -1,12 +1,13 @@
 import type { PlaceArea } from '../place-area-session';
-import { PLACE_NODE_REACH_M } from '../place-area-session';
+import { HIERARCHY_PART_OF } from '../place-hierarchy';
 import { isStreet, OsmTags } from './osm-tags';
 import type { MapFeature, MapFeatureSink } from '../../map-data/map-feature';
 import { MAP_AREA_TAGS, MAP_TAGS, mapFeaturesFromOsm } from './osm-map';
 import { OsmiumExportConfig, osmiumExport } from './osmium-export';
 
 // The first pass over an OpenStreetMap file: what says where its places lie (see PlaceAreaSession):
-// administrative and postal boundaries, hamlets, villages and suburbs, named streets and the points
+// administrative and postal boundaries, the place=* nodes and areas of the hierarchy (hamlets,
+// villages, suburbs, towns...), named streets and the points
 // that carry a postcode.
 const AREA_CONFIG: OsmiumExportConfig = {
   attributes: { type: false, id: false },
@@ -76,7 +77,7 @@ export function areasFromOsm(tags: OsmTags, geometry: { type?: string } | undefi
   }
   const postcode = tags.postal_code ?? (tags.boundary === 'postal_code' ? tags.name : undefined);
   if (POLYGON.test(type) && tags.boundary === 'postal_code' && postcode) out.push(area('postal', { postcode }));
-  if (tags.name && tags.place && Object.hasOwn(PLACE_NODE_REACH_M, tags.place)) {
+  if (tags.name && tags.place && Object.hasOwn(HIERARCHY_PART_OF, tags.place)) {
     if (POLYGON.test(type)) out.push(area('place_area', { placeType: tags.place }));
     else if (type === 'Point') out.push(area('place_node', { placeType: tags.place }));
   }

@@ -7,7 +7,7 @@ import type { RawPlace } from '../place-validation';
 import { AreaSink, loadOsmAreas } from './osm-areas';
 import { OsmContext } from './osm-context';
 import { settlePlace } from './osm-setting';
-import { interpolatedAddresses } from './osm-interpolation';
+import { interpolatedAddresses, interpolationPieces } from './osm-interpolation';
 import { OSM_KEPT_TAGS, osmSourceId, OsmTags, placesFromOsm } from './osm-tags';
 import { OsmiumExportConfig, osmiumExport } from './osmium-export';
 
@@ -79,7 +79,7 @@ export async function* readOsm(path: string, areas?: OsmAreaLookup, map?: MapFea
     const places = placesFromOsm(id, tags, point[0], point[1], line);
     if (id.startsWith('n')) context.rememberHouse(point[0], point[1], tags);
     else if (tags['addr:interpolation'] && feature.geometry?.type === 'LineString')
-      places.push(...interpolated(id, tags['addr:interpolation'], feature.geometry.coordinates, context));
+      places.push(...interpolated(id, tags, feature.geometry.coordinates, context));
     if (places.length === 0) yield { position: id, skipped: true };
     for (const { id: sourceId, place } of places) {
       if (place.kind === 'street') place.line = feature.geometry; // measured to by address recovery
@@ -90,13 +90,14 @@ export async function* readOsm(path: string, areas?: OsmAreaLookup, map?: MapFea
   yield* settle();
 }
 
-// The addresses an addr:interpolation line stands for ("<way id>:<number>"), from its end nodes.
-function interpolated(id: string, interpolation: string, coordinates: unknown, context: OsmContext) {
+// The addresses an addr:interpolation line stands for ("<way id>:<number>"), from its numbered nodes.
+function interpolated(id: string, tags: OsmTags, coordinates: unknown, context: OsmContext) {
   if (!Array.isArray(coordinates) || coordinates.length < 2) return [];
-  const [first, last] = [context.houseAt(coordinates[0]), context.houseAt(coordinates[coordinates.length - 1])];
-  if (!first || !last) return [];
-  return interpolatedAddresses(interpolation, coordinates as Array<[number, number]>, first, last).map((a) => ({
-    id: `${id}:${a.housenumber}`,
-    place: a.place,
-  }));
+  const pieces = interpolationPieces(coordinates as Array<[number, number]>, (p) => context.houseAt(p));
+  const street = tags['addr:street'] ?? tags['addr:place'];
+  const seen = new Set<string>(); // a number two pieces both make (a mapping error) is kept once
+  return pieces
+    .flatMap((piece) => interpolatedAddresses(tags['addr:interpolation']!, piece.line, piece.first, piece.last, street))
+    .filter((a) => !seen.has(a.housenumber) && seen.add(a.housenumber))
+    .map((a) => ({ id: `${id}:${a.housenumber}`, place: a.place }));
 }

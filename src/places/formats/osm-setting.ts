@@ -13,6 +13,9 @@ import type { OsmContext } from './osm-context';
 // - locality: addr:city, else the municipality, else as OsmContext finds it (same street, nearest town);
 // - district: addr:suburb/addr:hamlet, else the hamlet, village or suburb area it lies in, else the
 //   nearest such place node within its reach;
+// - hierarchy (hamlet, village, suburb, quarter, neighbourhood, district, city): addr:hamlet... for
+//   each part, else the smallest place=* area of its kinds it lies in, else the nearest such node
+//   within the kind's reach in its municipality (place-hierarchy.ts);
 // - an address without addr:street or addr:place: the nearest named street within STREET_REACH_M,
 //   else its district stands in for the street (as addr:place does).
 // Returns false for an address left with neither street nor locality (nothing to find it by).
@@ -32,6 +35,8 @@ export function settlePlace(place: RawPlace, setting: PointSetting | undefined, 
     place.postcode ??= s.postcode ?? undefined;
     place.locality ??= s.municipality ?? undefined;
     place.district ??= s.district ?? undefined;
+    // The address's own addr:hamlet, addr:suburb... first, then the file's places.
+    if (s.hierarchy) place.hierarchy = { ...s.hierarchy, ...((place.hierarchy as object | undefined) ?? {}) };
     if (place.kind === 'address' && place.street === undefined) place.street = s.street ?? s.district ?? undefined;
   }
   context.complete(place);

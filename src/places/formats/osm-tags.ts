@@ -1,6 +1,7 @@
 import { OSM_PLACE_TYPE_IMPORTANCE } from '../gazetteer/place-importance';
 import { MAX_ALT_NAMES_LENGTH, RawPlace } from '../place-validation';
 import { hasPoiKey, POI_KEYS, poiCategoryOf } from '../poi-category';
+import type { PlaceHierarchy } from '../place-hierarchy';
 
 // Which OpenStreetMap objects become places, and how their tags fill a place:
 // - address: a node, or a building/area way, with addr:housenumber; addr:street, else addr:place,
@@ -96,6 +97,7 @@ export function placesFromOsm(
     locality: tags['addr:city'],
     district: tags['addr:suburb'] ?? tags['addr:hamlet'] ?? (tags['addr:street'] ? tags['addr:place'] : undefined),
     region: tags['addr:state'] ?? tags['addr:province'],
+    hierarchy: addressHierarchy(tags),
   };
   // An object that is an address and also a locality or street (a house number on a way) keeps its id
   // for the address; the other place gets "<id>:<kind>", so the two never share an id.
@@ -184,4 +186,15 @@ function altNames(tags: OsmTags): string | undefined {
   for (const n of names)
     if (joined.length + n.length + 1 <= MAX_ALT_NAMES_LENGTH) joined = joined ? `${joined} ${n}` : n;
   return joined || undefined;
+}
+
+// What an address's own tags say of where it lies (addr:hamlet, addr:suburb...); the file's place=*
+// nodes and areas fill the rest (osm-setting.ts).
+function addressHierarchy(tags: OsmTags): PlaceHierarchy | undefined {
+  const out: PlaceHierarchy = {};
+  for (const part of ['hamlet', 'suburb', 'quarter', 'neighbourhood', 'district'] as const) {
+    const v = tags[`addr:${part}`];
+    if (v) out[part] = v;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
 }

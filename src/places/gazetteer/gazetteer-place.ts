@@ -35,6 +35,7 @@ export function gazetteerPlace(sourceId: string, fields: PlaceFields & { kind: P
     locality: null,
     municipality: null,
     district: null,
+    hierarchy: null,
     region: null,
     regionCode: null,
     countryCode: null,

@@ -5,7 +5,7 @@ import { GAZETTEER_SOURCE } from './gazetteer-place';
 import { WorldGazetteerOptions, buildWorldGazetteer } from './world-gazetteer';
 
 // Places per batch (one transaction): small enough that one batch is a short transaction on the
-// built-in database.
+// built-in database (docs/benchmarks.md#fig-gazetteer-batch).
 export const GAZETTEER_BATCH_SIZE = 2_000;
 
 export interface GazetteerSeedSummary extends UpsertCounts {

@@ -1,9 +1,9 @@
 import { placeCoversQuery } from './query-believability';
 import { surroundingsOf } from '../place-matching/place-surroundings';
-import { RADIUS_DEFAULT_M } from '../search-filters.dto';
-import { buildTextQuery } from '../search-query';
-import type { Circle } from '../search-planner';
-import { isPlaceName, placesNamed } from './place-name';
+import { RADIUS_DEFAULT_M } from '../dto/search-filters.dto';
+import { buildTextQuery } from '../query/text-query';
+import type { Circle } from '../planning/search-planner';
+import { placesNamed } from './place-name';
 import type { SearchSteps } from './text-search.steps';
 import { categoryRead, StepAnswer, TextSearchState } from './text-search-state';
 
@@ -11,18 +11,14 @@ import { categoryRead, StepAnswer, TextSearchState } from './text-search-state';
 // street or an address after a category word is an address search ("Bank Street 5").
 const AREA_KINDS = new Set(['locality', 'postcode', 'region', 'country']);
 
-// The query names a category (category-query.ts): the imagery at its pois, within the region
-// searched, around the place or point the rest of the query gives (the place's surroundings, see
-// place-surroundings.ts; a point's radius is a coordinates query's), or anywhere when the category
-// is the whole query. Nothing (the later steps run as before) when the rest names no place, the
-// whole query is also a place's name, or the category has no poi with imagery there.
+// The query names a category (category-query.ts; the condition, namesCategory, also asks that the
+// whole query is no place's name): the imagery at its pois, within the region searched, around the
+// place or point the rest of the query gives (the place's surroundings, see place-surroundings.ts; a
+// point's radius is a coordinates query's), or anywhere when the category is the whole query. Nothing
+// (the later steps run as before) when the rest names no place, or the category has no poi with
+// imagery there.
 export async function namedCategory(s: TextSearchState, deps: SearchSteps): Promise<StepAnswer | void> {
-  const read = categoryRead(s);
-  if (!read) return;
-  // Not when the whole query is also the name of a place ("Spring" is a term of trampoline parks and
-  // a town's name; a pub named "Wirtschaft", a castle named "Schloss Vaduz"): a name typed whole is
-  // that place before it is a category.
-  if (!read.point && (await isPlaceName(s.text.text, s, deps))) return;
+  const read = categoryRead(s)!;
   let around: Circle | null = null;
   if (read.point) around = { ...read.point, radiusM: RADIUS_DEFAULT_M };
   else if (read.rest) {
@@ -30,10 +26,9 @@ export async function namedCategory(s: TextSearchState, deps: SearchSteps): Prom
     if (!place) return;
     around = surroundingsOf(place);
   }
-  s.category = read;
   const country = s.region?.slice(0, 2) ?? null;
   const { page, pois } = await deps.placeMatcher.atCategory(read.tags, { around, country }, s.window, s.plan);
-  return { page, match: 'nearby', places: pois, corrections: [] };
+  return { page, match: 'nearby', places: pois, corrections: [], categories: read.tags };
 }
 
 // An aside in parentheses at the end of a town's name ("Balzers (FL)", as addresses in Liechtenstein

@@ -1,5 +1,6 @@
 import type { RankedPlace } from '../place-matching/place-ranking';
-import { buildTextQuery, TextQuery, tokenize } from '../search-query';
+import { buildTextQuery, TextQuery } from '../query/text-query';
+import { tokenize } from '../query/tokenize';
 import type { SearchSteps } from './text-search.steps';
 import type { TextSearchState } from './text-search-state';
 
@@ -10,14 +11,13 @@ export async function placesNamed(
   query: TextQuery,
   region: string | null,
   s: TextSearchState,
-  { repository, placeMatcher }: SearchSteps,
+  { placeMatcher }: SearchSteps,
 ): Promise<RankedPlace[]> {
-  s.vocabulary ??= await repository.vocabulary();
   const key = JSON.stringify([query, region]);
-  const asked = (s.placesAsked ??= new Map()).get(key);
+  const asked = s.lookups.places.get(key);
   if (asked) return asked;
   const places = placeMatcher.named(query, region, s.vocabulary);
-  s.placesAsked.set(key, places);
+  s.lookups.places.set(key, places);
   return places;
 }
 

@@ -1,11 +1,13 @@
 import type { PlaceCandidate } from '../place-matching/place-ranking';
-import { TextQuery, tokenize } from '../search-query';
-import { allowedTypos, editDistance } from '../typo-correction';
-import type { Vocabulary } from '../vocabulary-lookup';
+import { ALT_NAME_SEPARATOR } from '../../places/place-record';
+import { isRegionName } from '../query/named-region';
+import { TextQuery } from '../query/text-query';
+import { tokenize } from '../query/tokenize';
+import { allowedTypos, editDistance } from '../vocabulary/typo-correction';
 
 // When an approximate answer is believable enough to give; else the search says it found nothing.
 // Each rule compares the words as typed with words of the answer, with the typo allowance of
-// typo-correction.ts (none for numbers and words under three letters, one up to five letters, two
+// vocabulary/typo-correction.ts (none for numbers and words under three letters, one up to five letters, two
 // beyond); the last word may be a prefix still being typed.
 
 /** Every query word is a word of the place (its name, label or other names): the query names only it. */
@@ -13,24 +15,30 @@ export function placeCoversQuery(query: TextQuery, place: PlaceCandidate): boole
   return everyWordNear(query, placeWords(place), () => 0);
 }
 
+// Other names this short are codes (of regions, countries, airports), not names a part of an address gives.
+const MAX_CODE_LENGTH = 3;
+
+/**
+ * The words name the place exactly: every word is a word of the place, whole (no prefix, no typo),
+ * and every word of its name, or of one of its other names that is not a region's or country's
+ * ("Liechtenstein" is another name of Vaduz) nor a code ("UK", a region code of the Central African
+ * Republic), is in the words. So "Schaan" names Schaan, and neither "Schaa" nor "Liechtenstein" does.
+ */
+export function placeNamesQuery(query: TextQuery, place: PlaceCandidate): boolean {
+  if (!everyWordNear(query, placeWords(place), () => 0, false)) return false;
+  const held = (name: string) => {
+    const words = tokenize(name);
+    return words.length > 0 && words.every((w) => query.groups.some((g) => g.includes(w)));
+  };
+  if (held(place.name)) return true;
+  return place.altNames
+    .split(ALT_NAME_SEPARATOR)
+    .some((name) => name.trim().length > MAX_CODE_LENGTH && held(name) && !isRegionName(name));
+}
+
 /** Every query word is within its typo allowance of a word of the place: "New Yrok" for New York, not New Yekepa. */
 export function placeResemblesQuery(query: TextQuery, place: PlaceCandidate): boolean {
   return everyWordNear(query, placeWords(place), allowedTypos);
-}
-
-/**
- * Some word is not one the catalogue's addresses hold: a misspelling the corrections could not place,
- * which the similar-addresses fallback may still find. Known words that match nothing together
- * ("Orchard Road" where no address has both, "Herrengasse, Dallas") are not sent to it: it would
- * find addresses that merely look alike.
- */
-export function someWordUnknown(query: TextQuery, vocabulary: Vocabulary | undefined): boolean {
-  if (!vocabulary) return true;
-  const last = query.words.length - 1;
-  return query.words.some(
-    (w, i) =>
-      allowedTypos(w) > 0 && vocabulary.docsOf(w) === undefined && !(i === last && vocabulary.completions(w).words > 0),
-  );
 }
 
 /**
@@ -52,8 +60,13 @@ function placeWords(place: PlaceCandidate): string[] {
   return [...new Set(tokenize(`${place.name} ${place.label} ${place.altNames}`))];
 }
 
-function everyWordNear(query: TextQuery, words: string[], allowance: (w: string) => number): boolean {
-  const last = query.groups.length - 1;
+function everyWordNear(
+  query: TextQuery,
+  words: string[],
+  allowance: (w: string) => number,
+  lastAsPrefix = true,
+): boolean {
+  const last = lastAsPrefix ? query.groups.length - 1 : -1;
   return query.groups.every((group, i) =>
     group.some((typed) => {
       const allowed = allowance(typed);

@@ -3,9 +3,18 @@ import { surroundingsPlan } from '../place-matching/place-surroundings';
 import type { PlaceMatcherService } from '../place-matching/place-matcher.service';
 import type { RankedPlace } from '../place-matching/place-ranking';
 import type { SearchRepository } from '../search.repository';
-import { boundRegion, namedRegionOf } from '../query-qualifiers';
-import { buildTextQuery, tokenize } from '../search-query';
-import { correctionsOf, correctQuery, unknownWords, withTranspositions, wordsToCorrect } from '../typo-correction';
+import { boundRegion, namedRegionAtEnd } from '../query/named-region';
+import { buildTextQuery } from '../query/text-query';
+import { tokenize } from '../query/tokenize';
+import {
+  correctionsOf,
+  correctionsToName,
+  correctQuery,
+  TO_CORRECT,
+  unknownWords,
+  withTranspositions,
+  wordsToCorrect,
+} from '../vocabulary/typo-correction';
 import { addressResemblesQuery, placeResemblesQuery } from './query-believability';
 import {
   always,
@@ -20,24 +29,36 @@ import {
   someWordMisspelt,
   namesRegion,
   namesCategory,
+  namesRegionAtEnd,
+  wholeQueryNamesPlace,
   wordsCorrected,
 } from './text-search.predicates';
 import { namedCategory } from './named-category.step';
-import { isPlaceName, placesNamed } from './place-name';
-import { EMPTY_PAGE, StepAnswer, TextSearchState } from './text-search-state';
+import { namedRegionAlone, queryIsRegion } from './named-region-alone.step';
+import {
+  fallbackLocality,
+  fallbackRegion,
+  fallbackStreet,
+  hasCoarserPart,
+  holdsNumberAndWords,
+  namesRegionAfterAddressLine,
+} from './fallback-by-parts.step';
+import { placesNamed } from './place-name';
+import { placesInCircle, placesOutsideCircle } from './places-near-point.step';
+import { EMPTY_PAGE, meantPlaces, StepAnswer, StepLearnt, StepOutcome, TextSearchState } from './text-search-state';
 
 export interface SearchSteps {
   repository: Pick<SearchRepository, 'vocabulary' | 'searchFullText' | 'searchArea' | 'searchFuzzy' | 'wordCandidates'>;
-  placeMatcher: Pick<PlaceMatcherService, 'named' | 'misspelt' | 'atCategory'>;
+  placeMatcher: Pick<PlaceMatcherService, 'named' | 'misspelt' | 'atCategory' | 'regionPlace'>;
 }
 
 export interface TextSearchStep {
   name: string;
-  /** Whether the step runs, given what the steps before it found. */
-  when: (s: TextSearchState) => boolean;
-  /** Adds to the state, or answers: the first answer with matches ends the search. */
-  run: (s: TextSearchState, deps: SearchSteps) => Promise<StepAnswer | void>;
-  /** The last resort: its answer is the search's answer even when it found nothing. */
+  /** Whether the step runs, given what the steps before it learnt (a lookup may decide it: text-search.predicates.ts). */
+  when: (s: TextSearchState, deps: SearchSteps) => boolean | Promise<boolean>;
+  /** What the step learnt (the runner makes the next state of it), or its answer: the first answer with matches ends the search. */
+  run: (s: TextSearchState, deps: SearchSteps) => Promise<StepOutcome>;
+  /** Its answer is the search's answer even when it found nothing (a step that answers nothing, void, does not end it). */
   final?: boolean;
 }
 
@@ -45,75 +66,61 @@ export interface TextSearchStep {
 // nothing; Pelias's form: each strategy a named step under a named condition). The places a query
 // names pin their imagery first (place-ranking.ts); ranking itself is the SQL's (sql/text-search.sql.ts).
 export const TEXT_SEARCH_STEPS: readonly TextSearchStep[] = [
-  { name: 'named-region', when: always, run: namedRegion },
+  { name: 'named-region', when: namesRegionAtEnd, run: namedRegion },
   { name: 'region-conflict', when: namesRegionElsewhere, run: nothingFound, final: true },
+  { name: 'named-region-alone', when: queryIsRegion, run: namedRegionAlone, final: true },
   { name: 'named-category', when: namesCategory, run: namedCategory },
   { name: 'named-places', when: always, run: namedPlaces },
+  { name: 'places-in-circle', when: placesOutsideCircle, run: placesInCircle },
+  { name: 'whole-query-places', when: wholeQueryNamesPlace, run: wholeQueryPlaces },
   { name: 'full-text', when: boundAsTyped, run: fullTextAsTyped },
   { name: 'region-in-address', when: namesRegion, run: regionInAddress },
   { name: 'around-named-place', when: bestPlaceIsTheQuery, run: (s, d) => aroundPlace(s.places, s, d, []) },
   { name: 'word-corrections', when: always, run: wordCorrections },
   { name: 'corrected-places', when: wordsCorrected, run: correctedPlaces },
   { name: 'corrected-full-text', when: correctedWithoutPlaces, run: correctedFullText },
-  { name: 'misspelt-places', when: always, run: misspeltPlaces },
+  { name: 'misspelt-places', when: noCorrectedPlaces, run: misspeltPlaces },
   { name: 'meant-place-full-text', when: meansPlaces, run: meantPlaceFullText },
   {
     name: 'around-meant-place',
     when: meantPlaceIsBelievable,
-    run: (s, d) => aroundPlace(s.meant, s, d, s.corrections),
+    run: (s, d) => aroundPlace(meantPlaces(s), s, d, meantCorrections(s, meantPlaces(s))),
   },
   { name: 'unbound-full-text', when: unboundAsTyped, run: unboundFullText },
   { name: 'similar-text', when: someWordMisspelt, run: similarText },
+  { name: 'fallback-street', when: holdsNumberAndWords, run: fallbackStreet },
+  { name: 'fallback-locality', when: hasCoarserPart, run: fallbackLocality },
+  { name: 'fallback-region', when: namesRegionAfterAddressLine, run: fallbackRegion },
   { name: 'nothing-found', when: always, run: nothingFound, final: true },
 ];
 
-// A country or region named at the end of the query ("Dallas, Poland", "Springfield, Illinois, USA")
-// binds every later step to it; its words are not searched for in addresses. Not when a state has a
-// town's name ("Washington" is a state and a city): the query may mean either; nor when the name ends
-// the words after a comma that together name a town ("Dogwood Shores, South Jordan"). A country named like a
-// town ("Lebanon", "Poland" in the United States) binds: region-in-address still finds the addresses
-// that hold the name.
-async function namedRegion(s: TextSearchState, deps: SearchSteps): Promise<void> {
-  let named = namedRegionOf(s.text.text);
-  if (!named) return;
-  const inner = namedRegionOf(named.rest);
-  if (inner && boundRegion(named.region.code, inner.region) === inner.region.code) named = inner;
-  const rest = buildTextQuery(named.rest);
-  if (!rest || (named.region.kind === 'region' && (await isPlaceName(named.words, s, deps, 'locality')))) return;
-  if (named.part && (await isPlaceName(named.part, s, deps, 'locality'))) return;
+// The country or region named at the end of the query (namesRegionAtEnd) binds every later step to
+// it; its words are not searched for in addresses.
+async function namedRegion(s: TextSearchState): Promise<StepLearnt> {
+  const named = namedRegionAtEnd(s.text.text)!;
   const region = boundRegion(s.plan.filters.region, named.region);
-  s.namedRegion = named.region;
   // Ranking still compares addresses with the whole query (an address equal to it ranks first).
-  s.text = { ...rest, text: s.text.text };
-  if (region === null) {
-    s.regionConflict = true;
-    return;
-  }
-  s.region = region;
-  s.plan = { ...s.plan, filters: { ...s.plan.filters, region } };
+  const text = { ...buildTextQuery(named.rest)!, text: s.text.text };
+  const learnt = { namedRegion: named.region, text, rest: named.rest };
+  if (region === null) return { learnt: { ...learnt, regionConflict: true } };
+  return { learnt: { ...learnt, region, plan: { ...s.plan, filters: { ...s.plan.filters, region } } } };
 }
 
 async function nothingFound(): Promise<StepAnswer> {
   return { page: EMPTY_PAGE, match: 'fallback', places: [], corrections: [] };
 }
 
-// The places the query names as typed. The vocabulary is in memory but for its first read (and one a
-// minute after, see SearchRepository.vocabulary).
-async function namedPlaces(s: TextSearchState, deps: SearchSteps): Promise<void> {
-  s.places = await placesNamed(s.text, s.region, s, deps);
-  if (s.places.length === 0 && s.namedRegion) await unbindPlaceName(s, deps);
-  s.bound = s.places.length > 0 || unknownWords(s.text, s.vocabulary!).length === 0;
+// The places the query names as typed (often asked already by named-category's condition: place-name.ts).
+async function namedPlaces(s: TextSearchState, deps: SearchSteps): Promise<StepLearnt> {
+  return { learnt: { places: await placesNamed(s.text, s.region, s, deps) } };
 }
 
-// A query whose end names a country but that is, whole, the name of a place ("Made in Italy", a shop;
-// "Elma Handels Est", a firm) is that place, unbound. Asked only when the words before the country
-// name no place in it, so a search that binds ("Springfield, Illinois") pays nothing for it.
-async function unbindPlaceName(s: TextSearchState, deps: SearchSteps): Promise<void> {
+// A query whose end names a country but that is, whole, the name of a place (wholeQueryNamesPlace)
+// is that place, unbound from the region.
+async function wholeQueryPlaces(s: TextSearchState, deps: SearchSteps): Promise<StepLearnt> {
   const region = s.requestPlan.filters.region ?? null;
   const places = await placesNamed(s.typed, region, s, deps);
-  const key = s.typed.words.join(' ');
-  if (!places.some((p) => tokenize(p.name).join(' ') === key)) return;
-  Object.assign(s, { text: s.typed, plan: s.requestPlan, region, namedRegion: null, places });
+  return { learnt: { text: s.typed, rest: s.typed.text, plan: s.requestPlan, region, namedRegion: null, places } };
 }
 
 async function fullTextAsTyped(s: TextSearchState, { repository }: SearchSteps): Promise<StepAnswer> {
@@ -143,18 +150,18 @@ async function aroundPlace(
 // The words the vocabulary does not hold; when it holds them all (they matched nothing together),
 // every word: a typo can make another real word ("Boneville" for "Bonneville"), and without a
 // correction the similar-places statement runs over every place name until its budget.
-async function wordCorrections(s: TextSearchState, { repository }: SearchSteps): Promise<void> {
+async function wordCorrections(s: TextSearchState, { repository }: SearchSteps): Promise<StepLearnt> {
   const correctable = wordsToCorrect(s.text);
-  const unknown = correctable.filter((w) => s.vocabulary?.docsOf(w) === undefined);
+  const unknown = [...new Set(unknownWords(s.text, s.vocabulary, TO_CORRECT))];
   const asked = unknown.length > 0 ? unknown : correctable;
   const candidates = await repository.wordCandidates(asked, unknown.length === 0);
-  s.corrected = correctQuery(s.text, withTranspositions(candidates, asked, s.vocabulary!));
-  s.corrections = s.corrected ? correctionsOf(s.text, s.corrected) : [];
+  const corrected = correctQuery(s.text, withTranspositions(candidates, asked, s.vocabulary));
+  return { learnt: { corrected, corrections: corrected ? correctionsOf(s.text, corrected) : [] } };
 }
 
 // Places the corrected words name are the surer guess than the addresses holding them.
-async function correctedPlaces(s: TextSearchState, deps: SearchSteps): Promise<void> {
-  s.correctedPlaces = await placesNamed(s.corrected!, s.region, s, deps);
+async function correctedPlaces(s: TextSearchState, deps: SearchSteps): Promise<StepLearnt> {
+  return { learnt: { correctedPlaces: await placesNamed(s.corrected!, s.region, s, deps) } };
 }
 
 async function correctedFullText(s: TextSearchState, { repository }: SearchSteps): Promise<StepAnswer> {
@@ -163,21 +170,24 @@ async function correctedFullText(s: TextSearchState, { repository }: SearchSteps
 }
 
 // The names most like the query, asked for only when the corrected words name no place: trigram
-// similarity over every place name is the costliest statement of a typo.
-// A similar name must also be a believable spelling of the query (see query-believability.ts).
-async function misspeltPlaces(s: TextSearchState, { placeMatcher }: SearchSteps): Promise<void> {
-  if (!noCorrectedPlaces(s)) {
-    s.meant = s.correctedPlaces;
-    return;
-  }
+// similarity over every place name is the costliest statement of a typo. A similar name must also be
+// a believable spelling of the query (see query-believability.ts). The places meant are then these
+// (meantPlaces), else the corrected words'.
+async function misspeltPlaces(s: TextSearchState, { placeMatcher }: SearchSteps): Promise<StepLearnt> {
   const similar = await placeMatcher.misspelt(s.text, s.region);
-  s.meant = similar.filter((place) => placeResemblesQuery(s.text, place));
+  return { learnt: { misspelt: similar.filter((place) => placeResemblesQuery(s.text, place)) } };
 }
 
 async function meantPlaceFullText(s: TextSearchState, { repository }: SearchSteps): Promise<StepAnswer> {
   const searched = s.corrected ?? s.text;
-  const page = await repository.searchFullText(searched, s.window, s.plan, pinsOf(s.meant));
-  return { page, match: 'corrected', searched, places: s.meant, corrections: s.corrections };
+  const meant = meantPlaces(s);
+  const page = await repository.searchFullText(searched, s.window, s.plan, pinsOf(meant));
+  return { page, match: 'corrected', searched, places: meant, corrections: meantCorrections(s, meant) };
+}
+
+// The words corrected to mean the places: the vocabulary's corrections, else the similar name's words.
+function meantCorrections(s: TextSearchState, meant: RankedPlace[]): StepAnswer['corrections'] {
+  return s.corrections.length > 0 ? s.corrections : correctionsToName(s.text, tokenize(meant[0].name));
 }
 
 // Skipped before: the text may still match what the vocabulary in memory cannot know (a location

@@ -1,3 +1,5 @@
+import { COUNT_CAP, PageWindow } from '../paging/search-limits';
+import { counted, matchTotal } from '../paging/match-total';
 import type { SearchPage, SearchRow } from '../search.repository';
 import type { RankedPlace } from './place-ranking';
 
@@ -20,7 +22,9 @@ export type CategoryRow = { total: number; poi_rank: number | null } & Partial<S
     poiLat: number;
   };
 
-export function categoryPage(rows: CategoryRow[]): CategoryImagery {
+// The statement counts every record it reads (CATEGORY_POIS x CATEGORY_RECORDS_PER_POI at most): an
+// exact count, reported by the one rule for a page's total (matchTotal).
+export function categoryPage(rows: CategoryRow[], window: PageWindow): CategoryImagery {
   const total = rows[0]?.total ?? 0;
   const pois = new Map<string, RankedPlace>();
   const records: SearchRow[] = [];
@@ -44,5 +48,6 @@ export function categoryPage(rows: CategoryRow[]): CategoryImagery {
     }
     records.push({ ...(rest as SearchRow), nearPlaceId: poiId });
   }
-  return { page: { total, totalExact: true, codeMatched: false, rows: records }, pois: [...pois.values()] };
+  const page = { ...matchTotal(window, COUNT_CAP, counted(total)), codeMatched: false, rows: records };
+  return { page, pois: [...pois.values()] };
 }

@@ -1,13 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import type { SearchPlan } from '../search-planner';
-import type { PageWindow } from '../search-limits';
+import type { SearchPlan } from '../planning/search-planner';
+import type { PageWindow } from '../paging/search-limits';
 import type { CategoryArea } from '../sql/category-search.sql';
 import type { CategoryImagery } from './category-imagery';
-import { TextQuery } from '../search-query';
-import { Vocabulary } from '../vocabulary-lookup';
-import { shouldSplitPrefix } from '../index-choice';
+import { TextQuery } from '../query/text-query';
+import { Vocabulary } from '../vocabulary/vocabulary-lookup';
+import { shouldSplitPrefix } from '../planning/index-choice';
 import { PlaceMatchingRepository } from './place-matching.repository';
 import { rankPlaces, RankedPlace } from './place-ranking';
+import { GAZETTEER_SOURCE } from '../../places/gazetteer/gazetteer-place';
+import { placeId } from '../../places/place-record';
 
 // Which places a query means (see place-ranking.ts): by full text first; names that may be
 // misspelt by trigram similarity, asked for only when the spelling as typed found nothing.
@@ -23,6 +25,13 @@ export class PlaceMatcherService {
   /** The imagery at the pois of these categories (OSM tags) in the area, nearest poi first. */
   atCategory(tags: string[], area: CategoryArea, window: PageWindow, plan: SearchPlan): Promise<CategoryImagery> {
     return this.repository.categoryImagery(tags, area, window, plan);
+  }
+
+  /** A country's ("LI") or first-level region's ("US-TX") own place in the gazetteer, ranked first; null when not loaded. */
+  async regionPlace(code: string): Promise<RankedPlace | null> {
+    const kind = code.includes('-') ? 'region' : 'country';
+    const place = await this.repository.regionPlace(placeId(GAZETTEER_SOURCE, `${kind}:${code.toUpperCase()}`));
+    return place && { ...place, rank: place.importance };
   }
 
   async misspelt(query: TextQuery, region: string | null): Promise<RankedPlace[]> {

@@ -1,14 +1,15 @@
+import type { PlaceHierarchy } from '../../places/place-hierarchy';
 import { Injectable } from '@nestjs/common';
 import { GenerateSql, SAMPLE_UUID, SAMPLE_UUID_2, SqlSubject } from '../../database/generate-sql';
 import { PrismaService } from '../../database/prisma.service';
-import { SAMPLE_PAGE, samplePlan, sampleText } from '../search-sql.samples';
-import type { SearchPlan } from '../search-planner';
-import type { PageWindow } from '../search-limits';
-import { TextQuery } from '../search-query';
+import { SAMPLE_PAGE, samplePlan, sampleText } from '../sql/search-sql.samples';
+import type { SearchPlan } from '../planning/search-planner';
+import type { PageWindow } from '../paging/search-limits';
+import { TextQuery } from '../query/text-query';
 import { CategoryArea, categoryImagerySql } from '../sql/category-search.sql';
 import { categoryPage, CategoryImagery, CategoryRow } from './category-imagery';
 import { PlaceCandidate } from './place-ranking';
-import { placeCandidatesSql, recordPlacesSql, similarPlacesSql } from './place-candidates.sql';
+import { placeCandidatesSql, recordPlacesSql, regionPlaceSql, similarPlacesSql } from '../sql/place-candidates.sql';
 
 // Reads the gazetteer for search: the places a query may mean, and the places records point at.
 @SqlSubject((db) => new PlaceMatchingRepository(db.prisma))
@@ -17,6 +18,7 @@ export class PlaceMatchingRepository {
   static placeCandidatesSql = placeCandidatesSql;
   static similarPlacesSql = similarPlacesSql;
   static recordPlacesSql = recordPlacesSql;
+  static regionPlaceSql = regionPlaceSql;
   static categoryImagerySql = categoryImagerySql;
 
   constructor(private readonly prisma: PrismaService) {}
@@ -35,6 +37,11 @@ export class PlaceMatchingRepository {
   // million records; past the search's fallback budget it finds no misspelt place.
   async similar(text: string, region: string | null): Promise<PlaceCandidate[]> {
     return (await this.prisma.bestEffortQuery<PlaceCandidate>(similarPlacesSql(text, region))) ?? [];
+  }
+
+  @GenerateSql({ params: () => [SAMPLE_UUID] })
+  async regionPlace(placeId: string): Promise<PlaceCandidate | null> {
+    return (await this.prisma.rawQuery<PlaceCandidate>(regionPlaceSql(placeId)))[0] ?? null;
   }
 
   // The imagery at the pois of a category (see category-search.sql.ts), nearest poi first.
@@ -65,7 +72,7 @@ export class PlaceMatchingRepository {
     plan: SearchPlan,
   ): Promise<CategoryImagery> {
     const sql = categoryImagerySql(tags, area, window, plan, this.prisma.imageryDistributed === true);
-    return categoryPage(await this.prisma.rawQuery<CategoryRow>(sql));
+    return categoryPage(await this.prisma.rawQuery<CategoryRow>(sql), window);
   }
 
   @GenerateSql({ params: () => [[SAMPLE_UUID], [SAMPLE_UUID_2]] })
@@ -84,4 +91,5 @@ export interface RecordPlaceRow {
   lon: number;
   distance: number;
   bearing: number | null;
+  hierarchy: PlaceHierarchy | null;
 }

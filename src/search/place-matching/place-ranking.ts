@@ -1,4 +1,6 @@
-import { allWordsTsquery, TextQuery, tokenize } from '../search-query';
+import { allWordsTsquery } from '../query/tsquery';
+import { TextQuery } from '../query/text-query';
+import { tokenize } from '../query/tokenize';
 import { ALT_NAME_SEPARATOR } from '../../places/place-record';
 import { MAX_VIEWS, PlacePins } from '../sql/place-pins.sql';
 import { PIN_WEIGHTS, PLACE_RANK_WEIGHTS } from '../ranking/score-weights';
@@ -41,7 +43,7 @@ export function nameFit(query: TextQuery, place: PlaceCandidate): number | null 
 // The words of names (a name, or a place's other names, one string), tokenized once: ranking reads
 // every other name of up to 200 places per search (a city has dozens, in many scripts), and
 // as-you-type searches meet the same places again and again. Bounded by the characters of the names
-// it holds, the oldest going first (cities' other names are long; memory: docs/benchmarks.md, figures behind the code).
+// it holds, the oldest going first (cities' other names are long; memory: docs/benchmarks.md#fig-name-words-cache).
 // A string of several names that is not held is split and each name looked up on its own, in a
 // second cache of single names with the same bound: most of a place's other names are its region's
 // and country's ("United States", "Vereinigte Staaten von Amerika", ...), the same for thousands of

@@ -1,5 +1,5 @@
 import type { PlaceKind } from '../../places/place-record';
-import type { Circle, SearchPlan } from '../search-planner';
+import type { Circle, SearchPlan } from '../planning/search-planner';
 import type { RankedPlace } from './place-ranking';
 
 // How far from a place its surroundings reach, by kind: used when a query names a place that has no

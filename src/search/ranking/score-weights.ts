@@ -39,6 +39,12 @@ export const PIN_WEIGHTS = {
    */
   nearness: 1,
   nearnessHalfM: 10,
+  /**
+   * Of a named address's own records, the newer a little more: a day after 1970-01-01 adds
+   * 1 / recencyDays (under 0.1 for any capture before the year 2243, so recency only orders records
+   * the other terms rank alike).
+   */
+  recencyDays: 1_000_000,
   /** Other records facing the named address within VIEW_RADIUS_M rank this far below its own. */
   viewedBelowOwn: 3,
   /**

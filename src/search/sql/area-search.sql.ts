@@ -1,7 +1,7 @@
 import { Prisma } from '@prisma/client';
-import { LatLon } from '../coordinates';
-import { SearchFilters, SearchPlan } from '../search-planner';
-import { areaCountCap, PageWindow } from '../search-limits';
+import { LatLon } from '../query/coordinates';
+import { SearchFilters, SearchPlan } from '../planning/search-planner';
+import { areaCountCap, PageWindow } from '../paging/search-limits';
 import { filterConditions } from './filter-conditions.sql';
 import { cellWalkSql, walksCells } from './cell-walk.sql';
 import { ROW_COLUMNS, sortedPageSql } from './page-strategies.sql';

@@ -1,7 +1,7 @@
 import { Prisma } from '@prisma/client';
-import { circleBounds } from '../coordinates';
-import type { Circle, SearchPlan } from '../search-planner';
-import type { PageWindow } from '../search-limits';
+import { circleBounds } from './circle-bounds';
+import type { Circle, SearchPlan } from '../planning/search-planner';
+import type { PageWindow } from '../paging/search-limits';
 import { filterConditions } from './filter-conditions.sql';
 import { ROW_COLUMNS } from './page-strategies.sql';
 import { inRegionSql } from './region.sql';

@@ -1,7 +1,7 @@
 import { Prisma } from '@prisma/client';
-import { Bounds, circleBounds } from '../coordinates';
-import { SearchFilters, SearchPlan } from '../search-planner';
-import { areaCountCap, PageWindow } from '../search-limits';
+import { Bounds, circleBounds } from './circle-bounds';
+import { SearchFilters, SearchPlan } from '../planning/search-planner';
+import { areaCountCap, PageWindow } from '../paging/search-limits';
 import { filterConditions } from './filter-conditions.sql';
 import { ROW_COLUMNS } from './page-strategies.sql';
 import { distanceSql, planarPoint } from './spatial.sql';
@@ -26,7 +26,7 @@ const cellRange = (from: number, to: number) => [
 // 10 x (offset + limit), no area of more than 10 x this many cells is walked: page 1 of a 2 km
 // circle at 47 degrees is, its page 2 is not. Deeper pages admit fewer cells: where each cell holds
 // about a page's worth, the walk reads about every row of the area, each a heap fetch, and sorting
-// reads them cheaper in table order (docs/benchmarks.md, issue 36's sixth round). Areas not walked
+// reads them cheaper in table order (docs/benchmarks.md#fig-cell-walk). Areas not walked
 // keep sortedPageSql, where the planner's estimate of a wide area picks the geometry index or a
 // backward walk of imagery_captured_at_idx.
 export const CELL_READS_PER_COUNTED = 64;

@@ -1,8 +1,9 @@
 import { Prisma } from '@prisma/client';
-import { circleBounds } from '../coordinates';
-import { SearchFilters } from '../search-planner';
-import { distanceSql, geography } from './spatial.sql';
+import { circleBounds } from './circle-bounds';
+import { SearchFilters } from '../planning/search-planner';
+import { distanceSql, showsPointSql } from './spatial.sql';
 import { inRegionSql } from './region.sql';
+import { newestAtItsSpotSql } from './record-history.sql';
 
 // The WHERE conditions of a request's filters (alias i = imagery); the same for every strategy.
 // `unindexed`: the same tests written so that no index of imagery.location serves them, for a walk
@@ -46,6 +47,7 @@ export function filterConditions(f: SearchFilters, { unindexed = false, exactBox
   if (f.capturedBefore !== undefined) where.push(Prisma.sql`i.captured_at <= ${f.capturedBefore}::date`);
   if (f.interactive !== undefined) where.push(Prisma.sql`i.interactive = ${f.interactive}`);
   if (f.heading) {
+    // A record without a heading (NULL) fails both forms: it faces no sector.
     const { from, to, toInclusive } = f.heading;
     const upper = toInclusive ? Prisma.sql`i.heading <= ${to}::float8` : Prisma.sql`i.heading < ${to}::float8`;
     where.push(
@@ -55,14 +57,12 @@ export function filterConditions(f: SearchFilters, { unindexed = false, exactBox
     );
   }
   if (f.lookingAt) {
-    // Heading minus the bearing to the target, folded to 0..180. An image at the target itself has
-    // no bearing (NULL) and qualifies; so does every 360-degree (interactive) image.
-    const turn = Prisma.sql`(i.heading - degrees(ST_Azimuth(i.location::geography, ${geography(f.lookingAt)})))`;
-    where.push(
-      Prisma.sql`(i.interactive OR coalesce(abs(${turn} - 360 * round(${turn} / 360)) <= ${f.lookingAt.halfFovDeg}::float8, true))`,
-    );
+    // Showing the target: facing it (an image at the target itself qualifies, one without a heading
+    // elsewhere does not), or a 360-degree (interactive) image.
+    where.push(showsPointSql(f.lookingAt, f.lookingAt.halfFovDeg));
   }
   // By the place hierarchy: the codes of the locality each record was linked to (see places).
   if (f.region !== undefined) where.push(inRegionSql('i', f.region));
+  if (f.newestPerSpot) where.push(newestAtItsSpotSql());
   return where;
 }

@@ -1,7 +1,7 @@
 import { Prisma } from '@prisma/client';
-import { SearchPlan } from '../search-planner';
-import { SortOrder } from '../search-filters.dto';
-import { PageWindow, SCORE_CAP } from '../search-limits';
+import { SearchPlan } from '../planning/search-planner';
+import { SortOrder } from '../dto/search-filters.dto';
+import { PageWindow, SCORE_CAP } from '../paging/search-limits';
 import { filterConditions } from './filter-conditions.sql';
 import { distanceSql } from './spatial.sql';
 
@@ -57,13 +57,6 @@ export interface TextSearch {
    */
   scoreReads?: Prisma.Sql[];
 }
-
-export const isUnfiltered = (plan: SearchPlan) => plan.anchor === null && filterConditions(plan.filters).length === 0;
-
-// A region (or country) is the only filter: the full-text index holds the codes (btree_gin), so the
-// matches in the region are one GIN scan and are read like those of an unfiltered search.
-export const isRegionOnly = (plan: SearchPlan) =>
-  plan.anchor === null && plan.filters.region !== undefined && filterConditions(plan.filters).length === 1;
 
 // Orders other than relevance: every match in that order, which an index often walks (captured_at
 // for newest and oldest); the count stops after cap + 1 matches.
@@ -202,7 +195,7 @@ export interface HeadTailSearch extends TextSearch {
 // the rest (the tail) follow in the order found, which is table order for a GIN bitmap and a
 // sequential scan alike. One scan reads the matches up to the count cap, scoring the first SCORE_CAP:
 // the head and the count used to be two scans, and a query with a few more matches than the head
-// read its matches twice (docs/benchmarks.md, figures behind the code). A broad query
+// read its matches twice (docs/benchmarks.md#fig-one-scan). A broad query
 // (see shapeTextQuery), whose count would reach the cap anyway, reads only the head and is not
 // counted; its tail is an OFFSET into the same scan again: a constant one (SCORE_CAP) on the scan
 // itself, so the planner sees how few rows a page reads and keeps the GIN bitmap (an expression
@@ -215,11 +208,12 @@ export function headTailPageSql(window: PageWindow, search: HeadTailSearch): Pri
     : Prisma.sql`SELECT h.id FROM head h WHERE h.seq > ${SCORE_CAP} ORDER BY h.seq`;
   // The pinned rows fill the page: the head is not read (a one-time filter above its scan) and the
   // total is estimated. A named place's records cost little; the other matches of its words can cost
-  // most of the statement (docs/benchmarks.md, figures behind the code).
+  // most of the statement (docs/benchmarks.md#fig-pinned-fill).
   // Without an estimate (in a region) the head is not read either, and a scan of the matches' ids alone
   // counts them: numbering and keeping the head's rows (the score's columns with them) cost more than
-  // that scan (docs/benchmarks.md). The head and the count are then one-time filtered alternatives.
-  // An estimated total is not reported (see pageTotal): the page reads one row more, to say whether
+  // that scan (docs/benchmarks.md#fig-count-alternative). The head and the count are then one-time
+  // filtered alternatives.
+  // An estimated total is not reported (see matchTotal): the page reads one row more, to say whether
   // another page follows.
   const paged = search.estimate != null ? { ...window, limit: window.limit + 1 } : window;
   const pinsFill = pinsFillSql(paged, search);
@@ -267,7 +261,7 @@ export function headTailPageSql(window: PageWindow, search: HeadTailSearch): Pri
 // limit: the page skips and takes fewer, as the ranked rows come first): Citus reads no OFFSET or LIMIT
 // given by a subquery over a scan of a distributed table ("subquery in OFFSET is not supported in
 // multi-shard queries"), but reads a constant one on each shard, and the page's own OFFSET and LIMIT then
-// apply to its result. On one server the scan stays as it is (its plan, docs/benchmarks.md).
+// apply to its result. On one server the scan stays as it is (its plan: see headTailPageSql).
 export const tailLimitSql = (window: PageWindow, search: HeadTailSearch) =>
   search.distributed ? Prisma.sql` LIMIT ${window.offset + window.limit}` : Prisma.empty;
 

@@ -1,6 +1,7 @@
 import { Prisma } from '@prisma/client';
-import { LOCALITY_RECORDS_READ, PINNED_RECORDS_CAP } from '../search-limits';
-import { geography } from './spatial.sql';
+import { FACING_HALF_ANGLE_DEG } from '../../common/facing';
+import { LOCALITY_RECORDS_READ, PINNED_RECORDS_CAP } from '../paging/search-limits';
+import { geography, showsPointSql } from './spatial.sql';
 import { PIN_WEIGHTS } from '../ranking/score-weights';
 
 /**
@@ -30,8 +31,6 @@ export interface PlacePins {
   centre?: { id: string; lon: number; lat: number } | null;
 }
 
-// "Facing" an address: the heading within this many degrees of the bearing to it.
-export const VIEW_HALF_ANGLE_DEG = 45;
 export const VIEW_RADIUS_M = 50;
 // Nearer than this, the bearing to a point is noise (a street image's position is good to a few
 // metres): the record stands at the address and counts as showing it whatever its heading.
@@ -45,11 +44,9 @@ export const MAX_VIEWS = 3;
 export const CENTRE_RADIUS_M = 500;
 
 // Whether the record shows the point: 360-degree images and those within AT_POINT_M always, others
-// when their heading is within VIEW_HALF_ANGLE_DEG of the bearing to it.
+// when their heading is within FACING_HALF_ANGLE_DEG of the bearing to it (one without a heading never).
 function showsSql(view: View): Prisma.Sql {
-  const turn = Prisma.sql`(i.heading - degrees(ST_Azimuth(i.location::geography, ${geography(view)})))`;
-  return Prisma.sql`(i.interactive OR ST_DWithin(i.location::geography, ${geography(view)}, ${AT_POINT_M}::float8)
-    OR coalesce(abs(${turn} - 360 * round(${turn} / 360)) <= ${VIEW_HALF_ANGLE_DEG}::float8, true))`;
+  return showsPointSql(view, FACING_HALF_ANGLE_DEG, AT_POINT_M);
 }
 
 function viewedSql(view: View): Prisma.Sql {
@@ -79,7 +76,7 @@ function ofLocalitySql(name: Prisma.Sql): Prisma.Sql {
 }
 
 // The names as tsqueries, parsed once per statement, not per row for each record's locality
-// (docs/benchmarks.md, figures behind the code): an array of to_tsquery() calls on parameters, which
+// (docs/benchmarks.md#fig-place-pin-names): an array of to_tsquery() calls on parameters, which
 // the planner folds into one constant. Not a subquery (ARRAY(SELECT ...)): Citus cannot push a
 // subquery in a select list down beside a window function (docs/scaling.md#citus).
 const nameQueriesSql = (pins: PlacePins) =>
@@ -109,7 +106,8 @@ function pinScoreSql(pins: PlacePins): Prisma.Sql {
         THEN ${w(PIN_WEIGHTS.centre)} / (1 + ${sphereDistanceSql(c)} / ${w(PIN_WEIGHTS.centreHalfM)}) ELSE 0 END`
     : linked;
   if (pins.views.length === 0) return base;
-  const recency = Prisma.sql`(i.captured_at - DATE '1970-01-01') / 1000000.0`;
+  // A date minus a date is whole days: the weight is written as a decimal so the division is not an integer one.
+  const recency = Prisma.sql`(i.captured_at - DATE '1970-01-01') / ${Prisma.raw(PIN_WEIGHTS.recencyDays.toFixed(1))}`;
   const nearness = (v: View) =>
     Prisma.sql`${w(PIN_WEIGHTS.nearness)} / (1 + ${sphereDistanceSql(v)} / ${w(PIN_WEIGHTS.nearnessHalfM)})`;
   const own = pins.views.map(
@@ -152,7 +150,7 @@ export function pinsSql(
 // CENTRE_RADIUS_M), then per place an index probe that stops at the cap. A locality's records are
 // read from its index and checked one by one (LOCALITY_RECORDS_READ at most): the planner otherwise
 // ANDed them with every address holding the name in the text index, whose size grows with the
-// catalogue (docs/benchmarks.md, figures behind the code).
+// catalogue (docs/benchmarks.md#fig-locality-records).
 function pinnedRowsSql(pins: PlacePins, alsoWhere: Prisma.Sql, distributed: boolean): Prisma.Sql {
   // The centre's rows first, then the places' in order, read only as far as the cap: an Append runs
   // its parts one after the other, so when the centre fills the cap the places are never read (an

@@ -1,6 +1,6 @@
 import { Prisma } from '@prisma/client';
-import { PageWindow, SCORE_CAP } from '../search-limits';
-import { RankedListChoice } from '../index-choice';
+import { PageWindow, SCORE_CAP } from '../paging/search-limits';
+import { RankedListChoice } from '../planning/index-choice';
 import {
   HeadTailSearch,
   notPinned,
@@ -17,11 +17,12 @@ import {
 // the pinned rows by score; every other match
 // follows in table order (the GIN bitmap's), as in headTailPageSql. A page within the head reads list
 // entries and its own rows only, however many records the word matches; the total is the
-// vocabulary's estimate, never counted (reported as what is known to exist: see pageTotal). The
+// vocabulary's estimate, never counted (reported as what is known to exist: see matchTotal). The
 // lists' scores are the scores a search for each word gives (lis_rank_score), shown as the head
-// rows' scores. A page the pinned rows fill (they rank first) reads no list (docs/benchmarks.md, figures behind the code).
+// rows' scores. A page the pinned rows fill (they rank first) reads no list: reading it was much of
+// such a page's statement (docs/benchmarks.md#fig-list-pinned-page).
 export function rankedListPageSql(window: PageWindow, search: HeadTailSearch, lists: RankedListChoice): Prisma.Sql {
-  // The total is estimated, so not reported (see pageTotal): the page reads one row more, to say
+  // The total is estimated, so not reported (see matchTotal): the page reads one row more, to say
   // whether another page follows.
   const paged = { ...window, limit: window.limit + 1 };
   const pinsFill = pinsFillSql(paged, search);

@@ -1,34 +1,31 @@
 import { Prisma } from '@prisma/client';
-import { NO_FILTERS, SearchPlan } from '../search-planner';
-import { COUNT_CAP, PageWindow, SCORE_CAP } from '../search-limits';
-import { TextQuery } from '../search-query';
-import { PLAIN_SHAPE } from '../index-choice';
+import { NO_FILTERS, SearchPlan } from '../planning/search-planner';
+import { COUNT_CAP, PageWindow, SCORE_CAP } from '../paging/search-limits';
+import { TextQuery } from '../query/text-query';
+import { PLAIN_SHAPE } from '../planning/index-choice';
 import { PlacePins, pinsSql } from './place-pins.sql';
 import { filterConditions } from './filter-conditions.sql';
-import {
-  headTailPageSql,
-  isRegionOnly,
-  isUnfiltered,
-  rankedPageSql,
-  sortedPageSql,
-  TextSearch,
-} from './page-strategies.sql';
+import { headTailPageSql, rankedPageSql, sortedPageSql, TextSearch } from './page-strategies.sql';
+import { ImageryLayout, pageStrategyOf } from '../planning/page-strategy';
 import { rankedListPageSql } from './ranked-list-page.sql';
 import { SCORE_WEIGHTS, WORD_TERMS, WordTerm } from '../ranking/score-weights';
 
 // Full-text match on the generated tsvector (GIN index imagery_address_tsv_idx), or an address
 // that is the query as a location code (btree imagery_address_code_idx), or a record of a place the
-// query names (pins); code matches and the named places' records rank first. A common word without
-// filters takes its head from the ranked word lists (see rankedListChoice).
+// query names (pins); code matches and the named places' records rank first. The page is read by
+// the strategy pageStrategyOf chooses (planning/page-strategy.ts): sorted, ranked, ranked lists (a
+// common word's head from its ranked word lists, see rankedListChoice) or head and tail.
 export function fullTextSql(
   query: TextQuery,
   window: PageWindow,
   plan: SearchPlan = NO_FILTERS,
   shape = PLAIN_SHAPE,
   pins: PlacePins | null = null,
-  // imagery is distributed (Citus): the named places' records are read in the form Citus plans.
-  distributed = false,
+  // citus: the named places' records (and the head and tail) are read in the forms Citus plans.
+  layout: ImageryLayout = 'single',
 ): Prisma.Sql {
+  const strategy = pageStrategyOf(plan, shape, pins, layout);
+  const distributed = strategy.facets.includes('citus');
   const norm = Prisma.sql`lis_normalize(${query.text})`;
   // Split (see shapeTextQuery): the index looks up all words but the last and the whole query (its
   // last word a prefix) filters what it finds, as GIN cannot skip through a prefix and a common
@@ -47,8 +44,7 @@ export function fullTextSql(
   // A region as the only filter is read like no filter, within the region (see isRegionOnly). The
   // region checks the pinned rows and code matches found by their own index probes: coalesce() keeps
   // it a filter of their few records, never a bitmap of every record of the region.
-  const regionOnly = plan.sort === 'relevance' && isRegionOnly(plan);
-  const within = regionOnly ? filterConditions(plan.filters)[0] : null;
+  const within = strategy.facets.includes('within-region') ? filterConditions(plan.filters)[0] : null;
   const and = within ? Prisma.sql`AND coalesce(${within}, false)` : Prisma.empty;
   const pinned = pins && pins.ids.length > 0 ? pinsSql(pins, and, distributed) : null;
   const isPinned = pinned?.isPinned ?? null;
@@ -57,28 +53,17 @@ export function fullTextSql(
     ...(isCode ? [Prisma.sql`i.address_code = ${query.code}`] : []),
     ...(isPinned ? [isPinned] : []),
   ];
-  const w = (weight: number) => Prisma.raw(String(weight));
-  const holds: Record<WordTerm, Prisma.Sql> = {
-    wholeAddress: Prisma.sql`i.address_norm = ${norm}`,
-    startsWithQuery: Prisma.sql`starts_with(i.address_norm, ${norm})`,
-    everyWordWhole: Prisma.sql`i.address_tsv @@ to_tsquery('simple', ${query.tsqueryExact})`,
-  };
-  const wordTerms = WORD_TERMS.map((t) => Prisma.sql`+ CASE WHEN ${holds[t]} THEN ${w(SCORE_WEIGHTS[t])} ELSE 0 END`);
-  const textScore = Prisma.sql`similarity(i.address_norm, ${norm})
-      + CASE WHEN ${isCode ?? Prisma.sql`false`} THEN ${w(SCORE_WEIGHTS.locationCode)} ELSE 0 END
-      ${Prisma.join(wordTerms, '\n      ')}`;
+  const textScore = textScoreSql(query, norm, isCode);
   const search: TextSearch = {
     match: matches.length === 1 ? tsv : Prisma.sql`(${Prisma.join(matches, ' OR ')})`,
     score: pinned ? Prisma.sql`${textScore} + ${pinned.score}` : textScore,
     codeMatch: isCode ?? Prisma.sql`false`,
     alwaysRanked: isPinned ? Prisma.sql`(${isCode ?? Prisma.sql`false`} OR ${isPinned})` : undefined,
     cap: COUNT_CAP,
-    // A named address's views and a named town's centre score by the record's point and heading; one server only
-    // (the window functions over the matches are not planned on Citus here).
-    scoreReads: distributed || (pinned && (pins!.views.length > 0 || pins!.centre)) ? undefined : SCORE_READS,
+    scoreReads: strategy.scoresRunsOnce ? SCORE_READS : undefined,
   };
-  if (plan.sort !== 'relevance') return sortedPageSql(window, plan, search);
-  if (!isUnfiltered(plan) && !regionOnly) return rankedPageSql(window, plan, search);
+  if (strategy.name === 'sorted') return sortedPageSql(window, plan, search);
+  if (strategy.name === 'ranked') return rankedPageSql(window, plan, search);
   const codes =
     query.code === null
       ? null
@@ -98,8 +83,24 @@ export function fullTextSql(
     estimate: within ? null : shape.estimate,
     distributed,
   };
-  if (within) return headTailPageSql(window, headTail);
-  return shape.lists ? rankedListPageSql(window, headTail, shape.lists) : headTailPageSql(window, headTail);
+  return strategy.name === 'ranked-lists'
+    ? rankedListPageSql(window, headTail, shape.lists!)
+    : headTailPageSql(window, headTail);
+}
+
+// A record's text score: its address's similarity to the query, plus the weight of each word term it
+// holds and of a location code equal to the query (ranking/score-weights.ts).
+function textScoreSql(query: TextQuery, norm: Prisma.Sql, isCode: Prisma.Sql | null): Prisma.Sql {
+  const w = (weight: number) => Prisma.raw(String(weight));
+  const holds: Record<WordTerm, Prisma.Sql> = {
+    wholeAddress: Prisma.sql`i.address_norm = ${norm}`,
+    startsWithQuery: Prisma.sql`starts_with(i.address_norm, ${norm})`,
+    everyWordWhole: Prisma.sql`i.address_tsv @@ to_tsquery('simple', ${query.tsqueryExact})`,
+  };
+  const wordTerms = WORD_TERMS.map((t) => Prisma.sql`+ CASE WHEN ${holds[t]} THEN ${w(SCORE_WEIGHTS[t])} ELSE 0 END`);
+  return Prisma.sql`similarity(i.address_norm, ${norm})
+      + CASE WHEN ${isCode ?? Prisma.sql`false`} THEN ${w(SCORE_WEIGHTS.locationCode)} ELSE 0 END
+      ${Prisma.join(wordTerms, '\n      ')}`;
 }
 
 // The columns the text score and the named places' pins (without views or a centre) read.

@@ -1,5 +1,5 @@
 import { Prisma } from '@prisma/client';
-import { WORD_CANDIDATES } from '../search-limits';
+import { WORD_CANDIDATES } from '../paging/search-limits';
 
 // The vocabulary with each word's count of addresses (words no address holds any more left out) and
 // whether it has a ranked list, the prefixes with ranked lists of their own, and the catalogue's size: the planner's estimate, or the commonest word's count if larger (a
@@ -17,7 +17,7 @@ export function vocabularySql(): Prisma.Sql {
 // KNN on the trigram GiST index of the vocabulary (imagery_words_trgm_idx): per word, the
 // vocabulary words nearest to it, nearest first. Only words the vocabulary in memory does not hold
 // are sent (see SearchService). Not pruned by similarity (word % typed, pg_trgm's 0.3): that lost
-// swapped letters in short words ("Rfuus" for "Rufus"; docs/benchmarks.md, Figures behind the code).
+// swapped letters in short words ("Rfuus" for "Rufus"; docs/benchmarks.md#fig-typo-candidates).
 // Words tied with the last one are all read (WITH TIES) and cut alphabetically, so that every copy of
 // the vocabulary (a replica, a restored dump, a Citus reference table) offers the same candidates; an
 // ORDER BY distance, word in the probe itself would sort the whole vocabulary.

@@ -1,4 +1,4 @@
-import { categoryTags, readCategoryQuery } from '../../../src/search/category-query';
+import { categoryTags, readCategoryQuery } from '../../../src/search/query/category-query';
 
 // Reading a category of place in a query (the words from the iD editor's presets, English and German).
 describe('readCategoryQuery', () => {

@@ -1,14 +1,14 @@
-import { ignoredWords } from '../../../src/search/pipeline/ignored-words';
+import { ignoredWords } from '../../../src/search/answer/ignored-words';
 import { initialState, StepAnswer } from '../../../src/search/pipeline/text-search-state';
 import { RankedPlace } from '../../../src/search/place-matching/place-ranking';
-import { NO_FILTERS } from '../../../src/search/search-planner';
-import { buildTextQuery } from '../../../src/search/search-query';
+import { NO_FILTERS } from '../../../src/search/planning/search-planner';
+import { buildTextQuery } from '../../../src/search/query/text-query';
+import { EMPTY_VOCABULARY } from '../../../src/search/vocabulary/vocabulary-lookup';
 import { searchRow } from '../../helpers/search-rows';
 
 const state = (typed: string, searched = typed) => {
-  const s = initialState(buildTextQuery(typed)!, { limit: 10, offset: 0 }, NO_FILTERS);
-  s.text = { ...buildTextQuery(searched)!, text: s.typed.text };
-  return s;
+  const s = initialState(buildTextQuery(typed)!, { limit: 10, offset: 0 }, NO_FILTERS, EMPTY_VOCABULARY);
+  return { ...s, text: { ...buildTextQuery(searched)!, text: s.typed.text } };
 };
 const answer = (addresses: string[], over: Partial<StepAnswer> = {}): StepAnswer => ({
   page: {

@@ -1,5 +1,5 @@
 import { PlaceCandidate, rankPlaces } from '../../../src/search/place-matching/place-ranking';
-import { buildTextQuery } from '../../../src/search/search-query';
+import { buildTextQuery } from '../../../src/search/query/text-query';
 
 const candidate = (id: string, label: string, over: Partial<PlaceCandidate> = {}): PlaceCandidate => ({
   id,

@@ -1,11 +1,8 @@
 import type { PlaceCandidate } from '../../../src/search/place-matching/place-ranking';
-import {
-  placeCoversQuery,
-  placeResemblesQuery,
-  someWordUnknown,
-} from '../../../src/search/pipeline/query-believability';
-import { buildTextQuery } from '../../../src/search/search-query';
-import { Vocabulary } from '../../../src/search/vocabulary-lookup';
+import { placeCoversQuery, placeResemblesQuery } from '../../../src/search/pipeline/query-believability';
+import { HELD_BY_NO_ADDRESS, MISSPELT, TO_CORRECT, unknownWords } from '../../../src/search/vocabulary/typo-correction';
+import { buildTextQuery } from '../../../src/search/query/text-query';
+import { Vocabulary } from '../../../src/search/vocabulary/vocabulary-lookup';
 
 const place = (name: string, label: string, altNames = ''): PlaceCandidate => ({
   id: 'p',
@@ -49,7 +46,7 @@ describe('placeResemblesQuery', () => {
   });
 });
 
-describe('someWordUnknown', () => {
+describe('unknownWords', () => {
   const vocabulary = new Vocabulary(
     [
       ['orchard', 12],
@@ -58,11 +55,30 @@ describe('someWordUnknown', () => {
     ],
     1_000,
   );
-  it('is false when every word is an address word (they match nothing together) and true for a word none holds', () => {
+  const someWordUnknown = (query: ReturnType<typeof q>, v: Vocabulary) => unknownWords(query, v, MISSPELT).length > 0;
+  it('misspelt: none when every word is an address word (they match nothing together), else the word none holds', () => {
     expect(someWordUnknown(q('Orchard Road'), vocabulary)).toBe(false);
     expect(someWordUnknown(q('Orchard Rd'), vocabulary)).toBe(false);
     expect(someWordUnknown(q('Orchrad Road'), vocabulary)).toBe(true);
     expect(someWordUnknown(q('Vaduz 35'), vocabulary)).toBe(false);
     expect(someWordUnknown(q('Orchard Ro'), vocabulary)).toBe(false);
+  });
+
+  it('one rule, asked of different words: the last word half typed, whole, or known by any spelling', () => {
+    // "roa" starts "road": known while typed, unknown as a whole word (its nearest words are asked for).
+    expect(unknownWords(q('Orchard Roa'), vocabulary, MISSPELT)).toEqual([]);
+    expect(unknownWords(q('Orchard Roa'), vocabulary, TO_CORRECT)).toEqual(['roa']);
+    expect(unknownWords(q('Orchard Roa'), vocabulary, HELD_BY_NO_ADDRESS)).toEqual([]);
+    // A word known by one of its spellings ("highway" for "hwy") is held by an address; as typed it is not.
+    const highway = new Vocabulary(
+      [
+        ['highway', 5],
+        ['pacific', 5],
+      ],
+      100,
+    );
+    expect(unknownWords(q('Pacific Hwy 1'), highway, HELD_BY_NO_ADDRESS)).toEqual([]);
+    expect(unknownWords(q('Pacific Hwy 1'), highway, MISSPELT)).toEqual(['hwy']);
+    expect(unknownWords(q('Orchrad Road'), vocabulary, HELD_BY_NO_ADDRESS)).toEqual(['orchrad']);
   });
 });

@@ -1,5 +1,9 @@
-import { boundRegion, namedRegionOf } from '../../../src/search/query-qualifiers';
+import { boundRegion, namedRegionOf } from '../../../src/search/query/named-region';
+import { regionNamedAlone } from '../../../src/search/query/region-named-alone';
 import { regionByCode } from '../../../src/places/regions';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildRegionAloneNames, renderRegionAloneNames } from '../../gazetteer/region-alone-names';
 
 const named = (q: string) => {
   const n = namedRegionOf(q);
@@ -42,6 +46,14 @@ describe('namedRegionOf', () => {
   });
 });
 
+describe('namedRegionOf: dotted initials', () => {
+  it.each([
+    ['Albany, N.Y.', 'US-NY', 'Albany'],
+    ['Washington, D.C.', 'US-DC', 'Washington'],
+    ['Austin, U.S.A.', 'US', 'Austin'],
+  ])('%s is in %s', (q, code, rest) => expect(named(q)).toMatchObject({ code, rest }));
+});
+
 describe('namedRegionOf: the words after a comma that a name ends', () => {
   it('gives them whole when more words than the name are there ("South Jordan" may be a town)', () => {
     expect(namedRegionOf('Dogwood Shores, South Jordan')).toMatchObject({
@@ -64,5 +76,31 @@ describe('boundRegion', () => {
     expect(boundRegion('US-TX', region('US-TX'))).toBe('US-TX');
     expect(boundRegion('US-TX', region('PL'))).toBeNull();
     expect(boundRegion('US-TX', region('US-OK'))).toBeNull();
+  });
+});
+
+describe('regionNamedAlone', () => {
+  it.each([
+    ['DEU', 'DE'],
+    ['JPN', 'JP'],
+    ['DE', 'DE'],
+    ['ca', 'CA'],
+    ['Greenland', 'GL'],
+    ['Grönland', 'GL'],
+    ['Shqipëri', 'AL'],
+    ['日本', 'JP'],
+    ['Bayern', 'DE-BY'],
+    ['Île-de-France', 'FR-IDF'],
+    ['Texas', 'US-TX'],
+    ['US-CA', 'US-CA'],
+  ])('%s is %s', (text, code) => expect(regionNamedAlone(text)?.code).toBe(code));
+
+  it.each(['Georgia', 'Springfield', 'Main Street', 'XX', 'At&t', ''])('%j names no single country or region', (text) =>
+    expect(regionNamedAlone(text)).toBeUndefined(),
+  );
+
+  it('reads the committed wide lists that npm run gazetteer:region-names writes', () => {
+    const file = join(__dirname, '..', '..', '..', 'src', 'search', 'query', 'region-alone-names.json');
+    expect(readFileSync(file, 'utf8')).toBe(renderRegionAloneNames(buildRegionAloneNames()));
   });
 });

@@ -101,7 +101,14 @@ describe('the text search steps that read qualifiers', () => {
       expect(r.calls.slice(0, 2)).toEqual(['named:made in', 'named:made in italy']);
       expect(r.state.namedRegion).toBeNull();
       expect(r.state.region).toBeNull();
+      expect(r.state.ran).toContain('whole-query-places');
       expect(r.step).toBe('full-text');
+    });
+
+    it('keeps a query bound when, whole, it names no place (whole-query-places does not run)', async () => {
+      const r = await run('Herrengasse, Italy', { named: [[], []], fullText: [1] });
+      expect(r.state.namedRegion?.code).toBe('IT');
+      expect(r.state.ran).not.toContain('whole-query-places');
     });
   });
 });

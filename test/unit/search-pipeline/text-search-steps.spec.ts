@@ -1,8 +1,9 @@
 import { runTextSearch } from '../../../src/search/pipeline/text-search.pipeline';
 import { TEXT_SEARCH_STEPS } from '../../../src/search/pipeline/text-search.steps';
-import { initialState, TextSearchState } from '../../../src/search/pipeline/text-search-state';
-import { SearchPlan } from '../../../src/search/search-planner';
-import { buildTextQuery } from '../../../src/search/search-query';
+import { boundAsTyped } from '../../../src/search/pipeline/text-search.predicates';
+import { initialState, meantPlaces, TextSearchState, withLearnt } from '../../../src/search/pipeline/text-search-state';
+import { SearchPlan } from '../../../src/search/planning/search-planner';
+import { buildTextQuery } from '../../../src/search/query/text-query';
 import { place, plan, run, scripted, window } from '../../helpers/scripted-search-steps';
 
 // The control flow of the text search: which step runs when, what it leaves for the next, which one
@@ -13,8 +14,11 @@ describe('the text search steps', () => {
     expect(TEXT_SEARCH_STEPS.map((s) => s.name)).toEqual([
       'named-region',
       'region-conflict',
+      'named-region-alone',
       'named-category',
       'named-places',
+      'places-in-circle',
+      'whole-query-places',
       'full-text',
       'region-in-address',
       'around-named-place',
@@ -26,9 +30,22 @@ describe('the text search steps', () => {
       'around-meant-place',
       'unbound-full-text',
       'similar-text',
+      'fallback-street',
+      'fallback-locality',
+      'fallback-region',
       'nothing-found',
     ]);
-    expect(TEXT_SEARCH_STEPS.filter((s) => s.final).map((s) => s.name)).toEqual(['region-conflict', 'nothing-found']);
+    // Each condition is a named predicate in `when`; `always` only where the step has none.
+    expect(TEXT_SEARCH_STEPS.filter((s) => s.when.name === 'always').map((s) => s.name)).toEqual([
+      'named-places',
+      'word-corrections',
+      'nothing-found',
+    ]);
+    expect(TEXT_SEARCH_STEPS.filter((s) => s.final).map((s) => s.name)).toEqual([
+      'region-conflict',
+      'named-region-alone',
+      'nothing-found',
+    ]);
   });
 
   describe('full-text', () => {
@@ -41,7 +58,7 @@ describe('the text search steps', () => {
 
     it('does not run with a word no address holds and no place named (it would find nothing)', async () => {
       const r = await run('Qwzrtx', { fuzzy: 0 });
-      expect(r.state.bound).toBe(false);
+      expect(boundAsTyped(r.state)).toBe(false);
       expect(r.state.ran).not.toContain('full-text');
     });
   });
@@ -92,6 +109,14 @@ describe('the text search steps', () => {
       expect(r.calls).toContain('misspelt');
       expect(r.step).toBe('around-meant-place');
       expect(r.answer).toMatchObject({ match: 'nearby', places: [schaan] });
+      expect(r.answer.corrections).toEqual([{ from: 'shcaan', to: 'schaan' }]);
+    });
+
+    it('says which words a similar name corrected when the vocabulary corrected none', async () => {
+      const paris = place('Paris', { similarity: 0.7 });
+      const r = await run('Pariss', { misspelt: [paris], fullText: [30] });
+      expect(r.step).toBe('meant-place-full-text');
+      expect(r.answer).toMatchObject({ match: 'corrected', corrections: [{ from: 'pariss', to: 'paris' }] });
     });
   });
 
@@ -151,7 +176,7 @@ describe('the text search steps', () => {
       const outside = { ...plan, filters: { circles: [], region: 'US-TX' } } as unknown as SearchPlan;
       const r = await runTextSearch(
         TEXT_SEARCH_STEPS,
-        initialState(buildTextQuery('Vaduz, LIE')!, window, outside),
+        initialState(buildTextQuery('Vaduz, LIE')!, window, outside, await deps.repository.vocabulary()),
         deps,
       );
       expect(r.step).toBe('region-conflict');
@@ -185,7 +210,7 @@ describe('the text search steps', () => {
       const yekepa = place('New Yekepa', { similarity: 0.5 });
       const york = place('New York', { similarity: 0.4 });
       const r = await run('New Yrok', { misspelt: [yekepa, york], fullText: [0, 0], area: 3 });
-      expect(r.state.meant.map((p) => p.name)).toEqual(['New York']);
+      expect(meantPlaces(r.state).map((p) => p.name)).toEqual(['New York']);
       expect(r.answer.places.map((p) => p.name)).toEqual(['New York']);
     });
   });
@@ -195,12 +220,23 @@ describe('the text search steps', () => {
     await expect(run('Qwzrtx', {}, steps)).rejects.toThrow(/final step/);
   });
 
-  it('keeps what each step found for the next (state)', async () => {
-    const state: TextSearchState = initialState(buildTextQuery('Vaduz')!, window, plan);
+  it('keeps what each step learnt for the next, in a new state: no step changes the one it is given', async () => {
     const { deps } = scripted({ named: [[place('Vaduz')]] });
+    const first: TextSearchState = initialState(
+      buildTextQuery('Vaduz')!,
+      window,
+      plan,
+      await deps.repository.vocabulary(),
+    );
+    let state = first;
     const upToPlaces = TEXT_SEARCH_STEPS.slice(0, TEXT_SEARCH_STEPS.findIndex((s) => s.name === 'named-places') + 1);
-    for (const step of upToPlaces) if (step.when(state)) await step.run(state, deps);
+    for (const step of upToPlaces) {
+      if (!(await step.when(state, deps))) continue;
+      const outcome = await step.run(state, deps);
+      if (outcome && 'learnt' in outcome) state = withLearnt(state, outcome.learnt);
+    }
     expect(state.places.map((p) => p.name)).toEqual(['Vaduz']);
-    expect(state.bound).toBe(true);
+    expect(boundAsTyped(state)).toBe(true);
+    expect(first.places).toEqual([]);
   });
 });
