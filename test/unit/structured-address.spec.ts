@@ -66,6 +66,10 @@ describe('a name beside coordinates', () => {
     ['Rhein 47.14,9.51', 'Rhein', 47.14, 9.51],
     ['47.14, 9.51 Rhein', 'Rhein', 47.14, 9.51],
     ['Schloss Vaduz 47.139N 9.524E', 'Schloss Vaduz', 47.139, 9.524],
+    ['pharmacy near 47.14,9.52', 'pharmacy', 47.14, 9.52],
+    ['Apotheke in der Nähe von 47.14, 9.52', 'Apotheke', 47.14, 9.52],
+    ['47.14, 9.51 bei Rhein', 'Rhein', 47.14, 9.51],
+    ['near 47.14,9.52', 'near', 47.14, 9.52],
   ])('%s is %s near %d,%d', (query, name, lat, lon) => {
     expect(nameNearPoint(query)).toMatchObject({ name, point: { lat, lon } });
   });

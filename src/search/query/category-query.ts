@@ -1,6 +1,7 @@
 import categoryTerms from './poi-category-terms.json';
 import { LatLon, parseCoordinates } from './coordinates';
 import { tokenize } from './tokenize';
+import { leadingConnector } from './connecting-words';
 
 // A query that names a category of place ("restaurant", "hotel in Vaduz", "Apotheke Vaduz",
 // "pharmacy near 47.14,9.52"): the category's tags and what the rest of the query says.
@@ -28,10 +29,6 @@ interface TermsFile {
   categories: Array<{ tag: string; en: { name: string; terms: string[] }; de: { name: string; terms: string[] } }>;
 }
 
-// Connecting words, folded, longest first so "in der nahe von" wins over "in".
-const CONNECTORS = ['in der nahe von', 'in der nahe', 'nearby', 'near', 'around', 'in', 'at', 'bei', 'nahe']
-  .map((c) => c.split(' '))
-  .sort((a, b) => b.length - a.length);
 // The longest category phrase looked for, in words ("chemist's shop" is two).
 const MAX_PHRASE_WORDS = 4;
 
@@ -102,7 +99,7 @@ export function readCategoryQuery(query: string): CategoryQuery | null {
       const tags = categoryTags(span as string[]);
       if (!tags) continue;
       let rest = leading ? chunks.slice(k) : chunks.slice(0, n - k);
-      const connector = leading ? connectorAt(words.slice(k)) : 0;
+      const connector = leading ? leadingConnector(words.slice(k)) : 0;
       rest = rest.slice(connector);
       if (connector > 0 && rest.length === 0) continue;
       const restText = rest.join(' ').replace(/^[\s,;]+|[\s,;]+$/gu, '');
@@ -117,12 +114,4 @@ export function readCategoryQuery(query: string): CategoryQuery | null {
     }
   }
   return null;
-}
-
-// How many leading words are a connector (0 when none).
-function connectorAt(words: ReadonlyArray<string | null>): number {
-  for (const connector of CONNECTORS) {
-    if (connector.every((w, i) => words[i] === w)) return connector.length;
-  }
-  return 0;
 }

@@ -1,6 +1,8 @@
 import { METRES_PER_DEGREE } from '../../common/earth';
 import { RADIUS_DEFAULT_M, RADIUS_MAX_M } from '../dto/search-filters.dto';
 import { LatLon, parseCoordinates } from './coordinates';
+import { leadingConnector, trailingConnector } from './connecting-words';
+import { tokenize } from './tokenize';
 
 // A name beside coordinates ("Gampriner Seelein, N 47.1° E 9.5°", "Rhein 47.14,9.51",
 // "47.14, 9.51 Rhein"): the name is searched near the point, within the distance the coordinates'
@@ -27,13 +29,25 @@ function precisionDeg(text: string): number {
   return unit * 10 ** -decimals;
 }
 
+// A connecting word between the name and the point is neither ("pharmacy near 47.14,9.52" is the
+// pharmacy near the point); a name that is only a connector stays as typed.
+function withoutConnector(nameWords: string[], tailFirst: boolean): string {
+  const folded = nameWords.map((w) => {
+    const t = tokenize(w);
+    return t.length === 1 ? t[0] : null;
+  });
+  const k = tailFirst ? trailingConnector(folded) : leadingConnector(folded);
+  const kept = k === 0 || k === nameWords.length ? nameWords : tailFirst ? nameWords.slice(0, -k) : nameWords.slice(k);
+  return kept.join(' ').replace(/^[\s,;]+|[\s,;]+$/gu, '');
+}
+
 function split(query: string, words: string[], tailFirst: boolean): NameNearPoint | null {
   for (let k = 1; k < words.length; k++) {
     const [nameWords, pointWords] = tailFirst
       ? [words.slice(0, k), words.slice(k)]
       : [words.slice(-k), words.slice(0, -k)];
     const pointText = pointWords.join(' ').replace(/^[\s,;]+|[\s,;]+$/gu, '');
-    const name = nameWords.join(' ').replace(/^[\s,;]+|[\s,;]+$/gu, '');
+    const name = withoutConnector(nameWords, tailFirst);
     if (!LETTER.test(name) || (pointText.match(COORDINATE) ?? []).length < 2) continue;
     const parsed = parseCoordinates(pointText);
     if (!parsed?.ok) continue;
