@@ -25,6 +25,8 @@ describe('STAC Browser in Chromium on /stac', () => {
   let api: string;
   let key: string;
   const requests: string[] = [];
+  // The bodies of the item searches STAC Browser's search page POSTs.
+  const searches: Array<Record<string, any>> = [];
 
   beforeAll(async () => {
     const dist = await stacBrowserSite();
@@ -38,6 +40,9 @@ describe('STAC Browser in Chromium on /stac', () => {
     browser = await launchBrowser();
     await browser.context.route(`${site.url}/stac**`, (route) => {
       requests.push(route.request().url());
+      const url = new URL(route.request().url());
+      if (route.request().method() === 'POST' && url.pathname === '/stac/search')
+        searches.push(JSON.parse(route.request().postData() ?? '{}'));
       return route.continue({ headers: { ...route.request().headers(), 'x-api-key': key } });
     });
   }, 20 * 60_000);
@@ -80,6 +85,61 @@ describe('STAC Browser in Chromium on /stac', () => {
     }
     expect(seen.sort()).toEqual(RECORDS.map((_, i) => titleOf(i + 1)).sort());
     expect(requests.some((u) => /\/items\?.*token=/.test(u))).toBe(true);
+    await page.close();
+  });
+
+  // The search page, its form submitted, and the body it sent.
+  const shownTitles = (body: string) =>
+    RECORDS.map((_, i) => titleOf(i + 1)).filter((t) => new RegExp(`${t}\\b`).test(body));
+  const searchPage = async () => {
+    const page = await open('/search');
+    await page.getByText('Filter by spatial extent').first().waitFor({ timeout: 30_000 });
+    return page;
+  };
+  const submit = async (page: Page) => {
+    const before = searches.length;
+    await page.getByRole('button', { name: 'Submit' }).first().click();
+    for (let t = 0; searches.length === before && t < 300; t++) await page.waitForTimeout(100);
+    return searches.at(-1)!;
+  };
+
+  it('searches by a bbox typed into the search form, and lists what lies in it', async () => {
+    const page = await searchPage();
+    await page.getByText('Filter by spatial extent').first().click();
+    // Kirchstrasse 1 to 6 lie at 9.5000 to 9.5010 east, 47.065 north.
+    const box = { westLon: 9.49995, southLat: 47.06, eastLon: 9.50105, northLat: 47.07 };
+    for (const [id, value] of Object.entries(box)) {
+      await page.fill(`#${id}`, String(value));
+      await page.press(`#${id}`, 'Tab');
+    }
+    const sent = await submit(page);
+    // The map's projection leaves float noise on the typed numbers.
+    [box.westLon, box.southLat, box.eastLon, box.northLat].forEach((v, i) => expect(sent.bbox[i]).toBeCloseTo(v, 9));
+    await page.getByText(titleOf(6)).first().waitFor({ timeout: 30_000 });
+    expect(shownTitles(await text(page)).sort()).toEqual([1, 2, 3, 4, 5, 6].map(titleOf).sort());
+    await page.close();
+  });
+
+  it('searches by a date range picked in the calendar, and lists the records taken then', async () => {
+    const page = await searchPage();
+    await page.getByPlaceholder('Select date range').first().click();
+    await page.locator('[data-test-id="year-toggle-overlay-0"]').first().click();
+    await page.locator('[data-test-id="2022"]').first().click();
+    await page.locator('[data-test-id="month-toggle-overlay-0"]').first().click();
+    await page.locator('[data-test-id="Apr"]').first().click();
+    await page.locator('[data-test-id="dp-2022-04-03"]').first().click();
+    await page.locator('[data-test-id="dp-2022-04-08"]').first().click();
+    const sent = await submit(page);
+    // The picker sends the days at the time of day it is now; a record's datetime is its whole day.
+    const [from, to] = (sent.datetime as string).split('/').map(Date.parse);
+    expect(new Date(from).toISOString().slice(0, 10)).toBe('2022-04-03');
+    expect(new Date(to).toISOString().slice(0, 10)).toBe('2022-04-08');
+    const expected = RECORDS.map((r, i) => ({ title: titleOf(i + 1), day: Date.parse(`${r.properties.captured_at}Z`) }))
+      .filter((r) => r.day <= to && r.day + 86_399_000 >= from)
+      .map((r) => r.title);
+    expect(expected).toHaveLength(6);
+    await page.getByText(expected.at(-1)!).first().waitFor({ timeout: 30_000 });
+    expect(shownTitles(await text(page)).sort()).toEqual(expected.sort());
     await page.close();
   });
 
