@@ -51,7 +51,7 @@ SET
 FROM
   (
     SELECT
-      s.id,
+      s.ctid AS row_id,
       cur.*,
       cur.address_origin <> 'own'
       AND (
@@ -64,25 +64,37 @@ FROM
       imagery_import_staging_ < random > s
       CROSS JOIN LATERAL (
         SELECT
-          i.address,
-          i.address_origin,
-          i.place_id,
-          i.locality_id,
-          i.region_code,
-          i.country_code
+          p.address,
+          p.address_origin,
+          p.place_id,
+          p.locality_id,
+          p.region_code,
+          p.country_code
         FROM
-          imagery i
+          (
+            SELECT
+              i.address,
+              i.address_origin,
+              i.place_id,
+              i.locality_id,
+              i.region_code,
+              i.country_code,
+              i.location
+            FROM
+              imagery i
+            WHERE
+              i.id = s.id
+            OFFSET
+              0
+          ) p
         WHERE
-          i.id = s.id
-          AND i.locality_id IS NOT NULL
-          AND ST_X (i.location) = s.lon
-          AND ST_Y (i.location) = s.lat
-        OFFSET
-          0
+          p.locality_id IS NOT NULL
+          AND ST_X (p.location) = s.lon
+          AND ST_Y (p.location) = s.lat
       ) cur
   ) c
 WHERE
-  t.id = c.id
+  t.ctid = c.row_id
   AND (
     c.own
     OR c.keep_address

@@ -63,6 +63,55 @@ describe('imagery import SQL plans', () => {
     expect(text).toContain('imagery_source_idx');
   });
 
+  // A load into a catalogue that holds records: the statistics were taken when few records had a
+  // locality (here none), and the staged batch is either new records or the stored ones again.
+  describe('settling a staged batch against its stored rows, on statistics from before the load', () => {
+    beforeAll(async () => {
+      const some = await prisma.$queryRawUnsafe<Array<{ id: string }>>(`SELECT id FROM places LIMIT 1`);
+      const locality = some[0]?.id ?? null;
+      await prisma.$executeRawUnsafe(`UPDATE imagery SET locality_id = NULL`);
+      await prisma.$executeRawUnsafe('ANALYZE imagery');
+      await prisma.$executeRawUnsafe(
+        `UPDATE imagery SET locality_id = $1::uuid`,
+        locality ?? '00000000-0000-4000-8000-000000000001',
+      );
+    });
+
+    const settle = async (staged: string) => {
+      await client.query('BEGIN');
+      try {
+        await client.query('DELETE FROM imagery_import_staging');
+        await client.query(staged);
+        const [row] = (await client.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sql.settle}`)).rows;
+        return row['QUERY PLAN'][0];
+      } finally {
+        await client.query('ROLLBACK');
+      }
+    };
+    const nodes = (n: any): any[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
+
+    it.each([
+      [
+        'new records',
+        `SELECT gen_random_uuid(), 'x', 'own', date '2020-01-01', 0, false, '/a.jpg', 1, 2 FROM generate_series(1, 5000)`,
+      ],
+      [
+        'the stored records again',
+        `SELECT id, address, 'recovered', captured_at, heading, interactive, image_url, ST_X(location), ST_Y(location) FROM imagery LIMIT 5000`,
+      ],
+    ])('probes each stored row by primary key and updates the staged row by its ctid (%s)', async (_, rows) => {
+      const explained = await settle(
+        `INSERT INTO imagery_import_staging (id, address, address_origin, captured_at, heading, interactive, image_url, lon, lat) ${rows}`,
+      );
+      const all = nodes(explained.Plan);
+      const indexes = all.filter((n) => n['Index Name']).map((n) => n['Index Name']);
+      expect([...new Set(indexes)]).toEqual(['imagery_pkey']);
+      expect(all.filter((n) => n['Node Type'] === 'Seq Scan' && n['Actual Loops'] > 1)).toEqual([]);
+      // A probe and its heap page per staged row, not a scan of every linked record per row.
+      expect(explained.Plan['Shared Hit Blocks'] + explained.Plan['Shared Read Blocks']).toBeLessThan(5000 * 10);
+    });
+  });
+
   it('the export walks the primary key in order, without sorting', async () => {
     const text = await plan(EXPORT_PAGE, [null, '00000000-0000-4000-8000-000000000000', 2000]);
     expect(text).toContain('imagery_pkey');

@@ -11,7 +11,10 @@ import { LINK_COLUMNS, LINKED_VALUES, placeLinksSql } from './imagery-place-link
 //    when it has no address of its own (none given, or the same recovered one an export wrote) its
 //    stored recovered address too. Re-importing a file therefore looks nothing up (relinking after a
 //    place import is what refreshes links); the stored row is probed by primary key (LATERAL, fenced
-//    with OFFSET 0 so the planner cannot turn it into a scan of the catalogue).
+//    with OFFSET 0 so the planner cannot turn it into a scan of the catalogue). The fence holds the id
+//    alone: with the locality test inside it, statistics taken before a load (few linked records) let
+//    the planner read the locality index for every staged row instead, minutes for one batch into a
+//    catalogue that already holds records (docs/data.md#a-load-into-a-catalogue-that-holds-records).
 //  - link: every other record is linked by the same rules and values as stored rows.
 export function linkStagedSql(staging: string): { settle: string; link: string } {
   const table = Prisma.raw(staging);
@@ -22,18 +25,22 @@ export function linkStagedSql(staging: string): { settle: string; link: string }
         CASE WHEN c.keep_address THEN c.place_id ELSE t.place_id END,
         c.locality_id, c.region_code, c.country_code, true)
     FROM (
-      SELECT s.id, cur.*,
+      SELECT s.ctid AS row_id, cur.*,
         cur.address_origin <> 'own' AND (s.address IS NULL OR (s.address, s.address_origin) = (cur.address, cur.address_origin)) AS keep_address,
         s.address IS NOT NULL AND s.address_origin = 'own' AS own
       FROM ${table} s
       CROSS JOIN LATERAL (
-        SELECT i.address, i.address_origin, i.place_id, i.locality_id, i.region_code, i.country_code
-        FROM imagery i
-        WHERE i.id = s.id AND i.locality_id IS NOT NULL AND ST_X(i.location) = s.lon AND ST_Y(i.location) = s.lat
-        OFFSET 0
+        SELECT p.address, p.address_origin, p.place_id, p.locality_id, p.region_code, p.country_code
+        FROM (
+          SELECT i.address, i.address_origin, i.place_id, i.locality_id, i.region_code, i.country_code, i.location
+          FROM imagery i
+          WHERE i.id = s.id
+          OFFSET 0
+        ) p
+        WHERE p.locality_id IS NOT NULL AND ST_X(p.location) = s.lon AND ST_Y(p.location) = s.lat
       ) cur
     ) c
-    WHERE t.id = c.id AND (c.own OR c.keep_address)`;
+    WHERE t.ctid = c.row_id AND (c.own OR c.keep_address)`;
   const rows = Prisma.sql`SELECT s.id, ST_SetSRID(ST_MakePoint(s.lon, s.lat), 4326) AS location,
       (s.address IS NULL OR s.address_origin <> 'own') AS recover
     FROM ${table} s
