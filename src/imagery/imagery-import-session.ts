@@ -234,6 +234,7 @@ export class ImageryImportSession extends BulkImportSession<ImageryRecord, Impor
         primary.client.query(copyFrom(primary.sql.copySeenIn)),
       );
     }
+    await primary.client.query(primary.sql.indexSeen);
     await primary.client.query(primary.sql.analyzeSeen);
     if (this.distributed) return this.deleteMissingDistributed(primary);
     if (this.options.dryRun) {

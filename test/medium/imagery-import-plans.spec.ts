@@ -63,18 +63,31 @@ describe('imagery import SQL plans', () => {
     expect(text).toContain('imagery_source_idx');
   });
 
-  // A load into a catalogue that holds records: the statistics were taken when few records had a
-  // locality (here none), and the staged batch is either new records or the stored ones again.
-  describe('settling a staged batch against its stored rows, on statistics from before the load', () => {
+  // A load into a catalogue that holds records: the statistics were taken before it, when few records
+  // had a locality (here none) and its source had none; the staged batch is either new records or the
+  // stored ones again.
+  describe('a load into a catalogue that holds records, on statistics from before the load', () => {
+    const nodes = (n: any): any[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
     beforeAll(async () => {
-      const some = await prisma.$queryRawUnsafe<Array<{ id: string }>>(`SELECT id FROM places LIMIT 1`);
-      const locality = some[0]?.id ?? null;
       await prisma.$executeRawUnsafe(`UPDATE imagery SET locality_id = NULL`);
       await prisma.$executeRawUnsafe('ANALYZE imagery');
       await prisma.$executeRawUnsafe(
-        `UPDATE imagery SET locality_id = $1::uuid`,
-        locality ?? '00000000-0000-4000-8000-000000000001',
+        `UPDATE imagery SET locality_id = gen_random_uuid(), source = CASE WHEN source = 'big' THEN 'fresh' ELSE source END`,
       );
+    });
+
+    it('--delete-missing probes the seen ids by their index for every record of the source', async () => {
+      await client.query('TRUNCATE imagery_import_seen');
+      await client.query(
+        `INSERT INTO imagery_import_seen SELECT id FROM imagery WHERE source = 'fresh' ORDER BY id OFFSET 1000`,
+      );
+      await client.query(sql.indexSeen);
+      await client.query(sql.analyzeSeen);
+      const [row] = (await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql.countMissing}`, ['fresh'])).rows;
+      const all = nodes(row['QUERY PLAN'][0].Plan);
+      const rescans = all.filter((n) => n['Node Type'] === 'Seq Scan' && n['Actual Loops'] > 1);
+      expect(rescans.map((n) => n['Relation Name'])).toEqual([]);
+      expect((await client.query(sql.countMissing, ['fresh'])).rows[0].n).toBe(1000);
     });
 
     const settle = async (staged: string) => {
@@ -88,8 +101,6 @@ describe('imagery import SQL plans', () => {
         await client.query('ROLLBACK');
       }
     };
-    const nodes = (n: any): any[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
-
     it.each([
       [
         'new records',
