@@ -1,21 +1,33 @@
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { extname, join, normalize, resolve } from 'node:path';
 import * as tar from 'tar';
 
 // STAC Browser (radiantearth/stac-browser 5.1.0-rc.1), the client people browse STAC APIs with, built
-// once from the vendored source (shared/vendor/stac/README.md: its dependencies from npm, then vite) into
-// node_modules/.cache, and served as a static site whose runtime configuration names the catalogue.
+// once from the vendored source (shared/vendor/stac/README.md: its dependencies from npm, then vite) and
+// served as a static site whose runtime configuration names the catalogue. The build is kept per machine
+// (STAC_BROWSER_CACHE, default ~/.cache/location-imagery-search), under the hash of the source and of
+// this recipe, as Docker keeps the tier's images: a fresh clone on the same machine reuses it, and a
+// changed source or recipe builds again.
 const ROOT = resolve(__dirname, '..', '..');
 const TARBALL =
   process.env.STAC_BROWSER_SOURCE ??
   join(ROOT, '..', 'shared', 'vendor', 'stac', 'stac-browser', 'stac-browser-080bddf.tar.gz');
-const CACHE = join(ROOT, 'node_modules', '.cache', 'stac-browser-080bddf');
-const DIST = join(CACHE, 'dist');
-const STAMP = join(DIST, '.built');
+const STAC_MIGRATE = '2.1.0';
+const CATALOGUE_URL = '/stac';
+
+function cacheDir(): string {
+  const hash = createHash('sha256')
+    .update(readFileSync(TARBALL))
+    .update(JSON.stringify({ STAC_MIGRATE, CATALOGUE_URL, recipe: 1 }))
+    .digest('hex');
+  const base = process.env.STAC_BROWSER_CACHE ?? join(homedir(), '.cache', 'location-imagery-search');
+  return join(base, `stac-browser-${hash.slice(0, 16)}`);
+}
 
 function run(command: string, args: string[], cwd: string, extra: Record<string, string> = {}): Promise<void> {
   return new Promise((done, fail) => {
@@ -34,25 +46,28 @@ function run(command: string, args: string[], cwd: string, extra: Record<string,
 
 /** The built site's folder, building it first when the cache holds none (a few minutes). */
 export async function stacBrowserSite(): Promise<string> {
-  if (existsSync(STAMP)) return DIST;
   if (!existsSync(TARBALL)) throw new Error(`No STAC Browser source at ${TARBALL} (set STAC_BROWSER_SOURCE)`);
+  const cache = cacheDir();
+  const dist = join(cache, 'dist');
+  const stamp = join(dist, '.built');
+  if (existsSync(stamp)) return dist;
   // Built outside node_modules: vite leaves the sources of a project under a node_modules path untransformed.
   const work = mkdtempSync(join(tmpdir(), 'lis-stac-browser-'));
-  rmSync(CACHE, { recursive: true, force: true });
+  rmSync(cache, { recursive: true, force: true });
   await tar.x({ file: TARBALL, cwd: work });
   // The lock file names @radiantearth/stac-migrate 2.1.1, which the registry reachable here does not serve.
   const manifest = JSON.parse(readFileSync(join(work, 'package.json'), 'utf8'));
-  manifest.dependencies['@radiantearth/stac-migrate'] = '2.1.0';
+  manifest.dependencies['@radiantearth/stac-migrate'] = STAC_MIGRATE;
   writeFileSync(join(work, 'package.json'), JSON.stringify(manifest, null, 2));
   rmSync(join(work, 'package-lock.json'), { force: true });
   await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], work);
   // The catalogue on the site's own origin (serveStacBrowser passes /stac on to the API): STAC Browser
   // takes its catalogUrl at build time only.
-  await run('npx', ['vite', 'build', '--logLevel', 'error'], work, { SB_catalogUrl: '/stac' });
-  cpSync(join(work, 'dist'), DIST, { recursive: true });
+  await run('npx', ['vite', 'build', '--logLevel', 'error'], work, { SB_catalogUrl: CATALOGUE_URL });
+  cpSync(join(work, 'dist'), dist, { recursive: true });
   rmSync(work, { recursive: true, force: true });
-  writeFileSync(STAMP, new Date().toISOString());
-  return DIST;
+  writeFileSync(stamp, new Date().toISOString());
+  return dist;
 }
 
 const TYPES: Record<string, string> = {
