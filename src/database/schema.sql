@@ -206,21 +206,23 @@ END $$;
 
 CREATE FUNCTION public.lis_count_words() RETURNS trigger
     LANGUAGE plpgsql
-    AS $$
+    AS $_$
 BEGIN
   IF TG_OP = 'INSERT' THEN
     PERFORM lis_add_word_counts('{}', ARRAY(SELECT r."address_tsv" FROM new_rows r));
   ELSIF TG_OP = 'DELETE' THEN
     PERFORM lis_add_word_counts(ARRAY(SELECT o."address_tsv" FROM old_rows o), '{}');
   ELSE
-    PERFORM lis_add_word_counts(
-      ARRAY(SELECT o."address_tsv"
-            FROM old_rows o JOIN new_rows r ON r."id" = o."id" AND o."address_tsv" IS DISTINCT FROM r."address_tsv"),
-      ARRAY(SELECT r."address_tsv"
-            FROM new_rows r JOIN old_rows o ON o."id" = r."id" AND o."address_tsv" IS DISTINCT FROM r."address_tsv"));
+    EXECUTE $sql$
+      SELECT lis_add_word_counts(
+        ARRAY(SELECT o."address_tsv"
+              FROM old_rows o JOIN new_rows r ON r."id" = o."id" AND o."address_tsv" IS DISTINCT FROM r."address_tsv"),
+        ARRAY(SELECT r."address_tsv"
+              FROM new_rows r JOIN old_rows o ON o."id" = r."id" AND o."address_tsv" IS DISTINCT FROM r."address_tsv"))
+    $sql$;
   END IF;
   RETURN NULL;
-END $$;
+END $_$;
 
 --
 -- Name: lis_coverage_cell(integer, double precision, double precision); Type: FUNCTION; Schema: public; Owner: -
@@ -389,7 +391,7 @@ CREATE FUNCTION public.lis_normalize(input text) RETURNS text
 
 CREATE FUNCTION public.lis_note_coverage_touched() RETURNS trigger
     LANGUAGE plpgsql
-    AS $$
+    AS $_$
 BEGIN
   IF TG_OP = 'TRUNCATE' OR EXISTS (SELECT 1 FROM "imagery_first_load") THEN
     INSERT INTO "coverage_touched" ("location") VALUES (NULL);
@@ -398,15 +400,17 @@ BEGIN
   ELSIF TG_OP = 'DELETE' THEN
     INSERT INTO "coverage_touched" ("location") SELECT o."location" FROM old_rows o;
   ELSE
-    INSERT INTO "coverage_touched" ("location")
-    SELECT v.location
-    FROM old_rows o JOIN new_rows r ON r."id" = o."id"
-    CROSS JOIN LATERAL (VALUES (o."location"), (r."location")) AS v(location)
-    WHERE (ST_X(o."location"), ST_Y(o."location"), o."captured_at", o."heading", o."interactive")
-          IS DISTINCT FROM (ST_X(r."location"), ST_Y(r."location"), r."captured_at", r."heading", r."interactive");
+    EXECUTE $sql$
+      INSERT INTO "coverage_touched" ("location")
+      SELECT v.location
+      FROM old_rows o JOIN new_rows r ON r."id" = o."id"
+      CROSS JOIN LATERAL (VALUES (o."location"), (r."location")) AS v(location)
+      WHERE (ST_X(o."location"), ST_Y(o."location"), o."captured_at", o."heading", o."interactive")
+            IS DISTINCT FROM (ST_X(r."location"), ST_Y(r."location"), r."captured_at", r."heading", r."interactive")
+    $sql$;
   END IF;
   RETURN NULL;
-END $$;
+END $_$;
 
 --
 -- Name: lis_plan_word_ranks(integer, integer, integer); Type: FUNCTION; Schema: public; Owner: -
@@ -701,13 +705,15 @@ END $$;
 
 CREATE FUNCTION public.lis_unrank_readdressed() RETURNS trigger
     LANGUAGE plpgsql
-    AS $$
+    AS $_$
 BEGIN
-  DELETE FROM "imagery_word_ranks" r
-  USING old_rows o JOIN new_rows n ON n."id" = o."id" AND o."address_tsv" IS DISTINCT FROM n."address_tsv"
-  WHERE r."imagery_id" = o."id";
+  EXECUTE $sql$
+    DELETE FROM "imagery_word_ranks" r
+    USING old_rows o JOIN new_rows n ON n."id" = o."id" AND o."address_tsv" IS DISTINCT FROM n."address_tsv"
+    WHERE r."imagery_id" = o."id"
+  $sql$;
   RETURN NULL;
-END $$;
+END $_$;
 
 --
 -- Name: lis_update_coverage(double precision); Type: FUNCTION; Schema: public; Owner: -

@@ -213,7 +213,7 @@ export class ImageryImportSession extends BulkImportSession<ImageryRecord, Impor
     {
       name: 'two connections: the ids the second one saw are gathered on the first',
       params: () => [],
-      answers: [[], [], [], [{ n: 0 }]],
+      answers: [[], [], [], [], [{ n: 0 }]],
     },
     { name: 'dry run: count instead of delete', sql: () => SAMPLE_SQL.countMissing },
     ...(['gatherMissing', 'keepUnseen', 'countMissing', 'readMissing', 'uncountMissing', 'unrankMissing'] as const).map(

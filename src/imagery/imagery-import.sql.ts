@@ -112,7 +112,7 @@ export function importSql(t: ImportTables) {
     copySeenIn: `COPY ${t.seen} (id) FROM STDIN`,
     // Indexed once every id is in (a probe per catalogue row of the source, however the planner
     // misjudges how many that is: statistics from before the load), then analyzed.
-    indexSeen: `CREATE INDEX IF NOT EXISTS ${t.seen}_id ON ${t.seen} (id)`,
+    indexSeen: `CREATE INDEX IF NOT EXISTS ids_of_${t.seen} ON ${t.seen} (id)`,
     analyzeSeen: `ANALYZE ${t.seen}`,
     // The records and, in the same statement, the photo details of those made from photos.
     deleteMissing: `

@@ -1729,18 +1729,21 @@ FROM
 -- ImageryImportSession.writeBatch: built-in database: array parameters instead of COPY [8/8]
 --   the statement of ImageryImportSession.writeBatch: one record [8/8]
 
--- ImageryImportSession.deleteMissing: two connections: the ids the second one saw are gathered on the first [1/4]
+-- ImageryImportSession.deleteMissing: two connections: the ids the second one saw are gathered on the first [1/5]
 COPY imagery_import_seen_ < random > (id) TO STDOUT
 ;
--- ImageryImportSession.deleteMissing: two connections: the ids the second one saw are gathered on the first [2/4]
+-- ImageryImportSession.deleteMissing: two connections: the ids the second one saw are gathered on the first [2/5]
 COPY imagery_import_seen_ < random > (id)
 FROM
   STDIN
 ;
--- ImageryImportSession.deleteMissing: two connections: the ids the second one saw are gathered on the first [3/4]
+-- ImageryImportSession.deleteMissing: two connections: the ids the second one saw are gathered on the first [3/5]
+CREATE INDEX IF NOT EXISTS ids_of_imagery_import_seen_ < random > ON imagery_import_seen_ < random > (id)
+;
+-- ImageryImportSession.deleteMissing: two connections: the ids the second one saw are gathered on the first [4/5]
 ANALYZE imagery_import_seen_ < random >
 ;
--- ImageryImportSession.deleteMissing: two connections: the ids the second one saw are gathered on the first [4/4]
+-- ImageryImportSession.deleteMissing: two connections: the ids the second one saw are gathered on the first [5/5]
 --   $1 = "sample-source"
 WITH
   gone AS (

@@ -10,11 +10,13 @@ BEGIN
   ELSIF TG_OP = 'DELETE' THEN
     PERFORM lis_add_word_counts(ARRAY(SELECT o."address_tsv" FROM old_rows o), '{}');
   ELSE
-    PERFORM lis_add_word_counts(
-      ARRAY(SELECT o."address_tsv"
-            FROM old_rows o JOIN new_rows r ON r."id" = o."id" AND o."address_tsv" IS DISTINCT FROM r."address_tsv"),
-      ARRAY(SELECT r."address_tsv"
-            FROM new_rows r JOIN old_rows o ON o."id" = r."id" AND o."address_tsv" IS DISTINCT FROM r."address_tsv"));
+    EXECUTE $sql$
+      SELECT lis_add_word_counts(
+        ARRAY(SELECT o."address_tsv"
+              FROM old_rows o JOIN new_rows r ON r."id" = o."id" AND o."address_tsv" IS DISTINCT FROM r."address_tsv"),
+        ARRAY(SELECT r."address_tsv"
+              FROM new_rows r JOIN old_rows o ON o."id" = r."id" AND o."address_tsv" IS DISTINCT FROM r."address_tsv"))
+    $sql$;
   END IF;
   RETURN NULL;
 END $function$;

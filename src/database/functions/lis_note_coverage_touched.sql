@@ -12,12 +12,14 @@ BEGIN
   ELSIF TG_OP = 'DELETE' THEN
     INSERT INTO "coverage_touched" ("location") SELECT o."location" FROM old_rows o;
   ELSE
-    INSERT INTO "coverage_touched" ("location")
-    SELECT v.location
-    FROM old_rows o JOIN new_rows r ON r."id" = o."id"
-    CROSS JOIN LATERAL (VALUES (o."location"), (r."location")) AS v(location)
-    WHERE (ST_X(o."location"), ST_Y(o."location"), o."captured_at", o."heading", o."interactive")
-          IS DISTINCT FROM (ST_X(r."location"), ST_Y(r."location"), r."captured_at", r."heading", r."interactive");
+    EXECUTE $sql$
+      INSERT INTO "coverage_touched" ("location")
+      SELECT v.location
+      FROM old_rows o JOIN new_rows r ON r."id" = o."id"
+      CROSS JOIN LATERAL (VALUES (o."location"), (r."location")) AS v(location)
+      WHERE (ST_X(o."location"), ST_Y(o."location"), o."captured_at", o."heading", o."interactive")
+            IS DISTINCT FROM (ST_X(r."location"), ST_Y(r."location"), r."captured_at", r."heading", r."interactive")
+    $sql$;
   END IF;
   RETURN NULL;
 END $function$;

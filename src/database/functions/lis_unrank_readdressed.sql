@@ -5,8 +5,10 @@ CREATE OR REPLACE FUNCTION public.lis_unrank_readdressed()
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  DELETE FROM "imagery_word_ranks" r
-  USING old_rows o JOIN new_rows n ON n."id" = o."id" AND o."address_tsv" IS DISTINCT FROM n."address_tsv"
-  WHERE r."imagery_id" = o."id";
+  EXECUTE $sql$
+    DELETE FROM "imagery_word_ranks" r
+    USING old_rows o JOIN new_rows n ON n."id" = o."id" AND o."address_tsv" IS DISTINCT FROM n."address_tsv"
+    WHERE r."imagery_id" = o."id"
+  $sql$;
   RETURN NULL;
 END $function$;
