@@ -29,6 +29,8 @@ export interface ServerOptions {
   logFile: string;
   /** LOG_LEVEL for ours; undefined keeps the shipped default. */
   logLevel?: string;
+  /** More settings for ours (TRUST_PROXY, say). */
+  env?: Record<string, string>;
 }
 
 function freePort(): Promise<number> {
@@ -66,6 +68,7 @@ export async function startServer(kind: ServerKind, o: ServerOptions): Promise<R
     });
     if (o.logLevel) env.LOG_LEVEL = o.logLevel;
     else delete env.LOG_LEVEL;
+    Object.assign(env, o.env);
   } else {
     args = [
       `--title=lis-bench-${kind}`,
