@@ -1,6 +1,6 @@
 import categoryTerms from './poi-category-terms.json';
 import { LatLon, parseCoordinates } from './coordinates';
-import { tokenize } from './tokenize';
+import { chunkWords, tokenize } from './tokenize';
 import { leadingConnector } from './connecting-words';
 
 // A query that names a category of place ("restaurant", "hotel in Vaduz", "Apotheke Vaduz",
@@ -86,11 +86,8 @@ export function categoryTags(words: readonly string[], terms: ReadonlyMap<string
 /** What the query says about a category, or null when it names none (see the top of this file). */
 export function readCategoryQuery(query: string): CategoryQuery | null {
   const chunks = query.trim().split(/\s+/u).filter(Boolean);
-  // A chunk counts as one word of a phrase when it is exactly one word ("hotel," is "hotel").
-  const words = chunks.map((c) => {
-    const t = tokenize(c);
-    return t.length === 1 ? t[0] : null;
-  });
+  // A chunk counts as one word of a phrase when it is exactly one word.
+  const words = chunkWords(chunks);
   const n = chunks.length;
   for (let k = Math.min(MAX_PHRASE_WORDS, n); k >= 1; k--) {
     for (const leading of [true, false]) {

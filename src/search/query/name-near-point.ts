@@ -2,7 +2,7 @@ import { METRES_PER_DEGREE } from '../../common/earth';
 import { RADIUS_DEFAULT_M, RADIUS_MAX_M } from '../dto/search-filters.dto';
 import { LatLon, parseCoordinates } from './coordinates';
 import { leadingConnector, trailingConnector } from './connecting-words';
-import { tokenize } from './tokenize';
+import { chunkWords } from './tokenize';
 
 // A name beside coordinates ("Gampriner Seelein, N 47.1° E 9.5°", "Rhein 47.14,9.51",
 // "47.14, 9.51 Rhein"): the name is searched near the point, within the distance the coordinates'
@@ -32,10 +32,7 @@ function precisionDeg(text: string): number {
 // A connecting word between the name and the point is neither ("pharmacy near 47.14,9.52" is the
 // pharmacy near the point); a name that is only a connector stays as typed.
 function withoutConnector(nameWords: string[], tailFirst: boolean): string {
-  const folded = nameWords.map((w) => {
-    const t = tokenize(w);
-    return t.length === 1 ? t[0] : null;
-  });
+  const folded = chunkWords(nameWords);
   const k = tailFirst ? trailingConnector(folded) : leadingConnector(folded);
   const kept = k === 0 || k === nameWords.length ? nameWords : tailFirst ? nameWords.slice(0, -k) : nameWords.slice(k);
   return kept.join(' ').replace(/^[\s,;]+|[\s,;]+$/gu, '');

@@ -79,3 +79,11 @@ export function wordsWithoutNoise(folded: string): string[] {
   }
   return tokens.slice(0, MAX_TOKENS);
 }
+
+/** Each whitespace-separated chunk folded as one word, or null when it is not exactly one ("hotel," is "hotel"). */
+export function chunkWords(chunks: readonly string[]): Array<string | null> {
+  return chunks.map((c) => {
+    const t = tokenize(c);
+    return t.length === 1 ? t[0] : null;
+  });
+}
