@@ -10,9 +10,9 @@ import * as tar from 'tar';
 // STAC Browser (radiantearth/stac-browser 5.1.0-rc.1), the client people browse STAC APIs with, built
 // once from the vendored source (shared/vendor/stac/README.md: its dependencies from npm, then vite) and
 // served as a static site whose runtime configuration names the catalogue. The build is kept per machine
-// (STAC_BROWSER_CACHE, default ~/.cache/location-imagery-search), under the hash of the source and of
-// this recipe, as Docker keeps the tier's images: a fresh clone on the same machine reuses it, and a
-// changed source or recipe builds again.
+// (STAC_BROWSER_CACHE, default ~/.cache/location-imagery-search) under the hash of the source and of this
+// file (the recipe), as Docker keeps the tier's images: a fresh clone on the same machine reuses it, and
+// a changed source or recipe builds again.
 const ROOT = resolve(__dirname, '..', '..');
 const TARBALL =
   process.env.STAC_BROWSER_SOURCE ??
@@ -21,10 +21,7 @@ const STAC_MIGRATE = '2.1.0';
 const CATALOGUE_URL = '/stac';
 
 function cacheDir(): string {
-  const hash = createHash('sha256')
-    .update(readFileSync(TARBALL))
-    .update(JSON.stringify({ STAC_MIGRATE, CATALOGUE_URL, recipe: 1 }))
-    .digest('hex');
+  const hash = createHash('sha256').update(readFileSync(TARBALL)).update(readFileSync(__filename)).digest('hex');
   const base = process.env.STAC_BROWSER_CACHE ?? join(homedir(), '.cache', 'location-imagery-search');
   return join(base, `stac-browser-${hash.slice(0, 16)}`);
 }
