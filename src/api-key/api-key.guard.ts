@@ -1,5 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { HeldAnswers } from '../rate-limit/held-answers';
 import { enforceRateLimit } from '../rate-limit/rate-limit-refusal';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { ApiKeyException } from './api-key.exception';
@@ -18,6 +19,7 @@ export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly apiKeys: ApiKeyService,
     private readonly rateLimits: RateLimitService,
+    private readonly heldAnswers: HeldAnswers,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -26,9 +28,12 @@ export class ApiKeyGuard implements CanActivate {
     const res = http.getResponse<Response>();
     const header = req.headers[API_KEY_HEADER];
     const address = req.ip ?? req.socket.remoteAddress;
-    // Locked out (brute force): refused before the key is looked at, at no database cost.
+    // Locked out (brute force): refused before the key is looked at, at no database cost, and slowly.
     const lockout = this.rateLimits.authLockout(address);
-    if (lockout) enforceRateLimit(res, lockout);
+    if (lockout) {
+      await this.heldAnswers.hold(res);
+      enforceRateLimit(res, lockout);
+    }
     let key: AuthenticatedKey;
     try {
       key = await this.apiKeys.authenticate(Array.isArray(header) ? header[0] : header);

@@ -190,6 +190,26 @@ export const SETTINGS = {
     meaning:
       'failed authentications per client address per minute before it is locked out (429 for every request from it, a valid key too, until a full minute has passed)',
   },
+  floodAnswerDelayMs: {
+    env: 'FLOOD_ANSWER_DELAY_MS',
+    type: integer(0, 10_000),
+    default: 1000,
+    meaning:
+      'how long the answer to a flooding client is held: a locked-out address\'s 429, and a health probe over HEALTH_PROBES_PER_SECOND (`0` answers at once)',
+  },
+  heldAnswersMax: {
+    env: 'HELD_ANSWERS_MAX',
+    type: integer(0, 100_000),
+    default: 1000,
+    meaning: 'answers held at once per instance (FLOOD_ANSWER_DELAY_MS); past it, a flooding client is answered at once',
+  },
+  healthProbesPerSecond: {
+    env: 'HEALTH_PROBES_PER_SECOND',
+    type: integer(1, 100_000),
+    default: 20,
+    meaning:
+      '`/health/live` and `/health/ready` probes per client address per second answered at once; the ones over it are answered after FLOOD_ANSWER_DELAY_MS',
+  },
   demoImagesPerMinute: {
     env: 'DEMO_IMAGES_PER_MINUTE',
     type: integer(1, 100_000),

@@ -1,13 +1,15 @@
-import { Controller, Get, Header } from '@nestjs/common';
+import { Controller, Get, Header, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckResult } from '@nestjs/terminus';
 import { ApiErrorResponse, ApiInternalErrorResponse, RETRY_AFTER_HEADER } from '../common/error-response.dto';
 import { HealthResponseDto } from './health.dto';
 import { HealthService } from './health.service';
+import { ProbeRateGuard } from './probe-rate.guard';
 
-// No API key: orchestrators and load balancers call these.
+// No API key: orchestrators and load balancers call these; a flood of them is answered slowly.
 @ApiTags('operations')
 @Controller('health')
+@UseGuards(ProbeRateGuard)
 export class HealthController {
   constructor(private readonly health: HealthService) {}
 

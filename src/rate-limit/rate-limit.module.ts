@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { createRateLimitStorage, RATE_LIMIT_STORAGE } from './rate-limit-storage';
+import { HeldAnswers } from './held-answers';
 import { KeyQuotaGuard } from './key-quota.guard';
 import { RateLimitService } from './rate-limit.service';
 
@@ -13,7 +14,8 @@ import { RateLimitService } from './rate-limit.service';
     },
     RateLimitService,
     KeyQuotaGuard,
+    HeldAnswers,
   ],
-  exports: [RateLimitService, KeyQuotaGuard],
+  exports: [RateLimitService, KeyQuotaGuard, HeldAnswers],
 })
 export class RateLimitModule {}

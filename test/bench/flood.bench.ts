@@ -22,6 +22,7 @@ const HELP = `usage: npm run bench:flood -- [options]
   --connections N      the clients' connections (default 4)
   --flood N            the flood's connections (default 16)
   --rounds N           alone/flooded pairs per kind of flood (default 2)
+  --answer-delay-ms N  the server's FLOOD_ANSWER_DELAY_MS (default: its own default; 0 answers a flood at once)
   --database-url URL   bench database (default $BENCH_DATABASE_URL or ${DEFAULT_URL})
   --help               this text`;
 
@@ -148,6 +149,7 @@ async function main(argv: string[]): Promise<void> {
       connections: { type: 'string', default: '4' },
       flood: { type: 'string', default: '16' },
       rounds: { type: 'string', default: '2' },
+      'answer-delay-ms': { type: 'string' },
       'database-url': { type: 'string', default: process.env.BENCH_DATABASE_URL || DEFAULT_URL },
       help: { type: 'boolean', default: false },
     },
@@ -180,10 +182,16 @@ async function main(argv: string[]): Promise<void> {
       statementsFile: '',
       logFile: join(out, 'flood-server.log'),
       logLevel: 'warn',
-      env: { TRUST_PROXY: 'loopback' },
+      env: {
+        TRUST_PROXY: 'loopback',
+        ...(values['answer-delay-ms'] === undefined ? {} : { FLOOD_ANSWER_DELAY_MS: values['answer-delay-ms'] }),
+      },
     });
     try {
-      log(`${o.connections} client connections, a flood of ${o.flood}, ${o.duration} s per run`);
+      const held = values['answer-delay-ms'] ?? 'the default';
+      log(
+        `${o.connections} client connections, a flood of ${o.flood}, ${o.duration} s per run; FLOOD_ANSWER_DELAY_MS ${held}`,
+      );
       await pairs(server, url, o, keys, addresses);
     } finally {
       await server.stop();
