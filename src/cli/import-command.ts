@@ -4,6 +4,7 @@ import { formatSummary, ImportCounts, ImportProgress, ProgressSource } from './i
 import { SOURCE_PATTERN } from '../imagery/imagery-feature';
 import type { ImportOutcome } from '../imagery/imagery-import.service';
 import type { ImportRejection } from '../import-formats/rejection';
+import { ImportSignals } from './import-interruption';
 import { RejectionReport } from './rejection-report';
 
 // What the import commands (imagery, places) share besides the progress display.
@@ -134,41 +135,6 @@ export function integerOption(name: string, value: string, min: number, max: num
   if (!Number.isSafeInteger(n) || n < min || n > max)
     throw new UsageError(`${name} must be an integer between ${min} and ${max}`);
   return n;
-}
-
-// First Ctrl-C (or SIGTERM): finish the batch in hand, then stop. A second one stops at once; the
-// batch being written then rolls back, which is safe too.
-export class ImportSignals {
-  private readonly controller = new AbortController();
-  private received?: NodeJS.Signals;
-  private readonly onSignal = (signal: NodeJS.Signals) => {
-    if (this.received) {
-      this.progress.stop();
-      process.exit(signal === 'SIGTERM' ? 143 : 130);
-    }
-    this.received = signal;
-    this.progress.log('stopping after the current batch (press Ctrl-C again to stop at once)…');
-    this.controller.abort();
-  };
-
-  constructor(private readonly progress: ImportProgress) {
-    process.on('SIGINT', this.onSignal);
-    process.on('SIGTERM', this.onSignal);
-  }
-
-  get signal(): AbortSignal {
-    return this.controller.signal;
-  }
-
-  /** The exit code of an interrupted run: 143 after SIGTERM, 130 after Ctrl-C. */
-  get exitCode(): number {
-    return this.received === 'SIGTERM' ? 143 : 130;
-  }
-
-  dispose(): void {
-    process.off('SIGINT', this.onSignal);
-    process.off('SIGTERM', this.onSignal);
-  }
 }
 
 // Each rejection on the terminal (only the first few when --report takes them all) and in the report.

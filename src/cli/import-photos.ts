@@ -7,7 +7,8 @@ import { DEFAULT_SEQUENCE_RULES } from '../photos/import/photo-sequences';
 import { FileImageStore } from '../photos/store/file-image-store';
 import { UsageError } from './cli-context';
 import { formatSummary, ImportProgress } from './import-progress';
-import { ImportSignals, integerOption, listsNotRefreshedNote, RejectionLog } from './import-command';
+import { integerOption, listsNotRefreshedNote, RejectionLog } from './import-command';
+import { ImportSignals } from './import-interruption';
 import { RejectionReport } from './rejection-report';
 import { toolLog } from '../logging/cli-logger';
 

@@ -7,7 +7,7 @@ import {
   emptySummary,
   ImportTally,
   readInBatches,
-} from '../database/bulk-import/bulk-import-loop';
+} from '../database/bulk-import/interruptible-read-loop';
 import { FeatureItem, FeatureResult, ImageryRecord, parseFeature, validateRecord } from './imagery-feature';
 import { ImageryRepository } from './imagery.repository';
 import type { ImageryImportSession } from './imagery-import-session';

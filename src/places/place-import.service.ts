@@ -6,7 +6,7 @@ import {
   emptySummary,
   ImportTally,
   readInBatches,
-} from '../database/bulk-import/bulk-import-loop';
+} from '../database/bulk-import/interruptible-read-loop';
 import type { ImportRejection } from '../import-formats/rejection';
 import { PlaceRepository } from './place.repository';
 import type { PlaceItem } from './place-item';
