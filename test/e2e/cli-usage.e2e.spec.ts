@@ -98,7 +98,7 @@ describe('npm run keys -- list --json', () => {
     const created = await cli('keys', ['create', '--name', name, '--rate-limit', '1200']).done;
     expect(created.code).toBe(0);
     const secret = created.stdout.trim().split('\n').pop()!;
-    const prefix = /\((lis_\w+)…\)/.exec(created.stdout)![1];
+    const prefix = /\((lis_[\w-]+)…\)/.exec(created.stdout)![1];
     expect((await cli('keys', ['revoke', prefix]).done).code).toBe(0);
     const run = await cli('keys', ['list', '--json']).done;
     expect(run.code).toBe(0);
