@@ -64,6 +64,9 @@ describe('relevance suite', () => {
     for (const a of addresses) expect(a).toMatch(/^Springfield, (?:[A-Z]{2}|[A-Z][a-z]+(?: [A-Z][a-z]+)*)[ ,]/);
   });
 
+  it('corrected: a misspelt town of 100,000+ first, its match corrected with its corrections (top-1 at least 97%)', () =>
+    expectAtLeast('corrected', 'top1', 0.97));
+
   it.each<Category>([...REGION_CATEGORIES])('%s: top-1 at least 97%%', (category) =>
     expectAtLeast(category, 'top1', 0.97),
   );

@@ -35,6 +35,7 @@ export const CATEGORIES = [
   'variant_initials',
   'variant_white_space',
   'variant_typo_each_word',
+  'corrected',
   ...REGION_CATEGORIES,
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
@@ -46,6 +47,10 @@ export interface RelevanceQuery {
   expected: string | null;
   /** How the query was made, for reading failures. */
   from: string;
+  /** The first record's `match.kind` must be this too (`corrected`, with its corrections). */
+  match?: string;
+  /** The query as it should have been typed: the record it answers first is as right as `expected`. */
+  rightSpelling?: string;
 }
 
 const QUERIES_PER_CATEGORY = 30;

@@ -36,10 +36,15 @@ export type ScoredQuery<C extends string> = Omit<RelevanceQuery, 'category'> & {
 };
 
 // Runs every query (five results each) and scores it: a hit at top-1 when the expected record (or one
-// as right) comes first, at top-5 when it is among the first five; for garbage, a hit when nothing
+// as right) comes first (and, for a query that names its `match`, matched so), at top-5 when it is among the first five; for garbage, a hit when nothing
 // comes back. An error (any thrown exception) is a miss. Categories are reported in `order`.
 export async function runRelevance<C extends string = Category>(
-  search: (body: { query?: string; address?: Record<string, string>; limit: number }) => Promise<SearchResponseDto>,
+  search: (body: {
+    query?: string;
+    address?: Record<string, string>;
+    limit: number;
+    include?: string[];
+  }) => Promise<SearchResponseDto>,
   queries: ScoredQuery<C>[],
   order: readonly C[] = CATEGORIES as readonly string[] as readonly C[],
 ): Promise<CategoryResult<C>[]> {
@@ -50,21 +55,33 @@ export async function runRelevance<C extends string = Category>(
     const r = results.get(q.category)!;
     const right = new Set([q.expected, ...(q.alsoRight ?? [])]);
     r.queries++;
+    if (q.rightSpelling) right.add((await search({ query: q.rightSpelling, limit: 1 })).data[0]?.id ?? q.expected);
     let got: string[] = [];
+    let matched = true;
+    let how = '';
     try {
       const asked = q.address ? { address: q.address } : { query: q.query };
-      got = (await search({ ...asked, limit: 5 })).data.map((d) => d.id);
+      const data = (await search({ ...asked, limit: 5, ...(q.match && { include: ['match'] }) })).data;
+      got = data.map((d) => d.id);
+      if (q.match) matched = data[0] !== undefined && matchIs(data[0].match, q.match);
+      if (!matched) how = `; matched ${JSON.stringify(data[0]?.match ?? null)}`;
     } catch (e) {
       r.misses.push({ query: q.query, from: q.from, expected: q.expected, got, error: (e as Error).message });
       continue;
     }
-    const top1 = q.expected === null ? got.length === 0 : right.has(got[0]);
+    const top1 = q.expected === null ? got.length === 0 : right.has(got[0]) && matched;
     const top5 = q.expected === null ? got.length === 0 : got.some((id) => right.has(id));
     if (top1) r.top1++;
     if (top5) r.top5++;
-    if (!top1) r.misses.push({ query: q.query, from: q.from, expected: q.expected, got });
+    if (!top1) r.misses.push({ query: q.query, from: `${q.from}${how}`, expected: q.expected, got });
   }
   return [...results.values()].filter((r) => r.queries > 0);
+}
+
+// A `corrected` match names what it corrected.
+function matchIs(match: { kind?: string; corrections?: unknown[] } | undefined, kind: string): boolean {
+  if (match?.kind !== kind) return false;
+  return kind !== 'corrected' || (match.corrections ?? []).length > 0;
 }
 
 export const accuracy = (hits: number, of: number) => (of === 0 ? 0 : hits / of);

@@ -19,6 +19,10 @@ import type { RelevanceQuery } from './relevance-fixture';
 //   ideographic spaces or a zero width space after a comma;
 // - variant_typo_each_word: a town of two words of five letters or more, two neighbouring letters
 //   swapped in each.
+// - corrected: a town of 100,000 people or more, its longest word misspelt as people do it (two
+//   neighbouring letters swapped, one dropped or one doubled, away from the first letter, by the
+//   name's hash), which must come back first and `corrected`, never `partial`; as right as the
+//   town's record is what its name as written answers first (another record of the town).
 // Only names that one town of the gazetteer has (case and accents aside), so the town is the answer;
 // nor a variant that is another town's name.
 const PER_CATEGORY = 30;
@@ -70,6 +74,22 @@ function swapped(p: PlaceRecord): string | null {
   return null;
 }
 
+// One letter of the longest word (five letters or more) swapped with the next, dropped or doubled.
+function misspeltAsTyped(name: string, seed: string): string | null {
+  const words = name.split(' ');
+  const longest = words.reduce((a, b) => ([...b].length > [...a].length ? b : a));
+  const letters = [...longest];
+  if (letters.length < 5 || !/^\p{L}+$/u.test(longest)) return null;
+  const h = hashString(seed);
+  const i = 1 + (h % (letters.length - 2));
+  const rule = Math.floor(h / 7) % 3;
+  if (rule === 0 && letters[i] === letters[i + 1]) return null;
+  if (rule === 0) [letters[i], letters[i + 1]] = [letters[i + 1], letters[i]];
+  else if (rule === 1) letters.splice(i, 1);
+  else letters.splice(i, 0, letters[i]);
+  return words.map((w) => (w === longest ? letters.join('') : w)).join(' ');
+}
+
 function swapMiddle(word: string): string | null {
   const letters = [...word];
   const i = Math.floor(letters.length / 2);
@@ -88,12 +108,13 @@ export function variantFixture(localities: readonly PlaceRecord[], taken: Readon
     category: RelevanceQuery['category'],
     candidates: PlaceRecord[],
     query: (p: PlaceRecord) => string | null,
+    count = PER_CATEGORY,
   ) => {
     const withQuery = candidates.flatMap((p) => {
       const q = query(p);
       return q ? [{ category, query: q, place: p }] : [];
     });
-    made.push(...sample(withQuery, PER_CATEGORY, (m) => `${category}:${m.place.id}`));
+    made.push(...sample(withQuery, count, (m) => `${category}:${m.place.id}`));
   };
 
   pickFor('variant_abbreviations', unique, (p) => {
@@ -140,6 +161,16 @@ export function variantFixture(localities: readonly PlaceRecord[], taken: Readon
     return isOtherTown(q) ? null : q;
   });
 
+  pickFor(
+    'corrected',
+    unique.filter((p) => (p.population ?? 0) >= 100_000),
+    (p) => {
+      const q = misspeltAsTyped(p.name, `corrected:${p.id}`);
+      return q && key(q) !== key(p.name) && !isOtherTown(q) ? q : null;
+    },
+    2 * PER_CATEGORY,
+  );
+
   const places = [...new Map(made.map((m) => [m.place.id, m.place])).values()];
   const recordOf = new Map(places.map((p) => [p.id, uuidv5(p.id, NAMESPACE)]));
   const records = places.map((p) => ({ id: recordOf.get(p.id)!, address: p.label, lat: p.lat, lon: p.lon }));
@@ -148,6 +179,7 @@ export function variantFixture(localities: readonly PlaceRecord[], taken: Readon
     query: m.query,
     expected: recordOf.get(m.place.id)!,
     from: m.place.label,
+    ...(m.category === 'corrected' && { match: 'corrected', rightSpelling: m.place.name }),
   }));
   return { places, records, queries };
 }

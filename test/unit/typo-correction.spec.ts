@@ -1,5 +1,5 @@
 import { buildTextQuery } from '../../src/search/query/text-query';
-import { allowedTypos, correctQuery, editDistance, wordsToCorrect } from '../../src/search/vocabulary/typo-correction';
+import { allowedTypos, correctionsOf, correctQuery, editDistance, wordsToCorrect } from '../../src/search/vocabulary/typo-correction';
 
 describe('editDistance', () => {
   it('counts insertions, deletions, substitutions and neighbour swaps as one each', () => {
@@ -66,6 +66,12 @@ describe('correctQuery', () => {
     const corrected = correctQuery(buildTextQuery('Tübinger Strae 12')!, new Map([['strae', ['strasse', 'strand']]]))!;
     expect(corrected.groups[1]).toEqual(['strae', 'strasse', 'str', 'strand']);
     expect(correctQuery(buildTextQuery('Rue 12')!, new Map([['rue', ['rules']]]))).toBeNull();
+  });
+
+  it('of two spellings as close to a half-typed last word, takes the one closer whole (bostn: boston, not bostic)', () => {
+    const typed = buildTextQuery('Bostn')!;
+    const corrected = correctQuery(typed, new Map([['bostn', ['bostic', 'boston']]]))!;
+    expect(correctionsOf(typed, corrected)).toEqual([{ from: 'bostn', to: 'boston' }]);
   });
 
   it('lets the last word match longer vocabulary words it is the start of', () => {

@@ -43,6 +43,7 @@ import {
   holdsNumberAndWords,
   namesRegionAfterAddressLine,
 } from './fallback-by-parts.step';
+import { misspeltNameFullText, namedThroughMisspelling } from './misspelt-name.step';
 import { placesNamed } from './place-name';
 import { placesInCircle, placesOutsideCircle } from './places-near-point.step';
 import { EMPTY_PAGE, meantPlaces, StepAnswer, StepLearnt, StepOutcome, TextSearchState } from './text-search-state';
@@ -73,6 +74,7 @@ export const TEXT_SEARCH_STEPS: readonly TextSearchStep[] = [
   { name: 'named-places', when: always, run: namedPlaces },
   { name: 'places-in-circle', when: placesOutsideCircle, run: placesInCircle },
   { name: 'whole-query-places', when: wholeQueryNamesPlace, run: wholeQueryPlaces },
+  { name: 'misspelt-name', when: namedThroughMisspelling, run: misspeltNameFullText },
   { name: 'full-text', when: boundAsTyped, run: fullTextAsTyped },
   { name: 'region-in-address', when: namesRegion, run: regionInAddress },
   { name: 'around-named-place', when: bestPlaceIsTheQuery, run: (s, d) => aroundPlace(s.places, s, d, []) },
@@ -160,8 +162,17 @@ async function wordCorrections(s: TextSearchState, { repository }: SearchSteps):
 }
 
 // Places the corrected words name are the surer guess than the addresses holding them.
+// A correction says the word of the place meant ("chicao" is "chicago", not "chica", another
+// spelling tried): the word of its name among the spellings its group tried.
 async function correctedPlaces(s: TextSearchState, deps: SearchSteps): Promise<StepLearnt> {
-  return { learnt: { correctedPlaces: await placesNamed(s.corrected!, s.region, s, deps) } };
+  const places = await placesNamed(s.corrected!, s.region, s, deps);
+  if (places.length === 0) return { learnt: { correctedPlaces: places } };
+  const name = tokenize(places[0].name);
+  const corrections = s.corrections.map((c) => {
+    const group = s.corrected!.groups.find((g) => g.includes(c.from));
+    return { from: c.from, to: group?.find((w) => w !== c.from && name.includes(w)) ?? c.to };
+  });
+  return { learnt: { correctedPlaces: places, corrections } };
 }
 
 async function correctedFullText(s: TextSearchState, { repository }: SearchSteps): Promise<StepAnswer> {

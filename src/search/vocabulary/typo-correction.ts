@@ -100,7 +100,7 @@ export function editDistance(typed: string, word: string, prefix = false): numbe
 }
 
 // The query with each misspelt word widened to the vocabulary words within its typo allowance
-// (closest first). `candidates` holds, per word, vocabulary words nearest by trigram similarity.
+// (closest first; of two as close to what was typed, the one closer whole). `candidates` holds, per word, vocabulary words nearest by trigram similarity.
 // Returns null when nothing could be corrected.
 export function correctQuery(query: TextQuery, candidates: ReadonlyMap<string, readonly string[]>): TextQuery | null {
   const lastIndex = query.groups.length - 1;
@@ -110,9 +110,14 @@ export function correctQuery(query: TextQuery, candidates: ReadonlyMap<string, r
     const typed = group[0];
     const prefix = i === lastIndex;
     const scored = (candidates.get(typed) ?? [])
-      .map((word, rank) => ({ word, rank, distance: editDistance(typed, word, prefix) }))
+      .map((word, rank) => ({
+        word,
+        rank,
+        distance: editDistance(typed, word, prefix),
+        whole: editDistance(typed, word),
+      }))
       .filter((c) => c.distance <= allowedBetween(typed, c.word, prefix))
-      .sort((x, y) => x.distance - y.distance || x.rank - y.rank)
+      .sort((x, y) => x.distance - y.distance || x.whole - y.whole || x.rank - y.rank)
       .slice(0, MAX_CORRECTIONS_PER_WORD);
     best.push(scored[0]?.word ?? typed);
     const widened = [...group];

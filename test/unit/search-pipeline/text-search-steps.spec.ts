@@ -19,6 +19,7 @@ describe('the text search steps', () => {
       'named-places',
       'places-in-circle',
       'whole-query-places',
+      'misspelt-name',
       'full-text',
       'region-in-address',
       'around-named-place',
@@ -63,6 +64,37 @@ describe('the text search steps', () => {
     });
   });
 
+  describe('misspelt-name', () => {
+    it("answers a misspelling that names a place through its other names with the right spelling's search", async () => {
+      const london = place('London', { altNames: 'Londn' });
+      const r = await run('Londn', {
+        words: [['london', 30]],
+        namedBy: { londn: [london], london: [london, place('London', { id: 'ontario' })] },
+        fullTextBy: { london: 30 },
+      });
+      expect(r.step).toBe('misspelt-name');
+      expect(r.answer).toMatchObject({ match: 'corrected', corrections: [{ from: 'londn', to: 'london' }] });
+      expect(r.answer.searched!.words).toEqual(['london']);
+      expect(r.answer.places).toHaveLength(2);
+      expect(r.state.ran).not.toContain('full-text');
+    });
+
+    it('does not run for a word an address holds, nor for another name unlike the name (Cologne of Köln)', async () => {
+      const held = await run('Londn', {
+        words: [['londn', 2]],
+        named: [[place('London', { altNames: 'Londn' })]],
+        fullText: [2],
+      });
+      expect(held.step).toBe('full-text');
+      const other = await run('Cologne', {
+        words: [['koln', 2]],
+        named: [[place('Köln', { altNames: 'Cologne' })]],
+        fullText: [2],
+      });
+      expect(other.step).toBe('full-text');
+    });
+  });
+
   describe('around-named-place', () => {
     it('answers with the imagery near a named place that has none of its own', async () => {
       const vaduz = place('Vaduz');
@@ -100,6 +132,20 @@ describe('the text search steps', () => {
       expect(r.calls).not.toContain('misspelt');
       expect(r.state.ran).not.toContain('corrected-full-text');
     });
+  });
+
+  it("corrected-places: a correction names the meant place's word among the spellings tried", async () => {
+    const chicago = place('Chicago');
+    const r = await run('Chicao', {
+      words: [
+        ['chicago', 90],
+        ['chica', 3],
+      ],
+      candidates: { chicao: ['chica', 'chicago'] },
+      named: [[], [chicago]],
+      fullText: [5],
+    });
+    expect(r.answer).toMatchObject({ match: 'corrected', corrections: [{ from: 'chicao', to: 'chicago' }] });
   });
 
   describe('misspelt-places and around-meant-place', () => {
