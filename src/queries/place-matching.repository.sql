@@ -434,9 +434,11 @@ WHERE
 --   $3 = 100
 --   $4 = 100
 --   $5 = 50
---   $6 = 20
---   $7 = 10
---   $8 = 0
+--   $6 = 50
+--   $7 = ["amenity=restaurant"]
+--   $8 = 20
+--   $9 = 10
+--   $10 = 0
 WITH
   poi AS MATERIALIZED (
     SELECT
@@ -506,10 +508,31 @@ WITH
             poi.location::geography,
             $5::float8
           )
+          AND NOT EXISTS (
+            SELECT
+              1
+            FROM
+              places o
+            WHERE
+              o.location && ST_Expand (
+                i.location,
+                $6::float8 / (
+                  111320 * cos(radians(least(abs(ST_Y (i.location)), 85)))
+                )
+              )
+              AND (
+                o.kind IN ('address', 'locality')
+                OR (
+                  o.category IS NOT NULL
+                  AND NOT o.category = ANY ($7::text[])
+                )
+              )
+              AND (o.location::geography <-> i.location::geography) < (poi.location::geography <-> i.location::geography)
+          )
         ORDER BY
           2
         LIMIT
-          $6
+          $8
       ) x
     ORDER BY
       x.id,
@@ -558,9 +581,9 @@ FROM
       h.d,
       i.id
     LIMIT
-      $7
+      $9
     OFFSET
-      $8
+      $10
   ) r ON true
 ;
 
@@ -579,9 +602,11 @@ FROM
 --   $12 = 47.141
 --   $13 = 100
 --   $14 = 50
---   $15 = 20
---   $16 = 10
---   $17 = 0
+--   $15 = 50
+--   $16 = ["tourism=hotel","tourism=motel"]
+--   $17 = 20
+--   $18 = 10
+--   $19 = 0
 WITH
   poi AS MATERIALIZED (
     SELECT
@@ -649,10 +674,31 @@ WITH
             poi.location::geography,
             $14::float8
           )
+          AND NOT EXISTS (
+            SELECT
+              1
+            FROM
+              places o
+            WHERE
+              o.location && ST_Expand (
+                i.location,
+                $15::float8 / (
+                  111320 * cos(radians(least(abs(ST_Y (i.location)), 85)))
+                )
+              )
+              AND (
+                o.kind IN ('address', 'locality')
+                OR (
+                  o.category IS NOT NULL
+                  AND NOT o.category = ANY ($16::text[])
+                )
+              )
+              AND (o.location::geography <-> i.location::geography) < (poi.location::geography <-> i.location::geography)
+          )
         ORDER BY
           2
         LIMIT
-          $15
+          $17
       ) x
     ORDER BY
       x.id,
@@ -701,9 +747,9 @@ FROM
       h.d,
       i.id
     LIMIT
-      $16
+      $18
     OFFSET
-      $17
+      $19
   ) r ON true
 ;
 
@@ -713,9 +759,11 @@ FROM
 --   $3 = 100
 --   $4 = 100
 --   $5 = 50
---   $6 = 20
---   $7 = 10
---   $8 = 0
+--   $6 = 50
+--   $7 = ["amenity=restaurant"]
+--   $8 = 20
+--   $9 = 10
+--   $10 = 0
 WITH
   poi AS MATERIALIZED (
     SELECT
@@ -778,6 +826,27 @@ WITH
         poi.location::geography,
         $5::float8
       )
+      AND NOT EXISTS (
+        SELECT
+          1
+        FROM
+          places o
+        WHERE
+          o.location && ST_Expand (
+            i.location,
+            $6::float8 / (
+              111320 * cos(radians(least(abs(ST_Y (i.location)), 85)))
+            )
+          )
+          AND (
+            o.kind IN ('address', 'locality')
+            OR (
+              o.category IS NOT NULL
+              AND NOT o.category = ANY ($7::text[])
+            )
+          )
+          AND (o.location::geography <-> i.location::geography) < (poi.location::geography <-> i.location::geography)
+      )
   ),
   hit AS MATERIALIZED (
     SELECT DISTINCT
@@ -800,7 +869,7 @@ WITH
           reach r
       ) x
     WHERE
-      x.k <= $6
+      x.k <= $8
     ORDER BY
       x.id,
       x.poi_rank,
@@ -848,9 +917,9 @@ FROM
       h.d,
       i.id
     LIMIT
-      $7
+      $9
     OFFSET
-      $8
+      $10
   ) r ON true
 ;
 

@@ -33,7 +33,10 @@ const SONNENHOF = offset(VADUZ_CENTRE, -300, 400);
 const FELDKIRCH_HOTEL = offset(FELDKIRCH_CENTRE, 100, 0);
 const PHARMACY = offset([9.52, 47.14], 100, 50);
 const BANK = offset(VADUZ_CENTRE, 0, -600);
-const PLACES = [
+// Beside the restaurant: a cafe, and a house with an address and no category.
+const CAFE = offset(LOEWEN, -30, 0);
+const HOUSE = offset(LOEWEN, 0, -25);
+const PLACES: KeyedTestPlace[] = [
   town('vaduz', 'Vaduz', VADUZ_CENTRE, 'LI'),
   town('feldkirch', 'Feldkirch', FELDKIRCH_CENTRE, 'AT'),
   poi('loewen', 'Gasthof Löwen', 'amenity=restaurant', LOEWEN),
@@ -41,6 +44,15 @@ const PLACES = [
   poi('feldkirch-hotel', 'Hotel Alpina', 'tourism=hotel', FELDKIRCH_HOTEL),
   poi('pharmacy', 'Apotheke am Städtle', 'amenity=pharmacy', PHARMACY),
   poi('bank', 'Landesbank', 'amenity=bank', BANK),
+  poi('cafe', 'Café Wolf', 'amenity=cafe', CAFE),
+  {
+    key: 'house',
+    kind: 'address',
+    name: 'Herrengasse 6',
+    label: 'Herrengasse 6, 9490 Vaduz',
+    lon: HOUSE[0],
+    lat: HOUSE[1],
+  },
 ];
 
 describe('search by category', () => {
@@ -60,6 +72,8 @@ describe('search by category', () => {
       atFeldkirchHotel: feature('Marktgasse 1, 6800 Feldkirch', {}, offset(FELDKIRCH_HOTEL, 15, 0)),
       atPharmacy: feature('Städtle 20, 9490 Vaduz', {}, offset(PHARMACY, 0, 15)),
       atBank: feature('Bank Street 3, 9490 Vaduz', {}, offset(BANK, 0, 10)),
+      atCafe: feature('Herrengasse 1, 9490 Vaduz', {}, offset(CAFE, -2, 0)),
+      atHouse: feature('Herrengasse 6, 9490 Vaduz', {}, HOUSE),
     };
     for (const [name, f] of Object.entries(records)) nameOf.set(f.id, name);
     expect((await importFixture(Object.values(records))).rejected).toBe(0);
@@ -90,6 +104,11 @@ describe('search by category', () => {
       place: { kind: 'poi', label: 'Gasthof Löwen, Vaduz' },
     });
     expect(await names('Restaurants')).toEqual(['atLoewen', 'nearLoewen']);
+  });
+
+  it("answers a category's records only: not the cafe's nor the house's beside the restaurant", async () => {
+    expect(await names('restaurant in Vaduz')).toEqual(['atLoewen', 'nearLoewen']);
+    expect(await names('cafe')).toEqual(['atCafe']);
   });
 
   it('"hotel in Vaduz" finds the Vaduz hotel and not another town\'s', async () => {

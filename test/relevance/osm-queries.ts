@@ -15,6 +15,7 @@ export const OSM_CATEGORIES = [
   'natural name',
   'place name',
   'category in town',
+  'category by tag, town',
   'fallback: number -> street',
   'fallback: street -> town',
   'street variant, town',

@@ -9,6 +9,7 @@ import { OSM_CATEGORIES, osmQueries, OsmQuery, pointKey, recordId } from './osm-
 import { OSM_FIXTURE, OsmObject, OsmTruth, readOsmTruth } from './osm-truth';
 import { addressHierarchies, InterpolatedNumber, interpolatedNumbers, streetLines } from './osm-hierarchy-truth';
 import { osmStructuredQueries } from './osm-structured-queries';
+import { categoryByTagQueries } from './osm-category-queries';
 
 // The OpenStreetMap relevance suite: the real Liechtenstein extract imported with the project's own
 // place import (as `npm run import:places -- <file> --country LI` does), imagery without addresses at
@@ -123,6 +124,7 @@ export async function measureOsmRelevance(perCategory: number): Promise<OsmRelev
     ...osmQueries(truth, perCategory),
     ...interpolationQueries(interpolated),
     ...osmStructuredQueries(truth, perCategory),
+    ...categoryByTagQueries(truth, Math.min(perCategory, 200)),
   ];
   await resetImagery();
   await resetPlaces();

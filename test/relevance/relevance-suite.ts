@@ -31,12 +31,15 @@ export interface CategoryResult<C extends string = Category> {
 export type ScoredQuery<C extends string> = Omit<RelevanceQuery, 'category'> & {
   category: C;
   alsoRight?: string[];
+  /** Every record answered must be one of these (a category's records only), for a hit at top-1. */
+  onlyAmong?: string[];
   /** Sent as a structured address instead of `query` (which then only names it in the report). */
   address?: Record<string, string>;
 };
 
 // Runs every query (five results each) and scores it: a hit at top-1 when the expected record (or one
-// as right) comes first (and, for a query that names its `match`, matched so), at top-5 when it is among the first five; for garbage, a hit when nothing
+// as right) comes first (and, for a query that names its `match`, matched so; for one with
+// `onlyAmong`, every record answered is one of those), at top-5 when it is among the first five; for garbage, a hit when nothing
 // comes back. An error (any thrown exception) is a miss. Categories are reported in `order`.
 export async function runRelevance<C extends string = Category>(
   search: (body: {
@@ -68,6 +71,11 @@ export async function runRelevance<C extends string = Category>(
     } catch (e) {
       r.misses.push({ query: q.query, from: q.from, expected: q.expected, got, error: (e as Error).message });
       continue;
+    }
+    if (q.onlyAmong) {
+      const among = new Set(q.onlyAmong);
+      matched &&= got.every((id) => among.has(id));
+      if (!matched) how = `; ${got.filter((id) => !among.has(id)).length} of ${got.length} not of the category`;
     }
     const top1 = q.expected === null ? got.length === 0 : right.has(got[0]) && matched;
     const top5 = q.expected === null ? got.length === 0 : got.some((id) => right.has(id));

@@ -69,6 +69,7 @@ export function categoryImagerySql(
 ) {
   const imagery = [
     Prisma.sql`ST_DWithin(i.location::geography, poi.location::geography, ${CATEGORY_REACH_M}::float8)`,
+    ownPlaceSql(tags),
     ...filterConditions(plan.filters),
   ];
   return Prisma.sql`
@@ -87,6 +88,19 @@ export function categoryImagerySql(
       ORDER BY h.poi_rank, h.d, i.id
       LIMIT ${window.limit} OFFSET ${window.offset}
     ) r ON true`;
+}
+
+// The record's own place carries the category: no address, town or poi of another category (or of
+// none) stands nearer to it than the poi (a cafe's record beside a restaurant is the cafe's; a poi and the
+// address it is mapped in, at one point, are equally near). The box is the reach in degrees of
+// longitude at the record's latitude, the wider of the two, so the location index finds them.
+function ownPlaceSql(tags: string[]): Prisma.Sql {
+  return Prisma.sql`NOT EXISTS (
+          SELECT 1 FROM places o
+          WHERE o.location && ST_Expand(i.location, ${CATEGORY_REACH_M}::float8 / (111320 * cos(radians(least(abs(ST_Y(i.location)), 85)))))
+            AND (o.kind IN ('address', 'locality') OR (o.category IS NOT NULL AND NOT o.category = ANY(${tags}::text[])))
+            AND (o.location::geography <-> i.location::geography) < (poi.location::geography <-> i.location::geography)
+        )`;
 }
 
 // On one server: per poi a LATERAL read of its nearest records (the geography index's nearest-first
