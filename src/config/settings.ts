@@ -195,13 +195,14 @@ export const SETTINGS = {
     type: integer(0, 10_000),
     default: 1000,
     meaning:
-      'how long the answer to a flooding client is held: a locked-out address\'s 429, and a health probe over HEALTH_PROBES_PER_SECOND (`0` answers at once)',
+      "how long the answer to a flooding client is held: a locked-out address's 429, and a health probe over HEALTH_PROBES_PER_SECOND (`0` answers at once)",
   },
   heldAnswersMax: {
     env: 'HELD_ANSWERS_MAX',
     type: integer(0, 100_000),
     default: 1000,
-    meaning: 'answers held at once per instance (FLOOD_ANSWER_DELAY_MS); past it, a flooding client is answered at once',
+    meaning:
+      'answers held at once per instance (FLOOD_ANSWER_DELAY_MS); past it, a flooding client is answered at once',
   },
   healthProbesPerSecond: {
     env: 'HEALTH_PROBES_PER_SECOND',

@@ -1,5 +1,11 @@
 import { buildTextQuery } from '../../src/search/query/text-query';
-import { allowedTypos, correctionsOf, correctQuery, editDistance, wordsToCorrect } from '../../src/search/vocabulary/typo-correction';
+import {
+  allowedTypos,
+  correctionsOf,
+  correctQuery,
+  editDistance,
+  wordsToCorrect,
+} from '../../src/search/vocabulary/typo-correction';
 
 describe('editDistance', () => {
   it('counts insertions, deletions, substitutions and neighbour swaps as one each', () => {
