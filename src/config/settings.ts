@@ -84,6 +84,13 @@ export const SETTINGS = {
     meaning:
       'megabytes of rendered views (`/images/{id}/view.jpg`) kept on disk in `$IMAGE_STORE_DIR/views`, the oldest removed past it; `0`: none kept. See [api.md](api.md#rendered-views)',
   },
+  viewPixelsMb: {
+    env: 'VIEW_PIXELS_MB',
+    type: integer(0, 100_000),
+    default: 256,
+    meaning:
+      'megabytes of decoded photo pixels kept in memory per process for rendered views (the next view of the same photo only remaps), the least recently used dropped past it; `0`: none kept. See [api.md](api.md#rendered-views)',
+  },
   viewsPerMinute: {
     env: 'VIEWS_PER_MINUTE',
     type: integer(1, 100_000),

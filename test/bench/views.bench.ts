@@ -1,8 +1,10 @@
 // `npm run bench:views [-- --rounds N]`: rendered views (GET /images/{id}/view.jpg) in process, through
 // ViewsService with a file image store and its disk cache (no HTTP, no database: the photo lookup is a
-// stub). A 1024 x 768 view at fov 90 of a 5760 x 2880 panorama: first renders (each a new heading) and
-// cached ones (the same views again), at 1 and 16 at once, beside the floor: sharp decoding that
-// panorama at the scale the render uses, alone. Prints a Markdown table with the machine's load.
+// stub). A 1024 x 768 view at fov 90 of a 5760 x 2880 panorama: first renders (each a new heading) of a
+// panorama whose pixels are in memory (VIEW_PIXELS_MB), first renders of one that is not (a second
+// service keeping no pixels: each render decodes), and cached ones (the same views again), at 1 and 16
+// at once, beside the floor: sharp decoding that panorama at the scale the render uses, alone. Prints a
+// Markdown table with the machine's load.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,8 +79,9 @@ async function main(): Promise<void> {
       heading: 0,
     };
     const repository = { findViewable: () => Promise.resolve(photo) } as unknown as PhotosRepository;
-    const config = { imageStoreDir: store.root, viewCacheMb: 512 } as AppConfig;
+    const config = { imageStoreDir: store.root, viewCacheMb: 512, viewPixelsMb: 256 } as AppConfig;
     const views = new ViewsService(repository, store, config);
+    const cold = new ViewsService(repository, store, { ...config, viewPixelsMb: 0 });
     const id = '00000000-0000-4000-8000-000000000001';
     const query = (i: number) => ({ heading: (i * 7.3) % 360, pitch: (i % 7) * 5 - 15, fov: 90, ...SIZE });
     const source = sourceFor(photo, projectionOf(photo, 0), { heading: 0, pitch: 0, fov: 90 }, SIZE);
@@ -90,13 +93,17 @@ async function main(): Promise<void> {
     for (const parallel of [1, 16]) {
       const floor = await measure(ROUNDS, parallel, () => decode(sourceBytes));
       const first = await measure(ROUNDS, parallel, (i) => views.prepare(id, query(offset + i)).then((v) => v.bytes()));
+      const notDecoded = await measure(ROUNDS, parallel, (i) =>
+        cold.prepare(id, query(offset + ROUNDS + i)).then((v) => v.bytes()),
+      );
       const cached = await measure(ROUNDS, parallel, (i) =>
         views.prepare(id, query(offset + i)).then((v) => v.bytes()),
       );
-      offset += ROUNDS;
+      offset += 2 * ROUNDS;
       for (const [name, r] of [
         [`floor: decode ${source.variant} (${source.width} px wide)`, floor],
-        ['first render', first],
+        ['first render, pixels in memory', first],
+        ['first render, panorama not decoded', notDecoded],
         ['cached', cached],
       ] as const) {
         rows.push([name, String(parallel), r.p50.toFixed(1), r.p99.toFixed(1), r.perSecond.toFixed(1)]);

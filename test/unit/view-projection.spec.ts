@@ -6,9 +6,11 @@ import {
   PhotoProjection,
   photoPoint,
   RawImage,
-  renderView,
+  remapBilinear,
+  viewMap,
   viewRay,
 } from '../../src/photos/serving/view-projection';
+import { renderView } from '../../src/photos/serving/view-render';
 
 // The projection maths against known geometry: synthetic panoramas whose pixels say where they are
 // (red: the column, green: the row), marks at known headings and pitches, and flat photos.
@@ -191,6 +193,46 @@ describe('a view of an equirectangular panorama', () => {
     expect(pixel(renderView(half, projection, { heading: 0, pitch: 70, fov: 20 }, size), 101, 50, 50)).toEqual([
       0, 0, 0,
     ]);
+  });
+  it('renders in one pass the same pixels as the map of points and the bilinear blend of them', () => {
+    // A textured panorama (no two neighbours alike), whole and cropped, in colour and in grey.
+    const textured = image(300, 150, (i, j) => [(i * 37 + j * 11) % 256, (i * 5 + j * 53) % 256, (i * j) % 256]);
+    const grey: RawImage = { data: textured.data.subarray(0, 300 * 150), width: 300, height: 150, channels: 1 };
+    const cropped: PhotoProjection = {
+      kind: 'equirectangular',
+      geometry: {
+        fullWidth: 600,
+        fullHeight: 300,
+        croppedWidth: 300,
+        croppedHeight: 150,
+        croppedLeft: 150,
+        croppedTop: 40,
+      },
+      centreHeading: 33,
+    };
+    const size = { width: 97, height: 61 };
+    for (const [photo, projection] of [
+      [textured, panorama(212)],
+      [textured, cropped],
+      [grey, panorama(0)],
+    ] as const) {
+      for (const angles of [
+        { heading: 0, pitch: 0, fov: 90 },
+        { heading: 31.5, pitch: -40, fov: 120 },
+        { heading: 212 + 180, pitch: 5, fov: 30 },
+        { heading: 300, pitch: 85, fov: 60 },
+      ]) {
+        const reference = Buffer.alloc(size.width * size.height * photo.channels);
+        const wraps =
+          projection.kind === 'equirectangular' && projection.geometry.croppedWidth >= projection.geometry.fullWidth;
+        remapBilinear(photo, viewMap(projection, photo, angles, size), reference, 0, wraps);
+        const fast = renderView(photo, projection, angles, size);
+        let worst = 0;
+        for (let k = 0; k < fast.length; k++) worst = Math.max(worst, Math.abs(fast[k] - reference[k]));
+        // The map keeps its points as 32-bit floats: a blend may round the other way.
+        expect(worst).toBeLessThanOrEqual(1);
+      }
+    }
   });
 });
 

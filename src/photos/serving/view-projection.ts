@@ -6,7 +6,8 @@ import type { PanoramaGeometry } from '../../imagery/photo-details/photo-details
 // - an equirectangular panorama: longitude and latitude of the ray, in the full sphere of its GPano
 //   geometry (the centre column of the full panorama faces its pose heading), cropped as GPano says;
 // - a flat photo: another pinhole camera, facing the photo's heading at pitch 0, with its own field of view.
-// The view's pixels are then sampled bilinearly from the photo at those points (remapBilinear).
+// The view's pixels are then sampled bilinearly from the photo at those points (remapBilinear; a
+// panorama's in one pass without the map, panorama-remap.ts).
 //
 // Directions: x east, y north, z up; a compass heading turns clockwise from north, a pitch up from the
 // horizon. Image coordinates: pixel (i, j) has its centre at (i + 0.5, j + 0.5), rows run downwards.
@@ -171,7 +172,7 @@ export function onImage(projection: PhotoProjection, image: Size, point: { x: nu
   return (wraps || (point.x >= 0 && point.x <= image.width)) && point.y >= 0 && point.y <= image.height;
 }
 
-function wrapsAround(g: PanoramaGeometry): boolean {
+export function wrapsAround(g: PanoramaGeometry): boolean {
   return g.croppedLeft === 0 && g.croppedWidth >= g.fullWidth;
 }
 
@@ -272,24 +273,4 @@ export function remapBilinear(
       }
     }
   }
-}
-
-/** Renders the view's rows into `out` (raw pixels of `size`, with the photo's channels). */
-export function renderRows(
-  image: RawImage,
-  projection: PhotoProjection,
-  angles: ViewAngles,
-  size: Size,
-  out: Buffer,
-  rows: Rows,
-): void {
-  const wraps = projection.kind === 'equirectangular' && wrapsAround(projection.geometry);
-  remapBilinear(image, viewMap(projection, image, angles, size, rows), out, rows.from * size.width, wraps);
-}
-
-/** The view rendered from a decoded photo: raw pixels of `size`, with the photo's channels. */
-export function renderView(image: RawImage, projection: PhotoProjection, angles: ViewAngles, size: Size): Buffer {
-  const out = Buffer.alloc(size.width * size.height * image.channels);
-  renderRows(image, projection, angles, size, out, { from: 0, to: size.height });
-  return out;
 }

@@ -9,15 +9,18 @@ import { PhotosRepository, ViewablePhoto } from '../photos.repository';
 import { IMAGE_STORE, ImageStore, ImageVariant } from '../store/image-store';
 import { DERIVATIVE_QUALITY } from '../store/photo-derivatives';
 import { normalHeading, ViewQuery } from './view-parameters';
-import { onImage, PhotoProjection, photoPoint, renderRows, ViewAngles } from './view-projection';
+import { onImage, PhotoProjection, photoPoint, ViewAngles } from './view-projection';
+import { renderRows } from './view-render';
 import { ViewCache } from './view-cache';
+import { DecodedPhotoCache } from './decoded-photo-cache';
 import { decode, EXIF_RANGE, flatFov, focal35mmOf, projectionOf, sourceFor, uprightSize } from './view-source';
 import { IMAGE_LOOKUP_CACHE_MS } from './images.service';
 
 // A rendered view of a photo (GET /images/{id}/view.jpg): the photo looked up (cached as image URLs are),
 // the view's parameters made whole (the photo's own heading when none is asked for), a flat photo's
 // coverage checked, then the view from the disk cache, or rendered (at most RENDER_CONCURRENCY at once,
-// one render for requests of the same view at the same time) and cached.
+// one render for requests of the same view at the same time) and cached. A render decodes the photo's
+// source image, or takes its pixels from the memory cache of recently decoded photos (VIEW_PIXELS_MB).
 
 /** Views rendered at once per process (each holds a decoded photo and takes a core). */
 export const RENDER_CONCURRENCY = 2;
@@ -41,6 +44,7 @@ export class ViewsService {
   private readonly waiting: (() => void)[] = [];
   private running = 0;
   private readonly cache: ViewCache;
+  private readonly decoded: DecodedPhotoCache;
 
   constructor(
     private readonly repository: PhotosRepository,
@@ -48,6 +52,7 @@ export class ViewsService {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.cache = new ViewCache(`${config.imageStoreDir}/views`, config.viewCacheMb * 1024 * 1024);
+    this.decoded = new DecodedPhotoCache(config.viewPixelsMb * 1024 * 1024);
   }
 
   /** The view of this photo record, or a 404 saying why there is none. */
@@ -116,7 +121,9 @@ export class ViewsService {
     size: { width: number; height: number },
   ): Promise<Buffer> {
     const source = sourceFor(photo, projection, angles, size);
-    const image = await decode(await this.read(photo.contentHash, source.variant));
+    const image = await this.decoded.get(`${photo.contentHash}/${source.variant}`, async () =>
+      decode(await this.read(photo.contentHash, source.variant)),
+    );
     // In slices of rows, between which the event loop runs (a whole render is tens of milliseconds of
     // arithmetic, which would hold every other request up).
     const raw = Buffer.alloc(size.width * size.height * image.channels);
