@@ -159,6 +159,11 @@ export function tileLayers(): LayerSpecification[] {
 
 // The imagery: below zoom 15 one circle per grid cell, sized by its count and labelled with it; from
 // zoom 15 each image as a dot with its viewing direction (a 360° image as a ring, no direction).
+// Below this zoom the coverage is drawn as density (a heatmap of the cells' counts): at the world's zooms
+// a cell is tens of kilometres and numbered circles of neighbouring cells would overlap into a mass.
+// From it, a circle per cell with its number.
+export const COVERAGE_CELLS_FROM_ZOOM = 9;
+
 export function coverageLayers(): LayerSpecification[] {
   const hidden = { visibility: 'none' as const };
   const color = [
@@ -167,11 +172,41 @@ export function coverageLayers(): LayerSpecification[] {
     COLORS.coverageInteractive,
     COLORS.coverage,
   ] as Expression;
+  // A cell's weight grows with the log of its images: a city's thousands read denser than a village's
+  // ten, without the city hiding the village, and a lone image still shows.
+  const weight = ['ln', ['+', 1, ['get', 'count']]] as Expression;
   return asLayers([
+    {
+      id: 'coverage-density',
+      type: 'heatmap',
+      ...tile('coverage'),
+      maxzoom: COVERAGE_CELLS_FROM_ZOOM,
+      filter: ['has', 'count'],
+      layout: hidden,
+      paint: {
+        'heatmap-weight': ['interpolate', ['linear'], weight, Math.log(2), 0.4, Math.log(10_001), 1],
+        'heatmap-radius': ['interpolate', ['linear'], ['zoom'], 0, 6, COVERAGE_CELLS_FROM_ZOOM, 24],
+        'heatmap-intensity': ['interpolate', ['linear'], ['zoom'], 0, 1.5, COVERAGE_CELLS_FROM_ZOOM, 2.5],
+        'heatmap-color': [
+          'interpolate',
+          ['linear'],
+          ['heatmap-density'],
+          0,
+          'rgba(29, 78, 216, 0)',
+          0.2,
+          'rgba(29, 78, 216, 0.35)',
+          0.6,
+          'rgba(29, 78, 216, 0.7)',
+          1,
+          COLORS.coverageDense,
+        ],
+      },
+    },
     {
       id: 'coverage-cells',
       type: 'circle',
       ...tile('coverage'),
+      minzoom: COVERAGE_CELLS_FROM_ZOOM,
       filter: ['has', 'count'],
       layout: hidden,
       paint: {
@@ -186,6 +221,7 @@ export function coverageLayers(): LayerSpecification[] {
       id: 'coverage-counts',
       type: 'symbol',
       ...tile('coverage'),
+      minzoom: COVERAGE_CELLS_FROM_ZOOM,
       filter: ['all', ['has', 'count'], ['>', ['get', 'count'], 1]],
       layout: {
         ...hidden,

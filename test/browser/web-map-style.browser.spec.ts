@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { Browser, launchBrowser, screenshot, serveApp } from '../helpers/browser';
 import { createKey, feature, importFixture, resetImagery } from '../helpers/test-app';
 import { DEMO_SOURCE } from '../../src/seed/demo-dataset';
-import { inPage, PageDriver, resultAddresses, searchBy } from './page-driver';
+import { inPage, mapPixel, PageDriver, resultAddresses, searchBy } from './page-driver';
 
 // The service's own map style in Chromium (MAP_STYLE_URL unset): Natural Earth and Noto Sans labels
 // from the world view, records taken at one spot spread apart, labels giving way to markers, the
@@ -81,18 +81,6 @@ describe('the map style in Chromium', () => {
         return m.queryRenderedFeatures(${box ? JSON.stringify(box) : 'undefined'}, { layers })
           .map((f) => ({ layer: f.layer.id, name: f.properties.name })); })()`,
     );
-  // The colour drawn at a point, read from the map's canvas.
-  const pixel = async (page: Page, lonLat: [number, number]) => {
-    const at = await inPage<{ x: number; y: number }>(page, `window.lisMap.project([${lonLat}])`);
-    return inPage<number[]>(
-      page,
-      `(() => { const gl = window.lisMap.getCanvas().getContext('webgl2') || window.lisMap.getCanvas().getContext('webgl');
-        const px = new Uint8Array(4); const r = window.devicePixelRatio;
-        window.lisMap.redraw();
-        gl.readPixels(Math.round(${at.x} * r), gl.drawingBufferHeight - Math.round(${at.y} * r), 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
-        return [...px]; })()`,
-    );
-  };
   // The marker dots' boxes in the map canvas's pixels.
   const dots = async (page: Page) => {
     const canvas = (await page.locator('#map canvas').boundingBox())!;
@@ -129,8 +117,8 @@ describe('the map style in Chromium', () => {
     );
     for (const r of fonts) expect((await r.response())?.status()).toBe(200);
     // Pixels: land and sea in their colours.
-    expect(await pixel(page, [8.6, 43.6])).toEqual(SEA); // the Ligurian Sea
-    expect(await pixel(page, [10.8, 44.9])).toEqual(LAND); // the Po valley
+    expect(await mapPixel(page, [8.6, 43.6])).toEqual(SEA); // the Ligurian Sea
+    expect(await mapPixel(page, [10.8, 44.9])).toEqual(LAND); // the Po valley
     await screenshot(page, 'map-style-z5-world');
     // The glyphs were read, not replaced by the browser's own font ("Unable to load glyph range").
     expect(warnings.filter((w) => /glyph/i.test(w))).toEqual([]);
@@ -150,11 +138,11 @@ describe('the map style in Chromium', () => {
     for (const [name, at] of cities)
       for (const zoom of [10, 13, 16]) {
         await settle(page, at, zoom);
-        expect({ name, zoom, colour: await pixel(page, at) }).toEqual({ name, zoom, colour: LAND });
+        expect({ name, zoom, colour: await mapPixel(page, at) }).toEqual({ name, zoom, colour: LAND });
       }
     // The open sea is still the sea at the world's zooms.
     await settle(page, [-71, 39], 5);
-    expect(await pixel(page, [-71, 39])).toEqual(SEA);
+    expect(await mapPixel(page, [-71, 39])).toEqual(SEA);
     expect(errors).toEqual([]);
   });
 
