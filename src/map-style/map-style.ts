@@ -1,5 +1,6 @@
 import type { LayerSpecification, StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
-import { asLayers, coverageLayers, LABEL_FONT, PLACE_FONT, tileLabelLayers, tileLayers } from './map-style-layers';
+import { coverageLayers } from './coverage-layers';
+import { asLayers, LABEL_FONT, PLACE_FONT, tileLabelLayers, tileLayers } from './map-style-layers';
 import { COLORS } from './map-style-colors';
 
 // The service's own map style (GET /map/style.json): Natural Earth at 1:50m for the world view (built
