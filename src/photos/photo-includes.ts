@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { HEADING_ORIGINS, POSITION_ORIGINS, PROJECTIONS } from '../imagery/photo-details/photo-details';
-import { PhotosRepository } from './photos.repository';
+import { PhotoIncludeRow, PhotosRepository } from './photos.repository';
+import { panoramaGeometryOf } from './serving/view-source';
 
 // What the `camera`, `captured_at` and `sequence` includes add to the records of a page made from
 // photos: one read of the page's ids in the photos table for the first two, one for the third, each only
@@ -17,6 +18,40 @@ export class CameraSequenceDto {
 
   @ApiProperty({ minimum: 0, description: "The photo's place in it (0 first)" })
   index: number;
+}
+
+export class CameraPanoramaDto {
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description:
+      "GPano's PoseHeadingDegrees: the compass heading the image's centre column faces (the record's `heading` may be another: GPSImgDirection, the direction of travel); null when the photo gives none (its centre column faces the record's heading)",
+    example: 200,
+  })
+  pose_heading: number | null;
+
+  @ApiProperty({ minimum: 1, description: 'The whole sphere in pixels of the stored image', example: 5760 })
+  full_width: number;
+
+  @ApiProperty({ minimum: 1, example: 2880 })
+  full_height: number;
+
+  @ApiProperty({
+    minimum: 0,
+    description:
+      "Where the stored image lies in the whole sphere: a panorama that is not whole (most phones' photo spheres) covers only this part",
+    example: 0,
+  })
+  cropped_left: number;
+
+  @ApiProperty({ minimum: 0, example: 0 })
+  cropped_top: number;
+
+  @ApiProperty({ minimum: 1, example: 5760 })
+  cropped_width: number;
+
+  @ApiProperty({ minimum: 1, example: 2880 })
+  cropped_height: number;
 }
 
 export class CameraDto {
@@ -59,6 +94,13 @@ export class CameraDto {
   })
   position_origin: (typeof POSITION_ORIGINS)[number];
 
+  @ApiProperty({
+    type: () => CameraPanoramaDto,
+    nullable: true,
+    description: "A 360 image's geometry (GPano), for a viewer that shows it: null for a flat photo",
+  })
+  panorama: CameraPanoramaDto | null;
+
   @ApiPropertyOptional({ type: () => CameraSequenceDto })
   sequence: CameraSequenceDto;
 }
@@ -81,6 +123,19 @@ export class SequencePlaceDto extends CameraSequenceDto {
     description: 'The record of the photo taken after it in the sequence; null for its last',
   })
   next: string | null;
+}
+
+function panoramaOf(photo: PhotoIncludeRow): CameraPanoramaDto {
+  const g = panoramaGeometryOf(photo);
+  return {
+    pose_heading: g.poseHeading ?? null,
+    full_width: g.fullWidth,
+    full_height: g.fullHeight,
+    cropped_left: g.croppedLeft,
+    cropped_top: g.croppedTop,
+    cropped_width: g.croppedWidth,
+    cropped_height: g.croppedHeight,
+  };
 }
 
 interface IncludingRecord {
@@ -120,6 +175,7 @@ export class PhotoIncludes {
             heading_origin: p.headingOrigin,
             heading_reference: p.headingReference,
             position_origin: p.positionOrigin,
+            panorama: p.projection === 'equirectangular' ? panoramaOf(p) : null,
             sequence: { id: p.sequenceId, index: p.sequenceIndex },
           }
         : null;

@@ -23,6 +23,7 @@ export type PhotoIncludeRow = { id: string } & Pick<
   | 'height'
   | 'orientation'
   | 'projection'
+  | 'panorama'
   | 'altitude'
   | 'headingOrigin'
   | 'headingReference'
@@ -86,7 +87,7 @@ export class PhotosRepository {
   static includedSql(ids: readonly string[]): Prisma.Sql {
     return Prisma.sql`
       SELECT p.id::text AS id, p.captured_time AS "capturedTime", p.make, p.model, p.width, p.height, p.orientation,
-             p.projection, p.altitude, p.heading_origin AS "headingOrigin", p.heading_reference AS "headingReference",
+             p.projection, p.panorama, p.altitude, p.heading_origin AS "headingOrigin", p.heading_reference AS "headingReference",
              p.position_origin AS "positionOrigin", p.sequence_id::text AS "sequenceId", p.sequence_index AS "sequenceIndex"
       FROM photos p WHERE p.id = ANY(${ids as string[]}::uuid[])`;
   }

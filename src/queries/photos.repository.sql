@@ -64,6 +64,7 @@ SELECT
   p.height,
   p.orientation,
   p.projection,
+  p.panorama,
   p.altitude,
   p.heading_origin AS "headingOrigin",
   p.heading_reference AS "headingReference",

@@ -8,13 +8,20 @@ import { BASE, offset } from '../helpers/places';
 // The photos the viewer's browser spec opens, imported into the image store at `store`, around Städtle 1
 // (BASE) of the test gazetteer:
 // - a 360 image 10 m from Städtle 1, which lies at heading 120 from it, where its red mark is: its centre
-//   column faces its pose heading, 200 (blue there);
+//   column faces its pose heading, 200 (blue there), its own heading is its direction of travel, 60, and
+//   it covers a part of the sphere only (GPano's cropped area);
 // - a drive of three flat photos 15 m apart eastwards, 40 m south of it, facing east;
 // - at the middle one's spot, the same view five years earlier by another camera.
 
 export const PLACE_HEADING = 120;
 export const POSE_HEADING = 200;
-const PANO_SIZE = { width: 1440, height: 720 };
+/** The 360 image's own heading: its direction of travel (GPSTrack), not where its centre column faces. */
+export const TRACK_HEADING = 60;
+// The panorama is not the whole sphere (as most phones' photo spheres): GPano's cropped area of a
+// 1440 x 720 sphere, off centre both ways, so that a viewer that stretches it to the whole sphere
+// shows the mark away from where it is.
+const FULL = { width: 1440, height: 720 };
+const CROP = { left: 120, top: 90, width: 1200, height: 480 };
 
 export interface ViewerPhoto {
   name: string;
@@ -55,6 +62,10 @@ export const PHOTOS: Record<'pano' | 'drive0' | 'drive1' | 'drive2' | 'old', Vie
       ...cameraTags({ lat: panoLat, lon: panoLon, time: '2024:05:01 10:00:00', offset: '+02:00' }),
       ...{ Make: 'TestCam', Model: 'Sphere', 'XMP-GPano:ProjectionType': 'equirectangular' },
       'XMP-GPano:PoseHeadingDegrees': POSE_HEADING,
+      ...{ GPSTrack: TRACK_HEADING, GPSTrackRef: 'T' },
+      ...{ 'XMP-GPano:FullPanoWidthPixels': FULL.width, 'XMP-GPano:FullPanoHeightPixels': FULL.height },
+      ...{ 'XMP-GPano:CroppedAreaLeftPixels': CROP.left, 'XMP-GPano:CroppedAreaTopPixels': CROP.top },
+      ...{ 'XMP-GPano:CroppedAreaImageWidthPixels': CROP.width, 'XMP-GPano:CroppedAreaImageHeightPixels': CROP.height },
     },
   },
   drive0: drive(0),
@@ -72,17 +83,18 @@ export const PHOTOS: Record<'pano' | 'drive0' | 'drive1' | 'drive2' | 'old', Vie
   },
 };
 
-/** Blue, with a red mark (12 degrees wide, pitch -10 to 10) at compass PLACE_HEADING. */
+/** Blue, with a red mark (12 degrees wide, pitch -10 to 10) at compass PLACE_HEADING, in the cropped area. */
 async function markedPanorama(): Promise<Buffer> {
-  const { width, height } = PANO_SIZE;
-  const x = Math.round(width * (0.5 + (PLACE_HEADING - POSE_HEADING) / 360));
-  const mark = { width: width / 30, height: height / 9 };
-  return sharp({ create: { width, height, channels: 3, background: { r: 0, g: 0, b: 255 } } })
+  const perDegree = FULL.width / 360;
+  const x = Math.round(FULL.width * (0.5 + (PLACE_HEADING - POSE_HEADING) / 360)) - CROP.left;
+  const y = FULL.height / 2 - CROP.top;
+  const mark = { width: 12 * perDegree, height: 20 * perDegree };
+  return sharp({ create: { width: CROP.width, height: CROP.height, channels: 3, background: { r: 0, g: 0, b: 255 } } })
     .composite([
       {
         input: { create: { ...mark, channels: 3, background: { r: 255, g: 0, b: 0 } } },
         left: x - mark.width / 2,
-        top: height / 2 - mark.height / 2,
+        top: y - mark.height / 2,
       },
     ])
     .jpeg({ quality: 90 })

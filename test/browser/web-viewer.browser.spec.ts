@@ -8,7 +8,7 @@ import { Browser, launchBrowser, screenshot, serveApp } from '../helpers/browser
 import { BASE, GAZETTEER, insertPlaces, resetPlaces } from '../helpers/places';
 import { createKey, resetImagery } from '../helpers/test-app';
 import { inPage, PageDriver } from './page-driver';
-import { importViewerPhotos, PHOTOS, PLACE_HEADING, POSE_HEADING, ViewerPhoto } from './viewer-photos';
+import { importViewerPhotos, PHOTOS, PLACE_HEADING, POSE_HEADING, TRACK_HEADING, ViewerPhoto } from './viewer-photos';
 
 // The viewer in Chromium against the real app, on photos the spec makes (./viewer-photos.ts): a flat
 // and a 360 result opened from their cards; the 360 facing the place searched (its red mark at the
@@ -23,6 +23,7 @@ describe('web page: the viewer in Chromium', () => {
   let base: string;
   let browser: Browser;
   let driver: PageDriver;
+  let key: string;
   const ids = {} as Record<Name, string>;
 
   beforeAll(async () => {
@@ -31,7 +32,7 @@ describe('web page: the viewer in Chromium', () => {
     await insertPlaces(GAZETTEER);
     await importViewerPhotos(root, join(root, 'store'));
     ({ app, base } = await serveApp({ imageStoreDir: join(root, 'store') }));
-    const key = await createKey(app, 'browser-viewer');
+    key = await createKey(app, 'browser-viewer');
     browser = await launchBrowser();
     driver = new PageDriver(browser, base, key);
     const found = await fetch(`${base}/search`, {
@@ -122,11 +123,25 @@ describe('web page: the viewer in Chromium', () => {
 
     await thumb.click();
     await shown(page, 'pano');
-    // The panorama is the hd derivative: still equirectangular, 2:1.
+    // The panorama is the hd derivative: the cropped area (1200 x 480), placed in the sphere by the
+    // geometry the camera include gives (the derivative carries no XMP).
     const panorama = requests.find((r) => new URL(r.url()).pathname === `/images/${ids.pano}/hd.jpg`);
     expect(panorama).toBeDefined();
     const { width, height } = await sharp((await (await panorama!.response())!.body()) as Buffer).metadata();
-    expect(width! / height!).toBe(2);
+    expect(width! / height!).toBe(2.5);
+    const viewed = await fetch(`${base}/images/${ids.pano}?include=heading,camera`, { headers: { 'x-api-key': key } });
+    expect(await viewed.json()).toMatchObject({
+      heading: TRACK_HEADING,
+      camera: {
+        projection: 'equirectangular',
+        heading_origin: 'track',
+        panorama: {
+          pose_heading: POSE_HEADING,
+          ...{ full_width: 1440, full_height: 720, cropped_left: 120, cropped_top: 90 },
+          ...{ cropped_width: 1200, cropped_height: 480 },
+        },
+      },
+    });
     expect(requests.some((r) => r.url().includes('/assets/chunks/'))).toBe(true);
     expect(await page.locator('#viewer-image').isHidden()).toBe(true);
     expect(await meta(page, 'camera')).toBe('TestCam Sphere');
@@ -152,7 +167,7 @@ describe('web page: the viewer in Chromium', () => {
     const { page, errors } = await searched('Vaduz');
     await card(page, 'pano').click();
     await shown(page, 'pano');
-    expect(Number(await page.locator('#viewer-sphere').getAttribute('data-heading'))).toBeCloseTo(POSE_HEADING, 0);
+    expect(Number(await page.locator('#viewer-sphere').getAttribute('data-heading'))).toBeCloseTo(TRACK_HEADING, 0);
     expect(await centreColour(page)).toBe('blue');
     expect(errors).toEqual([]);
   });

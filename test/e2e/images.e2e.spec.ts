@@ -83,6 +83,7 @@ describe('GET /images/:id/:file', () => {
         height: 1050,
         projection: 'perspective',
         heading_origin: 'exif',
+        panorama: null,
       },
     });
     const plain = await contract.http
@@ -211,6 +212,16 @@ describe('GET /images/:id/:file', () => {
       (r: { camera: { heading_origin: string } | null }) => r.camera?.heading_origin === 'none',
     );
     expect(record).toMatchObject({ heading: null, interactive: true, compass: 'Facing North (N)' });
+    // No GPano geometry: the whole sphere, its centre column facing nothing known.
+    expect(record.camera.panorama).toEqual({
+      pose_heading: null,
+      full_width: 720,
+      full_height: 360,
+      cropped_left: 0,
+      cropped_top: 0,
+      cropped_width: 720,
+      cropped_height: 360,
+    });
     const view = await request(app.getHttpServer()).get(`/images/${record.id}/view.jpg?width=64&height=48`).expect(200);
     expect(view.headers['content-type']).toBe('image/jpeg');
   });

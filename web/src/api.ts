@@ -20,11 +20,28 @@ export interface ViewedRecord extends ImageryRecord {
   /** Degrees from north; null for a record that faces nothing. */
   heading: number | null;
   /** A photo's camera; null for a record not made from a photo. */
-  camera: { make: string | null; model: string | null; projection: 'equirectangular' | 'perspective' } | null;
+  camera: {
+    make: string | null;
+    model: string | null;
+    projection: 'equirectangular' | 'perspective';
+    /** A 360 image's geometry: where its centre column faces, and the part of the sphere it covers. */
+    panorama: PanoramaGeometry | null;
+  } | null;
   /** The photo's place in its sequence; null for a record not made from a photo. */
   sequence: { id: string; index: number; previous: string | null; next: string | null } | null;
   /** The other dates at its spot, newest first. */
   history: Array<{ id: string; date: string; image: string }>;
+}
+
+/** CameraPanoramaDto: in pixels of the stored image. */
+export interface PanoramaGeometry {
+  pose_heading: number | null;
+  full_width: number;
+  full_height: number;
+  cropped_left: number;
+  cropped_top: number;
+  cropped_width: number;
+  cropped_height: number;
 }
 
 export const VIEWER_INCLUDES = ['heading', 'camera', 'sequence', 'history'] as const;

@@ -1,4 +1,5 @@
-import { Viewer } from '@photo-sphere-viewer/core';
+import { PanoData, Viewer } from '@photo-sphere-viewer/core';
+import type { PanoramaGeometry } from './api';
 
 // A 360 image in Photo Sphere Viewer (@photo-sphere-viewer/core, three.js), for the viewer
 // (web/src/viewer.ts). Loaded on demand: this module and three.js are a chunk of their own, fetched the
@@ -7,9 +8,15 @@ import { Viewer } from '@photo-sphere-viewer/core';
 // Headings are compass degrees. The centre column of a panorama faces its `centre` heading, so the
 // compass heading h is PSV's yaw h - centre.
 
+/** Where a panorama's centre column faces (compass degrees), and the part of the sphere it covers. */
+export interface PanoramaPose {
+  centre: number;
+  geometry: PanoramaGeometry | null;
+}
+
 export interface PanoramaView {
   /** Shows the equirectangular image at `url` looking at compass `heading`; resolves once it is drawn. */
-  show(url: string, centre: number, heading: number): Promise<void>;
+  show(url: string, pose: PanoramaPose, heading: number): Promise<void>;
   destroy(): void;
 }
 
@@ -27,14 +34,16 @@ export function openPanorama(container: HTMLElement, onTurn: (heading: number) =
   };
 
   return {
-    async show(url, centreHeading, heading) {
-      centre = centreHeading;
+    async show(url, pose, heading) {
+      centre = pose.centre;
+      const panoData = cropOf(pose.geometry);
       const position = { yaw: normal(heading - centre) * DEG, pitch: 0 };
       delete container.dataset.loaded;
       if (!viewer) {
         viewer = new Viewer({
           container,
           panorama: url,
+          panoData,
           defaultYaw: position.yaw,
           defaultPitch: 0,
           // The viewer's own arrow keys are the sequence's; the navbar's buttons turn and zoom.
@@ -52,7 +61,7 @@ export function openPanorama(container: HTMLElement, onTurn: (heading: number) =
         });
         labelButtons(container);
       } else {
-        await viewer.setPanorama(url, { position, transition: false, showLoader: true });
+        await viewer.setPanorama(url, { position, panoData, transition: false, showLoader: true });
       }
       turned();
       container.dataset.loaded = url;
@@ -71,4 +80,27 @@ function labelButtons(container: HTMLElement): void {
     button.setAttribute('role', 'button');
     button.setAttribute('aria-label', button.title);
   }
+}
+
+// A panorama that is not the whole sphere (GPano's cropped area) placed where it lies in it, in pixels
+// of the image loaded (the hd derivative, scaled from the stored one's, which carries no XMP of its
+// own). PSV's pose correction is left out: the centre heading is applied as the yaw offset above.
+function cropOf(geometry: PanoramaGeometry | null): ((image: HTMLImageElement) => PanoData) | undefined {
+  if (!geometry) return undefined;
+  const g = geometry;
+  const whole =
+    g.cropped_left === 0 && g.cropped_top === 0 && g.cropped_width >= g.full_width && g.cropped_height >= g.full_height;
+  if (whole) return undefined;
+  return (image) => {
+    const k = image.naturalWidth / g.cropped_width;
+    return {
+      isEquirectangular: true,
+      fullWidth: Math.round(g.full_width * k),
+      fullHeight: Math.round(g.full_height * k),
+      croppedWidth: image.naturalWidth,
+      croppedHeight: image.naturalHeight,
+      croppedX: Math.round(g.cropped_left * k),
+      croppedY: Math.round(g.cropped_top * k),
+    };
+  };
 }

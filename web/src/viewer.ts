@@ -146,8 +146,11 @@ class Viewer {
     const hd = new URL(photoVariantUrl(displayImageUrl(record.image, location.origin), 'hd')!);
     const own = `${location.origin}${hd.pathname}${hd.search}`;
     this.panorama ??= (await import('./panorama-view')).openPanorama(ui.sphere, (heading) => this.turned(heading));
-    const centre = record.heading ?? 0;
-    await this.panorama.show(own, centre, this.facing ?? centre);
+    // The centre column faces the panorama's pose heading, which the record's own heading (its camera's
+    // direction, or the direction of travel) need not be.
+    const geometry = record.camera?.panorama ?? null;
+    const centre = geometry?.pose_heading ?? record.heading ?? 0;
+    await this.panorama.show(own, { centre, geometry }, this.facing ?? record.heading ?? centre);
   }
 
   private turned(heading: number): void {

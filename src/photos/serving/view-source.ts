@@ -2,6 +2,7 @@ import exifr from 'exifr';
 import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import sharp from 'sharp';
+import type { PanoramaGeometry } from '../../imagery/photo-details/photo-details';
 import type { ViewablePhoto } from '../photos.repository';
 import { MAX_PHOTO_PIXELS } from '../photo-limits';
 import type { ImageVariant } from '../store/image-store';
@@ -37,18 +38,27 @@ export function flatFov(size: Size, focal35mm: number | undefined): number {
   return (2 * Math.atan(halfWidthMm / focal35mm) * 180) / Math.PI;
 }
 
+/** A panorama's geometry: its GPano tags', else the whole sphere in its pixels. */
+export function panoramaGeometryOf(
+  photo: Pick<ViewablePhoto, 'panorama' | 'width' | 'height' | 'orientation'>,
+): PanoramaGeometry {
+  const { width, height } = uprightSize(photo);
+  return (
+    photo.panorama ?? {
+      fullWidth: width,
+      fullHeight: height,
+      croppedWidth: width,
+      croppedHeight: height,
+      croppedLeft: 0,
+      croppedTop: 0,
+    }
+  );
+}
+
 /** The photo's projection; `fov` is a flat photo's (flatFov). */
 export function projectionOf(photo: ViewablePhoto, fov: number): PhotoProjection {
   if (photo.projection === 'perspective') return { kind: 'perspective', heading: photo.heading, fov };
-  const { width, height } = uprightSize(photo);
-  const geometry = photo.panorama ?? {
-    fullWidth: width,
-    fullHeight: height,
-    croppedWidth: width,
-    croppedHeight: height,
-    croppedLeft: 0,
-    croppedTop: 0,
-  };
+  const geometry = panoramaGeometryOf(photo);
   return { kind: 'equirectangular', geometry, centreHeading: geometry.poseHeading ?? photo.heading };
 }
 
