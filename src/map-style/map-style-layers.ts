@@ -2,18 +2,17 @@ import type { LayerSpecification } from '@maplibre/maplibre-gl-style-spec';
 import { COLORS } from './map-style-colors';
 
 // The layers drawn from the service's vector tiles (layer and attribute names per the tiles contract,
-// docs/map-tiles.md#layers): landuse, water, buildings, paths and streets, the imagery itself (coverage, hidden
-// until the page's "Coverage" toggle shows it), and the labels: street names along the streets, water
-// names, and places thinned by their `min_zoom` and placed by `rank`.
+// docs/map-tiles.md#layers): landuse, water, buildings, paths and streets, and the labels: street names
+// along the streets, water names, and places thinned by their `min_zoom` and placed by `rank`. The
+// imagery's layers are in map-style-coverage.ts.
 
 export const LABEL_FONT = 'Noto Sans Regular';
 export const PLACE_FONT = 'Noto Sans Medium';
-export const VIEW_ICON = 'coverage-view';
 
 // Expressions are checked by MapLibre's own validator (test/unit/map-style.spec.ts), not by the types.
-type Expression = unknown[];
+export type Expression = unknown[];
 export const asLayers = (layers: object[]) => layers as LayerSpecification[];
-const tile = (layer: string) => ({ source: 'tiles', 'source-layer': layer });
+export const tile = (layer: string) => ({ source: 'tiles', 'source-layer': layer });
 const byZoom = (...stops: unknown[]): Expression =>
   ['interpolate', ['exponential', 1.6], ['zoom'], ...stops] as Expression;
 const isPolygon: Expression = ['==', ['geometry-type'], 'Polygon'];
@@ -153,76 +152,6 @@ export function tileLayers(): LayerSpecification[] {
       ...tile('streets'),
       layout: { 'line-cap': 'round', 'line-join': 'round', 'line-sort-key': STREET_RANK },
       paint: { 'line-color': STREET_COLOR, 'line-width': streetWidth(1) },
-    },
-  ]);
-}
-
-// The imagery: below zoom 15 one circle per grid cell, sized by its count and labelled with it; from
-// zoom 15 each image as a dot with its viewing direction (a 360° image as a ring, no direction).
-export function coverageLayers(): LayerSpecification[] {
-  const hidden = { visibility: 'none' as const };
-  const color = [
-    'case',
-    ['==', ['get', 'interactive'], true],
-    COLORS.coverageInteractive,
-    COLORS.coverage,
-  ] as Expression;
-  return asLayers([
-    {
-      id: 'coverage-cells',
-      type: 'circle',
-      ...tile('coverage'),
-      filter: ['has', 'count'],
-      layout: hidden,
-      paint: {
-        'circle-color': COLORS.coverage,
-        'circle-opacity': 0.55,
-        'circle-radius': ['interpolate', ['linear'], ['ln', ['max', 1, ['get', 'count']]], 0, 5, 9.3, 20],
-        'circle-stroke-color': '#ffffff',
-        'circle-stroke-width': 1,
-      },
-    },
-    {
-      id: 'coverage-counts',
-      type: 'symbol',
-      ...tile('coverage'),
-      filter: ['all', ['has', 'count'], ['>', ['get', 'count'], 1]],
-      layout: {
-        ...hidden,
-        'text-field': ['to-string', ['get', 'count']],
-        'text-font': [PLACE_FONT],
-        'text-size': 10,
-        'text-allow-overlap': true,
-      },
-      paint: { 'text-color': '#ffffff' },
-    },
-    {
-      id: 'coverage-views',
-      type: 'symbol',
-      ...tile('coverage'),
-      filter: ['all', ['has', 'heading'], ['!=', ['get', 'interactive'], true]],
-      layout: {
-        ...hidden,
-        'icon-image': VIEW_ICON,
-        'icon-rotate': ['get', 'heading'],
-        'icon-rotation-alignment': 'map',
-        'icon-allow-overlap': true,
-        'icon-ignore-placement': true,
-        'icon-size': ['interpolate', ['linear'], ['zoom'], 15, 0.6, 19, 1],
-      },
-    },
-    {
-      id: 'coverage-points',
-      type: 'circle',
-      ...tile('coverage'),
-      filter: ['has', 'id'],
-      layout: hidden,
-      paint: {
-        'circle-color': ['case', ['==', ['get', 'interactive'], true], '#ffffff', color],
-        'circle-radius': ['interpolate', ['linear'], ['zoom'], 15, 3, 20, 6],
-        'circle-stroke-color': color,
-        'circle-stroke-width': ['case', ['==', ['get', 'interactive'], true], 2, 1],
-      },
     },
   ]);
 }

@@ -1,10 +1,11 @@
 import type { LayerSpecification, StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
-import { asLayers, coverageLayers, LABEL_FONT, PLACE_FONT, tileLabelLayers, tileLayers } from './map-style-layers';
+import { coverageLayers } from './map-style-coverage';
+import { asLayers, LABEL_FONT, PLACE_FONT, tileLabelLayers, tileLayers } from './map-style-layers';
 import { COLORS } from './map-style-colors';
 
 // The service's own map style (GET /map/style.json): Natural Earth at 1:50m for the world view (built
 // into dist/web/assets/basemap by web/build.mjs), the service's vector tiles (GET /tiles/{z}/{x}/{y}.mvt:
-// streets, paths, water, landuse, buildings, places, coverage) from the street to the doorstep, and
+// streets, paths, water, landuse, buildings, places, coverage, sequences) from the street to the doorstep, and
 // text in Noto Sans from the service's own glyphs (GET /map/fonts/...). Nothing from elsewhere.
 // URLs are root-relative: MapLibre resolves them against the page, so the style works behind any host.
 
