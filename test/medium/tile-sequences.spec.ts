@@ -15,7 +15,6 @@ import { currentKind } from '../setup/test-database';
 const LON = 9.52;
 const LAT = 47.14;
 const STEP = 0.0003; // degrees between a sequence's images: about 23 m east, 33 m north
-const serverOnly = currentKind() === 'server' ? it : it.skip;
 
 interface Shot {
   index: number;
@@ -173,46 +172,43 @@ describe('map tiles: sequences as lines', () => {
     expect(line(features, EAST)).toMatchObject({ properties: { date: '2025-02-02', count: 5 } });
   });
 
-  serverOnly(
-    'follows a move, a re-dated image, a record written back and a sequence cut anew (photos only)',
-    async () => {
-      const [first] = await q<{ id: string }>(
-        `SELECT p.id::text AS id FROM photos p WHERE p.sequence_id = '${EAST}' AND p.sequence_index = 0`,
-      );
-      await q(`UPDATE imagery SET captured_at = DATE '2026-06-06' WHERE id = '${first.id}'`);
-      await refreshed();
-      expect(line(await sequences(14), EAST)).toMatchObject({ properties: { date: '2026-06-06' } });
-      // The first image moved west: the line's first vertex with it.
-      const before = line(await sequences(14), EAST)!.points[0].x;
-      await q(
-        `UPDATE imagery SET location = ST_SetSRID(ST_MakePoint(${LON - STEP}, ${LAT}), 4326) WHERE id = '${first.id}'`,
-      );
-      await refreshed();
-      const moved = line(await sequences(14), EAST)!.points[0].x;
-      expect(moved).toBeLessThan(before);
-      // The record deleted by hand and written back, its photo left as it was: the line drops its first
-      // vertex, then finds it again through the image at the location touched (outside the old line).
-      const [gone] = await q<{ row: string }>(
-        `DELETE FROM imagery i WHERE id = '${first.id}' RETURNING to_jsonb(i)::text AS row`,
-      );
-      await refreshed();
-      expect(line(await sequences(14), EAST)!.points).toHaveLength(4);
-      await prisma.$executeRawUnsafe(
-        `INSERT INTO imagery (id, address, captured_at, heading, interactive, image_url, location)
+  it('follows a move, a re-dated image, a record written back and a sequence cut anew (photos only)', async () => {
+    const [first] = await q<{ id: string }>(
+      `SELECT p.id::text AS id FROM photos p WHERE p.sequence_id = '${EAST}' AND p.sequence_index = 0`,
+    );
+    await q(`UPDATE imagery SET captured_at = DATE '2026-06-06' WHERE id = '${first.id}'`);
+    await refreshed();
+    expect(line(await sequences(14), EAST)).toMatchObject({ properties: { date: '2026-06-06' } });
+    // The first image moved west: the line's first vertex with it.
+    const before = line(await sequences(14), EAST)!.points[0].x;
+    await q(
+      `UPDATE imagery SET location = ST_SetSRID(ST_MakePoint(${LON - STEP}, ${LAT}), 4326) WHERE id = '${first.id}'`,
+    );
+    await refreshed();
+    const moved = line(await sequences(14), EAST)!.points[0].x;
+    expect(moved).toBeLessThan(before);
+    // The record deleted by hand and written back, its photo left as it was: the line drops its first
+    // vertex, then finds it again through the image at the location touched (outside the old line).
+    const [gone] = await q<{ row: string }>(
+      `DELETE FROM imagery i WHERE id = '${first.id}' RETURNING to_jsonb(i)::text AS row`,
+    );
+    await refreshed();
+    expect(line(await sequences(14), EAST)!.points).toHaveLength(4);
+    await prisma.$executeRawUnsafe(
+      `INSERT INTO imagery (id, address, captured_at, heading, interactive, image_url, location)
          SELECT id, address, captured_at, heading, interactive, image_url, location
          FROM jsonb_populate_record(NULL::imagery, $1::jsonb)`,
-        gone.row,
-      );
-      await refreshed();
-      expect(line(await sequences(14), EAST)!.points.map((p) => p.x)).toEqual(expect.arrayContaining([moved]));
-      expect(line(await sequences(14), EAST)!.points).toHaveLength(5);
-      // A re-import cutting the sequence anew changes only photos: the line is under its new id.
-      const renamed = randomUUID();
-      await q(`UPDATE photos SET sequence_id = '${renamed}' WHERE sequence_id = '${EAST}'`);
-      await refreshed();
-      const features = await sequences(14);
-      expect(line(features, EAST)).toBeUndefined();
-      expect(line(features, renamed)).toMatchObject({ properties: { count: 5 } });
-    },
-  );
+      gone.row,
+    );
+    await refreshed();
+    expect(line(await sequences(14), EAST)!.points.map((p) => p.x)).toEqual(expect.arrayContaining([moved]));
+    expect(line(await sequences(14), EAST)!.points).toHaveLength(5);
+    // A re-import cutting the sequence anew changes only photos: the line is under its new id.
+    const renamed = randomUUID();
+    await q(`UPDATE photos SET sequence_id = '${renamed}' WHERE sequence_id = '${EAST}'`);
+    await refreshed();
+    const features = await sequences(14);
+    expect(line(features, EAST)).toBeUndefined();
+    expect(line(features, renamed)).toMatchObject({ properties: { count: 5 } });
+  });
 });
