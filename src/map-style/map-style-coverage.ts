@@ -43,7 +43,6 @@ function sequenceLayer(): LayerSpecification {
 // The images: below zoom 15 one circle per grid cell, sized by its count and labelled with it; from
 // zoom 15 each image as a dot with its viewing direction (a 360° image as a ring, no direction).
 function imageLayers(): LayerSpecification[] {
-  const color = COLOR;
   return asLayers([
     {
       id: 'coverage-cells',
@@ -95,9 +94,9 @@ function imageLayers(): LayerSpecification[] {
       filter: ['has', 'id'],
       layout: hidden,
       paint: {
-        'circle-color': ['case', ['==', ['get', 'interactive'], true], '#ffffff', color],
+        'circle-color': ['case', ['==', ['get', 'interactive'], true], '#ffffff', COLOR],
         'circle-radius': ['interpolate', ['linear'], ['zoom'], 15, 3, 20, 6],
-        'circle-stroke-color': color,
+        'circle-stroke-color': COLOR,
         'circle-stroke-width': ['case', ['==', ['get', 'interactive'], true], 2, 1],
       },
     },
