@@ -35,5 +35,6 @@ export const COLORS = {
   service: light.minor_service,
   path: '#b9ad9b',
   coverage: '#1d4ed8',
+  coverageDense: '#172554',
   coverageInteractive: '#0f766e',
 };

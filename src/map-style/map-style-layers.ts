@@ -4,10 +4,11 @@ import { COLORS } from './map-style-colors';
 // The layers drawn from the service's vector tiles (layer and attribute names per the tiles contract,
 // docs/map-tiles.md#layers): landuse, water, buildings, paths and streets, and the labels: street names
 // along the streets, water names, and places thinned by their `min_zoom` and placed by `rank`. The
-// imagery's layers are in map-style-coverage.ts.
+// imagery's layers are in coverage-layers.ts.
 
 export const LABEL_FONT = 'Noto Sans Regular';
 export const PLACE_FONT = 'Noto Sans Medium';
+export const VIEW_ICON = 'coverage-view';
 
 // Expressions are checked by MapLibre's own validator (test/unit/map-style.spec.ts), not by the types.
 export type Expression = unknown[];

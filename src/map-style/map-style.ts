@@ -1,5 +1,5 @@
 import type { LayerSpecification, StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
-import { coverageLayers } from './map-style-coverage';
+import { coverageLayers } from './coverage-layers';
 import { asLayers, LABEL_FONT, PLACE_FONT, tileLabelLayers, tileLayers } from './map-style-layers';
 import { COLORS } from './map-style-colors';
 
@@ -53,16 +53,36 @@ export function mapStyle(): StyleSpecification {
   };
 }
 
+// Natural Earth's 1:50m coast is kilometres off at city zooms (midtown Manhattan, Copenhagen and Venice
+// lie in its sea), and imagery is taken on land: from SEA_UNTIL_ZOOM the sea fades into land, and water
+// there is the tiles' own (lakes, rivers, harbours where OpenStreetMap was imported).
+const SEA_UNTIL_ZOOM = 8;
+const LAND_FROM_ZOOM = 10;
+
 // Natural Earth under the tiles: the sea, land and lakes.
 function worldLayers(): LayerSpecification[] {
   return asLayers([
-    { id: 'water', type: 'background', paint: { 'background-color': COLORS.water } },
+    {
+      id: 'water',
+      type: 'background',
+      paint: {
+        'background-color': [
+          'interpolate',
+          ['linear'],
+          ['zoom'],
+          SEA_UNTIL_ZOOM,
+          COLORS.water,
+          LAND_FROM_ZOOM,
+          COLORS.earth,
+        ],
+      },
+    },
     { id: 'land', type: 'fill', source: 'land', paint: { 'fill-color': COLORS.earth } },
     {
       id: 'coast',
       type: 'line',
       source: 'land',
-      maxzoom: 10,
+      maxzoom: LAND_FROM_ZOOM,
       paint: { 'line-color': COLORS.coast, 'line-width': 1 },
     },
     // 1:50m lakes drift by hundreds of metres at street zoom, where the tiles' own water takes over.

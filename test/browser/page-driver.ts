@@ -72,3 +72,16 @@ export const resultAddresses = (page: Page) => page.locator('.result .result-add
 export function inPage<T = string>(page: Page, expression: string): Promise<T> {
   return page.evaluate(expression) as Promise<T>;
 }
+
+/** The colour (RGBA) the map draws at a point, read from its canvas. */
+export async function mapPixel(page: Page, lonLat: [number, number]): Promise<number[]> {
+  const at = await inPage<{ x: number; y: number }>(page, `window.lisMap.project([${lonLat}])`);
+  return inPage<number[]>(
+    page,
+    `(() => { const gl = window.lisMap.getCanvas().getContext('webgl2') || window.lisMap.getCanvas().getContext('webgl');
+      const px = new Uint8Array(4); const r = window.devicePixelRatio;
+      window.lisMap.redraw();
+      gl.readPixels(Math.round(${at.x} * r), gl.drawingBufferHeight - Math.round(${at.y} * r), 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
+      return [...px]; })()`,
+  );
+}

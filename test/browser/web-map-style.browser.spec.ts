@@ -5,13 +5,15 @@ import type { Page } from 'playwright-core';
 import { Browser, launchBrowser, screenshot, serveApp } from '../helpers/browser';
 import { createKey, feature, importFixture, resetImagery } from '../helpers/test-app';
 import { DEMO_SOURCE } from '../../src/seed/demo-dataset';
-import { inPage, PageDriver, resultAddresses, searchBy } from './page-driver';
+import { inPage, mapPixel, PageDriver, resultAddresses, searchBy } from './page-driver';
 
 // The service's own map style in Chromium (MAP_STYLE_URL unset): Natural Earth and Noto Sans labels
 // from the world view, records taken at one spot spread apart, labels giving way to markers, the
 // Coverage toggle, and the note on street detail where no OpenStreetMap data was imported (this spec
 // imports none), with screenshots at zoom 5, 12, 16 and 19.
 const SPOT: [number, number] = [9.5215, 47.141]; // Vaduz
+const SEA = [0xcf, 0xe3, 0xf1, 255];
+const LAND = [0xf6, 0xf3, 0xec, 255];
 const LABEL_LAYERS = ['country-labels', 'state-labels', 'place-labels', 'street-labels', 'water-labels'];
 const countryLabel = (name: string): [number, number] => {
   const file = join(__dirname, '..', '..', 'dist', 'web', 'assets', 'basemap', 'country-labels.geojson');
@@ -114,23 +116,33 @@ describe('the map style in Chromium', () => {
       '/map/fonts/Noto Sans Medium/0-255.pbf',
     );
     for (const r of fonts) expect((await r.response())?.status()).toBe(200);
-    // Pixels: land and sea in their colours, and a country's name drawn in the label colour.
-    const pixel = async (lonLat: [number, number]) => {
-      const at = await inPage<{ x: number; y: number }>(page, `window.lisMap.project([${lonLat}])`);
-      return inPage<number[]>(
-        page,
-        `(() => { const gl = window.lisMap.getCanvas().getContext('webgl2') || window.lisMap.getCanvas().getContext('webgl');
-          const px = new Uint8Array(4); const r = window.devicePixelRatio;
-          window.lisMap.redraw();
-          gl.readPixels(Math.round(${at.x} * r), gl.drawingBufferHeight - Math.round(${at.y} * r), 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
-          return [...px]; })()`,
-      );
-    };
-    expect(await pixel([8.6, 43.6])).toEqual([0xcf, 0xe3, 0xf1, 255]); // the Ligurian Sea
-    expect(await pixel([10.8, 44.9])).toEqual([0xf6, 0xf3, 0xec, 255]); // the Po valley
+    // Pixels: land and sea in their colours.
+    expect(await mapPixel(page, [8.6, 43.6])).toEqual(SEA); // the Ligurian Sea
+    expect(await mapPixel(page, [10.8, 44.9])).toEqual(LAND); // the Po valley
     await screenshot(page, 'map-style-z5-world');
     // The glyphs were read, not replaced by the browser's own font ("Unable to load glyph range").
     expect(warnings.filter((w) => /glyph/i.test(w))).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it("draws land under a city at city zooms, where the world view's coast is kilometres off (Manhattan, Copenhagen, Venice)", async () => {
+    const { page, errors } = await driver.open('/');
+    await page.locator('#map[data-style="Location Imagery Search"][data-basemap="loaded"]').waitFor();
+    // Each lies in the sea of Natural Earth's 1:50m land.
+    const cities: Array<[string, [number, number]]> = [
+      ['Midtown Manhattan', [-73.9857, 40.7484]],
+      ['Wall Street', [-74.009, 40.7061]],
+      ['Copenhagen', [12.57, 55.68]],
+      ['Venice', [12.3358, 45.4408]],
+    ];
+    for (const [name, at] of cities)
+      for (const zoom of [10, 13, 16]) {
+        await settle(page, at, zoom);
+        expect({ name, zoom, colour: await mapPixel(page, at) }).toEqual({ name, zoom, colour: LAND });
+      }
+    // The open sea is still the sea at the world's zooms.
+    await settle(page, [-71, 39], 5);
+    expect(await mapPixel(page, [-71, 39])).toEqual(SEA);
     expect(errors).toEqual([]);
   });
 

@@ -7,13 +7,13 @@ import { resetPlaces } from '../helpers/places';
 import { photoDetails } from '../helpers/photo-details';
 import { createKey, feature, importFixture, resetImagery } from '../helpers/test-app';
 import { DEMO_SOURCE } from '../../src/seed/demo-dataset';
-import { inPage, PageDriver, searchBy } from './page-driver';
+import { inPage, mapPixel, PageDriver, searchBy } from './page-driver';
 
 // The service's own style on its own vector tiles (GET /tiles/{z}/{x}/{y}.mvt). The Liechtenstein extract imported as `npm run import:places`
 // imports it, imagery on Vaduz's Städtle, and the page in Chromium at zoom 5, 12, 16 and 19: streets
 // drawn and named along their lines, buildings, places thinned by min_zoom, no label under a marker,
-// the coverage layer (cells below 15, images from 15, a click listing the images at a spot), the
-// sequences' lines at 12 to 16, and no note about missing street detail where the data is.
+// the coverage layer (density at the world's zooms, cells below 15, images from 15, a click listing the
+// images at a spot), the sequences' lines at 12 to 16, and no note about missing street detail where the data is.
 const CLI = resolve(__dirname, '..', '..', 'dist', 'src', 'cli', 'import-places.cli.js');
 const OSM = resolve(__dirname, '..', 'fixtures', 'osm', 'liechtenstein.osm.pbf');
 const STADTLE: [number, number] = [9.52157, 47.13906]; // Vaduz, Städtle, by the Landesmuseum
@@ -162,10 +162,21 @@ describe('the map style on real tiles in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
-  it('shows coverage: counts per cell below zoom 15, each image from 15, and lists the images at a spot', async () => {
+  it("shows coverage: density at the world's zooms, counts per cell from 9, each image from 15, and lists the images at a spot", async () => {
     const { page, errors } = await driver.open('/');
     await page.locator('#map[data-basemap="loaded"]').waitFor();
-    await page.getByRole('button', { name: 'Coverage' }).click();
+    const toggle = page.getByRole('button', { name: 'Coverage' });
+    await toggle.click();
+
+    // The world's zooms: the coverage as density, a blue tint over the spot, no numbered circles.
+    await settle(page, STADTLE, 5);
+    expect(await rendered(page, ['coverage-cells', 'coverage-counts'])).toEqual([]);
+    const tinted = await mapPixel(page, STADTLE);
+    await toggle.click();
+    const plain = await mapPixel(page, STADTLE);
+    await toggle.click();
+    expect(tinted[2] - tinted[0]).toBeGreaterThan(plain[2] - plain[0] + 20);
+    await screenshot(page, 'tiles-coverage-z5');
 
     await settle(page, STADTLE, 12);
     const cells = await rendered(page, ['coverage-cells']);

@@ -249,6 +249,29 @@ describe('web page: regions and places in Chromium', () => {
     await screenshot(page, 'place');
   });
 
+  it('frames the results of a town with its streets around them, those of an address at its doorstep', async () => {
+    const zoomFor = async (query: string) => {
+      const { page, errors } = await open('/');
+      const { body } = await searchBy(page, async () => {
+        await page.locator('#query').fill(query);
+        await page.locator('#query').press('Enter');
+      });
+      await page.locator('#map[data-camera="settled"]').waitFor();
+      expect(errors).toEqual([]);
+      const kinds = new Set(body.data.map((r: { place: { kind: string } }) => r.place.kind));
+      return { kinds, zoom: Number(await page.locator('#map').getAttribute('data-zoom')) };
+    };
+    // The town's four records lie 10 to 300 m from its centre: a frame of them alone would be at
+    // zoom 15 or closer, where the town is a few streets.
+    const town = await zoomFor('Vaduz');
+    expect(town.kinds).toEqual(new Set(['locality']));
+    expect(town.zoom).toBeGreaterThan(12);
+    expect(town.zoom).toBeLessThanOrEqual(14);
+    const address = await zoomFor('Herrengasse 35');
+    expect(address.kinds).toEqual(new Set(['address']));
+    expect(address.zoom).toBeGreaterThan(17);
+  });
+
   it('pins each town once; a town is named while one of its results is active', async () => {
     const { page } = await open('/?query=Kirchstrasse');
     await page.locator('#map[data-camera="settled"]').waitFor();

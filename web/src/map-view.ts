@@ -12,6 +12,7 @@ import type { ImageryRecord } from './api';
 import { attachCoverage, OWN_STYLE_URL } from './map-coverage';
 import { addFootprintLayer, addLeader, FOOTPRINT_SOURCE, footprints, spreadOffsets } from './map-footprints';
 import { attachMapImages } from './map-images';
+import { fitMaxZoom } from './map-fit';
 import { markerElement, placeElement, searchPinElement } from './map-markers';
 import { attachViewing, ViewingMarker } from './map-viewing';
 import { addOverlays, circle, circleZoom, EMPTY, placeLabels } from './map-overlays';
@@ -78,7 +79,7 @@ export function createMapView(container: HTMLElement, events: MapEvents, options
     showResults(records, firstNumber) {
       for (const { marker } of [...markers.values(), ...places.values()]) marker.remove();
       const bounds = new LngLatBounds();
-      const { links, nearPlace } = placeLinks(records, bounds);
+      const links = placeLinks(records, bounds);
       placeOf = new Map(records.flatMap((r) => (r.place ? [[r.id, r.place.id] as [string, string]] : [])));
       places = placeMarkers(map, records);
       // One place names itself; among several, a place's name shows while one of its results is active.
@@ -91,7 +92,7 @@ export function createMapView(container: HTMLElement, events: MapEvents, options
       updateFootprints();
       markers = resultMarkers(map, records, firstNumber, offsets, events);
       for (const { marker } of markers.values()) bounds.extend(marker.getLngLat());
-      frameResults(map, container, bounds, { area, maxZoom, nearPlace });
+      frameResults(map, container, bounds, { area, maxZoom: Math.min(maxZoom, fitMaxZoom(records)) });
     },
 
     highlight(id) {
@@ -258,7 +259,6 @@ function openMap(container: HTMLElement, events: MapEvents, options: MapOptions,
 // place is kept in view (added to `bounds`).
 function placeLinks(records: ImageryRecord[], bounds: LngLatBounds) {
   const links: FeatureCollection<LineString> = { type: 'FeatureCollection', features: [] };
-  let nearPlace = false;
   for (const record of records) {
     const place = record.place;
     if (!place || place.distance_m > PLACE_NEAR_M) continue;
@@ -268,18 +268,17 @@ function placeLinks(records: ImageryRecord[], bounds: LngLatBounds) {
       geometry: { type: 'LineString', coordinates: [record.geometry.coordinates, [place.lon, place.lat]] },
     });
     bounds.extend([place.lon, place.lat]);
-    nearPlace = true;
   }
-  return { links, nearPlace };
+  return links;
 }
 
 // The camera on the results: a search near a point shows its whole circle, not only what was found in
-// it; never past what the basemap shows (maxZoom: street level on the offline basemap is an empty plane).
+// it; never closer than the kind of place found calls for, nor past what the basemap shows (maxZoom).
 function frameResults(
   map: MapLibreMap,
   container: HTMLElement,
   bounds: LngLatBounds,
-  { area, maxZoom, nearPlace }: { area: Near | null; maxZoom: number; nearPlace: boolean },
+  { area, maxZoom }: { area: Near | null; maxZoom: number },
 ): void {
   if (area) {
     const dLat = area.radiusM / METRES_PER_DEGREE;
@@ -295,6 +294,5 @@ function frameResults(
   const ne = bounds.getNorthEast();
   if (sw.lng === ne.lng && sw.lat === ne.lat)
     map.easeTo({ center: sw, zoom: Math.min(maxZoom, Math.max(map.getZoom(), 15)), duration });
-  // Closer in when records and the address they show are metres apart, so both can be told apart.
-  else map.fitBounds(bounds, { padding: 64, maxZoom: Math.min(maxZoom, nearPlace ? 18 : 16), duration });
+  else map.fitBounds(bounds, { padding: 64, maxZoom, duration });
 }
