@@ -17,9 +17,9 @@ import tseslint from 'typescript-eslint';
 const FOLDER_LAYERS = [
   ['common', 'config'],
   ['database', 'import-formats', 'lifecycle', 'rate-limit'],
-  ['api-key', 'health', 'map-data', 'map-style', 'metrics', 'search-index'],
+  ['api-key', 'health', 'map-data', 'metrics', 'search-index'],
   ['imagery', 'logging', 'openapi', 'places', 'tiles'],
-  ['photos'],
+  ['map-style', 'photos'],
   ['search', 'seed'],
   ['demo-image', 'stac', 'startup', 'streetview', 'web-page'],
   ['cli'],

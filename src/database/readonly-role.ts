@@ -15,6 +15,7 @@ export const READONLY_TABLES = [
   'api_keys',
   'map_features',
   'coverage_cells',
+  'coverage_sequences',
   'map_data_version',
 ] as const;
 

@@ -413,6 +413,33 @@ BEGIN
 END $_$;
 
 --
+-- Name: lis_note_sequences_touched(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.lis_note_sequences_touched() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $_$
+BEGIN
+  IF TG_OP = 'TRUNCATE' OR EXISTS (SELECT 1 FROM "imagery_first_load") THEN
+    INSERT INTO "coverage_sequences_touched" ("sequence_id") VALUES (NULL);
+  ELSIF TG_OP = 'INSERT' THEN
+    INSERT INTO "coverage_sequences_touched" ("sequence_id") SELECT DISTINCT r."sequence_id" FROM new_rows r;
+  ELSIF TG_OP = 'DELETE' THEN
+    INSERT INTO "coverage_sequences_touched" ("sequence_id") SELECT DISTINCT o."sequence_id" FROM old_rows o;
+  ELSE
+    -- Planned at every call, with the transition tables' real sizes (as lis_note_coverage_touched).
+    EXECUTE $sql$
+      INSERT INTO "coverage_sequences_touched" ("sequence_id")
+      SELECT DISTINCT v.sequence_id
+      FROM old_rows o JOIN new_rows r ON r."id" = o."id"
+      CROSS JOIN LATERAL (VALUES (o."sequence_id"), (r."sequence_id")) AS v(sequence_id)
+      WHERE (o."sequence_id", o."sequence_index") IS DISTINCT FROM (r."sequence_id", r."sequence_index")
+    $sql$;
+  END IF;
+  RETURN NULL;
+END $_$;
+
+--
 -- Name: lis_plan_word_ranks(integer, integer, integer); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -522,6 +549,7 @@ BEGIN
   -- Before the images are read: a location touched by a write that commits later stays for the next
   -- refresh (DELETE, not TRUNCATE: writers go on adding rows meanwhile).
   DELETE FROM coverage_touched;
+  DELETE FROM coverage_sequences_touched;
   -- The images' sort in memory rather than in files (it takes about 150 bytes an image), and no JIT:
   -- PostGIS's function costs make every statement here look worth compiling, which took seconds.
   PERFORM set_config('work_mem', '512MB', true);
@@ -548,6 +576,7 @@ BEGIN
   GET DIAGNOSTICS added = ROW_COUNT;
   cells := cells + lis_coverage_low_zooms() + added;
   PERFORM lis_coverage_swap_in_next();
+  PERFORM lis_write_coverage_sequences(NULL);
   PERFORM lis_map_data_changed();
   RETURN cells;
 END $$;
@@ -724,6 +753,7 @@ CREATE FUNCTION public.lis_update_coverage(full_above double precision DEFAULT 0
     AS $$
 DECLARE
   touched bigint;
+  sequences bigint;
   catalogue float8;
 BEGIN
   PERFORM pg_advisory_xact_lock(hashtext('lis_refresh_coverage'));
@@ -732,6 +762,11 @@ BEGIN
   WITH taken AS (DELETE FROM coverage_touched RETURNING location)
   INSERT INTO coverage_touched_now SELECT location FROM taken;
   GET DIAGNOSTICS touched = ROW_COUNT;
+  CREATE TEMPORARY TABLE coverage_sequences_touched_now ON COMMIT DROP AS
+  SELECT sequence_id FROM coverage_sequences_touched WHERE false;
+  WITH taken AS (DELETE FROM coverage_sequences_touched RETURNING sequence_id)
+  INSERT INTO coverage_sequences_touched_now SELECT sequence_id FROM taken;
+  GET DIAGNOSTICS sequences = ROW_COUNT;
   -- The zoom 16 cells touched.
   CREATE TEMPORARY TABLE coverage_keys ON COMMIT DROP AS
   SELECT DISTINCT (lis_coverage_cell(16, ST_X(p), ST_Y(p))).*
@@ -742,6 +777,7 @@ BEGIN
   rebuilt := touched > 0 AND (EXISTS (SELECT 1 FROM coverage_touched_now WHERE location IS NULL)
                               OR catalogue = 0 OR (SELECT count(*) FROM coverage_keys) > full_above * catalogue
                               OR version() LIKE '%PGlite%');
+  cells := 0;
   IF rebuilt THEN
     DROP TABLE coverage_keys;
     cells := lis_refresh_coverage();
@@ -757,12 +793,15 @@ BEGIN
       cells := cells + lis_update_coverage_low(z);
     END LOOP;
     DROP TABLE coverage_changed;
-    PERFORM lis_map_data_changed();
   ELSE
     DROP TABLE coverage_keys;
-    cells := 0;
+  END IF;
+  IF NOT rebuilt AND (touched > 0 OR sequences > 0) THEN
+    PERFORM lis_update_coverage_sequences();
+    PERFORM lis_map_data_changed();
   END IF;
   DROP TABLE coverage_touched_now;
+  DROP TABLE coverage_sequences_touched_now;
 END $$;
 
 --
@@ -853,6 +892,33 @@ BEGIN
 END $_$;
 
 --
+-- Name: lis_update_coverage_sequences(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.lis_update_coverage_sequences() RETURNS bigint
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  IF version() LIKE '%PGlite%' OR EXISTS (SELECT 1 FROM coverage_sequences_touched_now WHERE sequence_id IS NULL) THEN
+    RETURN lis_write_coverage_sequences(NULL);
+  END IF;
+  RETURN lis_write_coverage_sequences(ARRAY(
+    SELECT t.sequence_id FROM coverage_sequences_touched_now t
+    UNION
+    SELECT p.sequence_id
+    FROM coverage_touched_now t
+    CROSS JOIN LATERAL (SELECT m.id FROM imagery m WHERE m.location && t.location) i
+    JOIN photos p ON p.id = i.id
+    WHERE t.location IS NOT NULL
+    UNION
+    SELECT s.sequence_id
+    FROM coverage_touched_now t
+    CROSS JOIN LATERAL (SELECT c.sequence_id FROM coverage_sequences c
+                        WHERE c.geom && ST_Expand(ST_Transform(t.location, 3857), 1)) s
+    WHERE t.location IS NOT NULL));
+END $$;
+
+--
 -- Name: lis_vocabulary_word(text); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -861,6 +927,30 @@ CREATE FUNCTION public.lis_vocabulary_word(word text) RETURNS boolean
     AS $_$
   SELECT length(word) BETWEEN 2 AND 64 AND (word !~ '[^[:alpha:]]' OR word ~ '^[0-9]+(st|nd|rd|th)$')
 $_$;
+
+--
+-- Name: lis_write_coverage_sequences(uuid[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.lis_write_coverage_sequences(sequences uuid[]) RETURNS bigint
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+  written bigint;
+BEGIN
+  IF sequences IS NULL THEN
+    DELETE FROM coverage_sequences;
+    INSERT INTO coverage_sequences (sequence_id, geom, count, captured_at, interactive)
+    SELECT sequence_id, geom, count, captured_at, interactive FROM coverage_sequence_lines;
+  ELSE
+    DELETE FROM coverage_sequences WHERE sequence_id = ANY(sequences);
+    INSERT INTO coverage_sequences (sequence_id, geom, count, captured_at, interactive)
+    SELECT sequence_id, geom, count, captured_at, interactive FROM coverage_sequence_lines
+    WHERE sequence_id = ANY(sequences);
+  END IF;
+  GET DIAGNOSTICS written = ROW_COUNT;
+  RETURN written;
+END $$;
 
 SET default_tablespace = '';
 
@@ -1151,14 +1241,6 @@ CREATE TABLE public.coverage_cells_z9 (
 );
 
 --
--- Name: coverage_touched; Type: TABLE; Schema: public; Owner: -
---
-
-CREATE TABLE public.coverage_touched (
-    location public.geometry(Point,4326)
-);
-
---
 -- Name: imagery; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1188,6 +1270,91 @@ END) STORED,
     CONSTRAINT imagery_address_check CHECK ((length(address) > 0)),
     CONSTRAINT imagery_address_origin_check CHECK ((address_origin = ANY (ARRAY['own'::text, 'address'::text, 'street'::text, 'locality'::text, 'plus_code'::text]))),
     CONSTRAINT imagery_heading_check CHECK (((heading >= (0)::double precision) AND (heading < (360)::double precision)))
+);
+
+--
+-- Name: photos; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.photos (
+    id uuid NOT NULL,
+    content_hash text NOT NULL,
+    bytes bigint NOT NULL,
+    captured_time text NOT NULL,
+    time_zone text,
+    offset_origin text NOT NULL,
+    make text,
+    model text,
+    width integer NOT NULL,
+    height integer NOT NULL,
+    orientation smallint,
+    projection text NOT NULL,
+    panorama jsonb,
+    altitude double precision,
+    horizontal_accuracy double precision,
+    heading_origin text NOT NULL,
+    heading_reference text,
+    position_origin text NOT NULL,
+    sequence_id uuid NOT NULL,
+    sequence_index integer NOT NULL,
+    CONSTRAINT photos_bytes_check CHECK ((bytes > 0)),
+    CONSTRAINT photos_content_hash_check CHECK ((content_hash ~ '^[0-9a-f]{64}$'::text)),
+    CONSTRAINT photos_heading_origin_check CHECK ((heading_origin = ANY (ARRAY['exif'::text, 'track'::text, 'sequence'::text, 'none'::text]))),
+    CONSTRAINT photos_heading_reference_check CHECK ((heading_reference = ANY (ARRAY['true'::text, 'magnetic'::text]))),
+    CONSTRAINT photos_height_check CHECK ((height > 0)),
+    CONSTRAINT photos_offset_origin_check CHECK ((offset_origin = ANY (ARRAY['exif'::text, 'position'::text]))),
+    CONSTRAINT photos_position_origin_check CHECK ((position_origin = ANY (ARRAY['exif'::text, 'track'::text]))),
+    CONSTRAINT photos_projection_check CHECK ((projection = ANY (ARRAY['equirectangular'::text, 'perspective'::text]))),
+    CONSTRAINT photos_sequence_index_check CHECK ((sequence_index >= 0)),
+    CONSTRAINT photos_width_check CHECK ((width > 0))
+);
+
+--
+-- Name: coverage_sequence_lines; Type: VIEW; Schema: public; Owner: -
+--
+
+CREATE VIEW public.coverage_sequence_lines AS
+ SELECT l.sequence_id,
+    l.geom,
+    l.count,
+    l.captured_at,
+    l.interactive
+   FROM ( SELECT p.sequence_id,
+            public.st_removerepeatedpoints(public.st_makeline(public.st_transform(i.location, 3857) ORDER BY p.sequence_index, p.id)) AS geom,
+            (count(*))::integer AS count,
+            max(i.captured_at) AS captured_at,
+            bool_or(i.interactive) AS interactive
+           FROM (public.photos p
+             JOIN public.imagery i ON ((i.id = p.id)))
+          GROUP BY p.sequence_id) l
+  WHERE (public.st_npoints(l.geom) >= 2);
+
+--
+-- Name: coverage_sequences; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.coverage_sequences (
+    sequence_id uuid NOT NULL,
+    geom public.geometry(LineString,3857) NOT NULL,
+    count integer NOT NULL,
+    captured_at date NOT NULL,
+    interactive boolean NOT NULL
+);
+
+--
+-- Name: coverage_sequences_touched; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.coverage_sequences_touched (
+    sequence_id uuid
+);
+
+--
+-- Name: coverage_touched; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.coverage_touched (
+    location public.geometry(Point,4326)
 );
 
 --
@@ -1264,43 +1431,6 @@ CREATE TABLE public.map_features (
     geom public.geometry(Geometry,3857) NOT NULL,
     geom_low public.geometry(Geometry,3857),
     CONSTRAINT map_features_layer_check CHECK ((layer = ANY (ARRAY['streets'::text, 'paths'::text, 'water'::text, 'landuse'::text, 'buildings'::text])))
-);
-
---
--- Name: photos; Type: TABLE; Schema: public; Owner: -
---
-
-CREATE TABLE public.photos (
-    id uuid NOT NULL,
-    content_hash text NOT NULL,
-    bytes bigint NOT NULL,
-    captured_time text NOT NULL,
-    time_zone text,
-    offset_origin text NOT NULL,
-    make text,
-    model text,
-    width integer NOT NULL,
-    height integer NOT NULL,
-    orientation smallint,
-    projection text NOT NULL,
-    panorama jsonb,
-    altitude double precision,
-    horizontal_accuracy double precision,
-    heading_origin text NOT NULL,
-    heading_reference text,
-    position_origin text NOT NULL,
-    sequence_id uuid NOT NULL,
-    sequence_index integer NOT NULL,
-    CONSTRAINT photos_bytes_check CHECK ((bytes > 0)),
-    CONSTRAINT photos_content_hash_check CHECK ((content_hash ~ '^[0-9a-f]{64}$'::text)),
-    CONSTRAINT photos_heading_origin_check CHECK ((heading_origin = ANY (ARRAY['exif'::text, 'track'::text, 'sequence'::text, 'none'::text]))),
-    CONSTRAINT photos_heading_reference_check CHECK ((heading_reference = ANY (ARRAY['true'::text, 'magnetic'::text]))),
-    CONSTRAINT photos_height_check CHECK ((height > 0)),
-    CONSTRAINT photos_offset_origin_check CHECK ((offset_origin = ANY (ARRAY['exif'::text, 'position'::text]))),
-    CONSTRAINT photos_position_origin_check CHECK ((position_origin = ANY (ARRAY['exif'::text, 'track'::text]))),
-    CONSTRAINT photos_projection_check CHECK ((projection = ANY (ARRAY['equirectangular'::text, 'perspective'::text]))),
-    CONSTRAINT photos_sequence_index_check CHECK ((sequence_index >= 0)),
-    CONSTRAINT photos_width_check CHECK ((width > 0))
 );
 
 --
@@ -1491,6 +1621,13 @@ ALTER TABLE ONLY public.api_keys
     ADD CONSTRAINT api_keys_pkey PRIMARY KEY (id);
 
 --
+-- Name: coverage_sequences coverage_sequences_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.coverage_sequences
+    ADD CONSTRAINT coverage_sequences_pkey PRIMARY KEY (sequence_id);
+
+--
 -- Name: imagery_first_load imagery_first_load_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1667,6 +1804,12 @@ CREATE INDEX coverage_cells_z8_idx ON public.coverage_cells_z8 USING gist (geom)
 --
 
 CREATE INDEX coverage_cells_z9_idx ON public.coverage_cells_z9 USING gist (geom);
+
+--
+-- Name: coverage_sequences_geom_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX coverage_sequences_geom_idx ON public.coverage_sequences USING gist (geom);
 
 --
 -- Name: imagery_address_code_idx; Type: INDEX; Schema: public; Owner: -
@@ -1937,6 +2080,30 @@ CREATE TRIGGER imagery_words_on_truncate AFTER TRUNCATE ON public.imagery FOR EA
 --
 
 CREATE TRIGGER imagery_words_on_update AFTER UPDATE ON public.imagery REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.lis_count_words();
+
+--
+-- Name: photos photos_sequences_on_delete; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER photos_sequences_on_delete AFTER DELETE ON public.photos REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public.lis_note_sequences_touched();
+
+--
+-- Name: photos photos_sequences_on_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER photos_sequences_on_insert AFTER INSERT ON public.photos REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.lis_note_sequences_touched();
+
+--
+-- Name: photos photos_sequences_on_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER photos_sequences_on_truncate AFTER TRUNCATE ON public.photos FOR EACH STATEMENT EXECUTE FUNCTION public.lis_note_sequences_touched();
+
+--
+-- Name: photos photos_sequences_on_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER photos_sequences_on_update AFTER UPDATE ON public.photos REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.lis_note_sequences_touched();
 
 --
 -- PostgreSQL database dump complete

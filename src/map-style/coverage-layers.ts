@@ -1,14 +1,21 @@
 import type { LayerSpecification } from '@maplibre/maplibre-gl-style-spec';
+import { SEQUENCE_MAX_ZOOM, SEQUENCE_MIN_ZOOM } from '../tiles/tile-limits';
 import { COLORS } from './map-style-colors';
 import { asLayers, Expression, PLACE_FONT, tile, VIEW_ICON } from './map-style-layers';
 
-// The imagery's layers of the service's map style, from the tiles' `coverage` layer (docs/map-tiles.md#layers).
+// The imagery's layers of the service's map style, from the tiles' `coverage` and `sequences` layers
+// (docs/map-tiles.md#layers).
 
 // Below this zoom the coverage is drawn as density (a heatmap of the cells' counts): at the world's zooms
 // a cell is tens of kilometres and numbered circles of neighbouring cells would overlap into a mass.
 // From it, a circle per cell with its number.
 export const COVERAGE_CELLS_FROM_ZOOM = 9;
 const hidden = { visibility: 'none' as const };
+// A 360° image's colour, or a still one's: the same for its point and its sequence's line.
+const COLOR = ['case', ['==', ['get', 'interactive'], true], COLORS.coverageInteractive, COLORS.coverage] as Expression;
+// A line fades with the age of its newest image, over the years before this one: a street taken again
+// stands out from one taken long ago.
+const FADE_YEARS = 6;
 
 function densityLayer(): object {
   // A cell's weight grows with the log of its images: a city's thousands read denser than a village's
@@ -42,16 +49,30 @@ function densityLayer(): object {
   };
 }
 
+// Each sequence's line at the zooms the tiles draw it (over the cells, under the images).
+function sequenceLayer(): object {
+  const year = new Date().getUTCFullYear();
+  const age = ['-', year, ['to-number', ['slice', ['get', 'date'], 0, 4], year]];
+  return {
+    id: 'coverage-sequences',
+    type: 'line',
+    ...tile('sequences'),
+    minzoom: SEQUENCE_MIN_ZOOM,
+    maxzoom: SEQUENCE_MAX_ZOOM + 1,
+    layout: { ...hidden, 'line-cap': 'round', 'line-join': 'round' },
+    paint: {
+      'line-color': COLOR,
+      'line-opacity': ['interpolate', ['linear'], age, 0, 0.9, FADE_YEARS, 0.35],
+      'line-width': ['interpolate', ['linear'], ['zoom'], SEQUENCE_MIN_ZOOM, 1.5, SEQUENCE_MAX_ZOOM, 3],
+    },
+  };
+}
+
 // The imagery, hidden until the page's "Coverage" toggle shows it: below COVERAGE_CELLS_FROM_ZOOM its
 // density; then to zoom 14 one circle per grid cell, sized by its count and labelled with it; from zoom
-// 15 each image as a dot with its viewing direction (a 360° image as a ring, no direction).
+// 15 each image as a dot with its viewing direction (a 360° image as a ring, no direction); from zoom
+// 12 to 16 each sequence's line over the circles.
 export function coverageLayers(): LayerSpecification[] {
-  const color = [
-    'case',
-    ['==', ['get', 'interactive'], true],
-    COLORS.coverageInteractive,
-    COLORS.coverage,
-  ] as Expression;
   return asLayers([
     densityLayer(),
     {
@@ -69,6 +90,7 @@ export function coverageLayers(): LayerSpecification[] {
         'circle-stroke-width': 1,
       },
     },
+    sequenceLayer(),
     {
       id: 'coverage-counts',
       type: 'symbol',
@@ -106,9 +128,9 @@ export function coverageLayers(): LayerSpecification[] {
       filter: ['has', 'id'],
       layout: hidden,
       paint: {
-        'circle-color': ['case', ['==', ['get', 'interactive'], true], '#ffffff', color],
+        'circle-color': ['case', ['==', ['get', 'interactive'], true], '#ffffff', COLOR],
         'circle-radius': ['interpolate', ['linear'], ['zoom'], 15, 3, 20, 6],
-        'circle-stroke-color': color,
+        'circle-stroke-color': COLOR,
         'circle-stroke-width': ['case', ['==', ['get', 'interactive'], true], 2, 1],
       },
     },

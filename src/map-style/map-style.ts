@@ -5,7 +5,7 @@ import { COLORS } from './map-style-colors';
 
 // The service's own map style (GET /map/style.json): Natural Earth at 1:50m for the world view (built
 // into dist/web/assets/basemap by web/build.mjs), the service's vector tiles (GET /tiles/{z}/{x}/{y}.mvt:
-// streets, paths, water, landuse, buildings, places, coverage) from the street to the doorstep, and
+// streets, paths, water, landuse, buildings, places, coverage, sequences) from the street to the doorstep, and
 // text in Noto Sans from the service's own glyphs (GET /map/fonts/...). Nothing from elsewhere.
 // URLs are root-relative: MapLibre resolves them against the page, so the style works behind any host.
 

@@ -311,7 +311,7 @@ FROM
   ) tile
 ;
 
--- TilesRepository.tile: zoom 14: map layers, pois, coverage cells
+-- TilesRepository.tile: zoom 14: map layers, pois, sequences, coverage cells
 --   $1 = 14
 --   $2 = 14
 --   $3 = 8625
@@ -570,6 +570,38 @@ SELECT
   ) || coalesce(
     (
       SELECT
+        ST_AsMVT (l, 'sequences', 4096, 'geom')
+      FROM
+        (
+          SELECT
+            ST_AsMVTGeom (r.geom, tile.envelope, 4096, 64, true) AS geom,
+            id,
+            date,
+            interactive,
+            count
+          FROM
+            (
+              SELECT
+                s.geom,
+                s.sequence_id::text AS id,
+                to_char(s.captured_at, 'YYYY-MM-DD') AS date,
+                s.interactive,
+                s.count
+              FROM
+                coverage_sequences s
+              WHERE
+                s.geom && tile.box
+              LIMIT
+                5000
+            ) r
+        ) l
+      WHERE
+        l.geom IS NOT NULL
+    ),
+    ''::bytea
+  ) || coalesce(
+    (
+      SELECT
         ST_AsMVT (l, 'coverage', 4096, 'geom')
       FROM
         (
@@ -608,7 +640,7 @@ FROM
   ) tile
 ;
 
--- TilesRepository.tile: zoom 16: one point per image
+-- TilesRepository.tile: zoom 16: one point per cell, sequences
 --   $1 = 16
 --   $2 = 16
 --   $3 = 34501
@@ -867,6 +899,38 @@ SELECT
   ) || coalesce(
     (
       SELECT
+        ST_AsMVT (l, 'sequences', 4096, 'geom')
+      FROM
+        (
+          SELECT
+            ST_AsMVTGeom (r.geom, tile.envelope, 4096, 64, true) AS geom,
+            id,
+            date,
+            interactive,
+            count
+          FROM
+            (
+              SELECT
+                s.geom,
+                s.sequence_id::text AS id,
+                to_char(s.captured_at, 'YYYY-MM-DD') AS date,
+                s.interactive,
+                s.count
+              FROM
+                coverage_sequences s
+              WHERE
+                s.geom && tile.box
+              LIMIT
+                5000
+            ) r
+        ) l
+      WHERE
+        l.geom IS NOT NULL
+    ),
+    ''::bytea
+  ) || coalesce(
+    (
+      SELECT
         ST_AsMVT (l, 'coverage', 4096, 'geom')
       FROM
         (
@@ -947,12 +1011,11 @@ FROM
         SELECT
           ST_SnapToGrid (
             ST_Affine (
-              ST_ForcePolygonCCW (
-                CASE
-                  WHEN GeometryType (r.geom) = 'POINT' THEN r.geom
-                  ELSE ST_ClipByBox2D (r.geom, tile.box::box2d)
-                END
-              ),
+              CASE
+                WHEN GeometryType (r.geom) = 'POINT' THEN r.geom
+                WHEN GeometryType (r.geom) IN ('LINESTRING', 'MULTILINESTRING') THEN ST_ClipByBox2D (r.geom, tile.box::box2d)
+                ELSE ST_ForcePolygonCCW (ST_ClipByBox2D (r.geom, tile.box::box2d))
+              END,
               4096 / (ST_XMax (tile.envelope) - ST_XMin (tile.envelope)),
               0,
               0,
@@ -990,12 +1053,11 @@ FROM
         SELECT
           ST_SnapToGrid (
             ST_Affine (
-              ST_ForcePolygonCCW (
-                CASE
-                  WHEN GeometryType (r.geom) = 'POINT' THEN r.geom
-                  ELSE ST_ClipByBox2D (r.geom, tile.box::box2d)
-                END
-              ),
+              CASE
+                WHEN GeometryType (r.geom) = 'POINT' THEN r.geom
+                WHEN GeometryType (r.geom) IN ('LINESTRING', 'MULTILINESTRING') THEN ST_ClipByBox2D (r.geom, tile.box::box2d)
+                ELSE ST_ForcePolygonCCW (ST_ClipByBox2D (r.geom, tile.box::box2d))
+              END,
               4096 / (ST_XMax (tile.envelope) - ST_XMin (tile.envelope)),
               0,
               0,
@@ -1035,12 +1097,11 @@ FROM
         SELECT
           ST_SnapToGrid (
             ST_Affine (
-              ST_ForcePolygonCCW (
-                CASE
-                  WHEN GeometryType (r.geom) = 'POINT' THEN r.geom
-                  ELSE ST_ClipByBox2D (r.geom, tile.box::box2d)
-                END
-              ),
+              CASE
+                WHEN GeometryType (r.geom) = 'POINT' THEN r.geom
+                WHEN GeometryType (r.geom) IN ('LINESTRING', 'MULTILINESTRING') THEN ST_ClipByBox2D (r.geom, tile.box::box2d)
+                ELSE ST_ForcePolygonCCW (ST_ClipByBox2D (r.geom, tile.box::box2d))
+              END,
               4096 / (ST_XMax (tile.envelope) - ST_XMin (tile.envelope)),
               0,
               0,
@@ -1080,12 +1141,11 @@ FROM
         SELECT
           ST_SnapToGrid (
             ST_Affine (
-              ST_ForcePolygonCCW (
-                CASE
-                  WHEN GeometryType (r.geom) = 'POINT' THEN r.geom
-                  ELSE ST_ClipByBox2D (r.geom, tile.box::box2d)
-                END
-              ),
+              CASE
+                WHEN GeometryType (r.geom) = 'POINT' THEN r.geom
+                WHEN GeometryType (r.geom) IN ('LINESTRING', 'MULTILINESTRING') THEN ST_ClipByBox2D (r.geom, tile.box::box2d)
+                ELSE ST_ForcePolygonCCW (ST_ClipByBox2D (r.geom, tile.box::box2d))
+              END,
               4096 / (ST_XMax (tile.envelope) - ST_XMin (tile.envelope)),
               0,
               0,
@@ -1125,12 +1185,11 @@ FROM
         SELECT
           ST_SnapToGrid (
             ST_Affine (
-              ST_ForcePolygonCCW (
-                CASE
-                  WHEN GeometryType (r.geom) = 'POINT' THEN r.geom
-                  ELSE ST_ClipByBox2D (r.geom, tile.box::box2d)
-                END
-              ),
+              CASE
+                WHEN GeometryType (r.geom) = 'POINT' THEN r.geom
+                WHEN GeometryType (r.geom) IN ('LINESTRING', 'MULTILINESTRING') THEN ST_ClipByBox2D (r.geom, tile.box::box2d)
+                ELSE ST_ForcePolygonCCW (ST_ClipByBox2D (r.geom, tile.box::box2d))
+              END,
               4096 / (ST_XMax (tile.envelope) - ST_XMin (tile.envelope)),
               0,
               0,
@@ -1168,12 +1227,11 @@ FROM
         SELECT
           ST_SnapToGrid (
             ST_Affine (
-              ST_ForcePolygonCCW (
-                CASE
-                  WHEN GeometryType (r.geom) = 'POINT' THEN r.geom
-                  ELSE ST_ClipByBox2D (r.geom, tile.box::box2d)
-                END
-              ),
+              CASE
+                WHEN GeometryType (r.geom) = 'POINT' THEN r.geom
+                WHEN GeometryType (r.geom) IN ('LINESTRING', 'MULTILINESTRING') THEN ST_ClipByBox2D (r.geom, tile.box::box2d)
+                ELSE ST_ForcePolygonCCW (ST_ClipByBox2D (r.geom, tile.box::box2d))
+              END,
               4096 / (ST_XMax (tile.envelope) - ST_XMin (tile.envelope)),
               0,
               0,
@@ -1273,6 +1331,52 @@ FROM
       NOT ST_IsEmpty (l.geom)
     UNION ALL
     SELECT
+      'sequences' AS layer,
+      ST_AsGeoJSON (l.geom) AS geometry,
+      to_jsonb(l) - 'geom' AS tags
+    FROM
+      (
+        SELECT
+          ST_SnapToGrid (
+            ST_Affine (
+              CASE
+                WHEN GeometryType (r.geom) = 'POINT' THEN r.geom
+                WHEN GeometryType (r.geom) IN ('LINESTRING', 'MULTILINESTRING') THEN ST_ClipByBox2D (r.geom, tile.box::box2d)
+                ELSE ST_ForcePolygonCCW (ST_ClipByBox2D (r.geom, tile.box::box2d))
+              END,
+              4096 / (ST_XMax (tile.envelope) - ST_XMin (tile.envelope)),
+              0,
+              0,
+              -4096 / (ST_YMax (tile.envelope) - ST_YMin (tile.envelope)),
+              - ST_XMin (tile.envelope) * 4096 / (ST_XMax (tile.envelope) - ST_XMin (tile.envelope)),
+              ST_YMax (tile.envelope) * 4096 / (ST_YMax (tile.envelope) - ST_YMin (tile.envelope))
+            ),
+            1
+          ) AS geom,
+          id,
+          date,
+          interactive,
+          count
+        FROM
+          (
+            SELECT
+              s.geom,
+              s.sequence_id::text AS id,
+              to_char(s.captured_at, 'YYYY-MM-DD') AS date,
+              s.interactive,
+              s.count
+            FROM
+              coverage_sequences s
+            WHERE
+              s.geom && tile.box
+            LIMIT
+              5000
+          ) r
+      ) l
+    WHERE
+      NOT ST_IsEmpty (l.geom)
+    UNION ALL
+    SELECT
       'coverage' AS layer,
       ST_AsGeoJSON (l.geom) AS geometry,
       to_jsonb(l) - 'geom' AS tags
@@ -1281,12 +1385,11 @@ FROM
         SELECT
           ST_SnapToGrid (
             ST_Affine (
-              ST_ForcePolygonCCW (
-                CASE
-                  WHEN GeometryType (r.geom) = 'POINT' THEN r.geom
-                  ELSE ST_ClipByBox2D (r.geom, tile.box::box2d)
-                END
-              ),
+              CASE
+                WHEN GeometryType (r.geom) = 'POINT' THEN r.geom
+                WHEN GeometryType (r.geom) IN ('LINESTRING', 'MULTILINESTRING') THEN ST_ClipByBox2D (r.geom, tile.box::box2d)
+                ELSE ST_ForcePolygonCCW (ST_ClipByBox2D (r.geom, tile.box::box2d))
+              END,
               4096 / (ST_XMax (tile.envelope) - ST_XMin (tile.envelope)),
               0,
               0,

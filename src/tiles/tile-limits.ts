@@ -17,6 +17,14 @@ export const COVERAGE_DETAIL_ZOOM = 15;
 export const COVERAGE_EVERY_IMAGE_ZOOM = 17;
 /** Coverage cells per tile side (lis_refresh_coverage builds cells of 1/64 of a tile, zooms 0 to 16). */
 export const COVERAGE_CELLS_PER_SIDE = 64;
+/**
+ * The zooms of the `sequences` layer (a line per sequence of photos): where the coverage's points stand
+ * for a cell each, or are counted cells, and a street driven is better seen as the line it was taken
+ * along. Below the first a sequence is a few pixels long; from COVERAGE_EVERY_IMAGE_ZOOM the images
+ * themselves draw it.
+ */
+export const SEQUENCE_MIN_ZOOM = 12;
+export const SEQUENCE_MAX_ZOOM = COVERAGE_EVERY_IMAGE_ZOOM - 1;
 /** Below this zoom the map layers read their simplified copy (map_features.geom_low). */
 export const LOW_ZOOM_BELOW = 12;
 
@@ -32,4 +40,6 @@ export const LAYER_ROW_CAPS = {
   coverageCells: 5_000,
   // From zoom 17: the images themselves.
   coverageImages: 5_000,
+  // Lines of sequences, from SEQUENCE_MIN_ZOOM to SEQUENCE_MAX_ZOOM.
+  sequences: 5_000,
 } as const;

@@ -7,7 +7,13 @@ import {
   RATE_LIMIT_HEADERS,
   RETRY_AFTER_HEADER,
 } from '../common/error-response.dto';
-import { MAX_ZOOM } from './tile-limits';
+import {
+  COVERAGE_DETAIL_ZOOM,
+  COVERAGE_EVERY_IMAGE_ZOOM,
+  MAX_ZOOM,
+  SEQUENCE_MAX_ZOOM,
+  SEQUENCE_MIN_ZOOM,
+} from './tile-limits';
 
 export const MVT_CONTENT_TYPE = 'application/vnd.mapbox-vector-tile';
 
@@ -34,10 +40,13 @@ export function ApiTile(): MethodDecorator {
   return applyDecorators(
     ApiOperation({
       operationId: 'tile',
-      summary: 'A vector tile of the map: streets, paths, water, landuse, buildings, places and imagery coverage',
+      summary:
+        'A vector tile of the map: streets, paths, water, landuse, buildings, places, imagery coverage and its sequences',
       description:
         'Mapbox Vector Tile (extent 4096, buffer 64, EPSG:3857 tile grid). Layers and attributes: docs/map-tiles.md. ' +
-        'Coverage is counted per grid cell below zoom 15 and one point per image from zoom 15. ' +
+        `Coverage is counted per grid cell below zoom ${COVERAGE_DETAIL_ZOOM}, one point per grid cell (its newest image) ` +
+        `below ${COVERAGE_EVERY_IMAGE_ZOOM}, one point per image from ${COVERAGE_EVERY_IMAGE_ZOOM}; the sequences layer ` +
+        `draws each sequence of photos as a line (id, newest date, 360 flag, count) at zooms ${SEQUENCE_MIN_ZOOM} to ${SEQUENCE_MAX_ZOOM}. ` +
         'No key by default (limited per client address, TILES_PER_MINUTE); with TILES_REQUIRE_KEY=true an x-api-key as /search. ' +
         'Send If-None-Match with the ETag for a 304. Gzip for Accept-Encoding: gzip (tiles over 8 KB).',
       security: [{}, { [API_KEY_SECURITY]: [] }],

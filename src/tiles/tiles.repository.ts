@@ -27,12 +27,12 @@ export class TilesRepository {
       answers: [[{ mvt: Buffer.alloc(0) }]],
     },
     {
-      name: 'zoom 14: map layers, pois, coverage cells',
+      name: 'zoom 14: map layers, pois, sequences, coverage cells',
       params: () => [{ z: 14, x: 8625, y: 5753 }],
       answers: [[{ mvt: Buffer.alloc(0) }]],
     },
     {
-      name: 'zoom 16: one point per image',
+      name: 'zoom 16: one point per cell, sequences',
       params: () => [{ z: 16, x: 34501, y: 23013 }],
       answers: [[{ mvt: Buffer.alloc(0) }]],
     },

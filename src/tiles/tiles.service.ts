@@ -8,7 +8,7 @@ import type { TileAddress } from './tiles.sql';
 
 // Changes when the tiles' layers or attributes change (a new release), so no browser keeps a tile of
 // the old layout under an unchanged data version.
-const TILE_FORMAT = 'lis1';
+const TILE_FORMAT = 'lis2';
 
 export interface TileAnswer {
   etag: string;

@@ -4,6 +4,8 @@ import {
   COVERAGE_EVERY_IMAGE_ZOOM,
   LAYER_ROW_CAPS,
   LOW_ZOOM_BELOW,
+  SEQUENCE_MAX_ZOOM,
+  SEQUENCE_MIN_ZOOM,
   TILE_BUFFER,
   TILE_EXTENT,
 } from './tile-limits';
@@ -39,9 +41,12 @@ export type TileEncoding = 'mvt' | 'rows';
 
 // A row's geometry in the tile's coordinates (0..extent, y down) without ST_AsMVTGeom: clipped to the box
 // with its buffer (points lie in it already), exterior rings counter-clockwise so that they turn clockwise
-// when y flips (the orientation the format wants), scaled and snapped to whole units.
-const TILE_GEOM = `ST_SnapToGrid(ST_Affine(ST_ForcePolygonCCW(
-        CASE WHEN GeometryType(r.geom) = 'POINT' THEN r.geom ELSE ST_ClipByBox2D(r.geom, tile.box::box2d) END),
+// when y flips (the orientation the format wants), scaled and snapped to whole units. Lines keep their
+// direction (ST_ForcePolygonCCW reverses a line as well): a sequence's runs from its first image.
+const TILE_GEOM = `ST_SnapToGrid(ST_Affine(
+        CASE WHEN GeometryType(r.geom) = 'POINT' THEN r.geom
+             WHEN GeometryType(r.geom) IN ('LINESTRING', 'MULTILINESTRING') THEN ST_ClipByBox2D(r.geom, tile.box::box2d)
+             ELSE ST_ForcePolygonCCW(ST_ClipByBox2D(r.geom, tile.box::box2d)) END,
       ${TILE_EXTENT} / (ST_XMax(tile.envelope) - ST_XMin(tile.envelope)), 0, 0,
       -${TILE_EXTENT} / (ST_YMax(tile.envelope) - ST_YMin(tile.envelope)),
       -ST_XMin(tile.envelope) * ${TILE_EXTENT} / (ST_XMax(tile.envelope) - ST_XMin(tile.envelope)),
@@ -125,6 +130,16 @@ function coverageLayer(z: number, encoding: TileEncoding): string {
   );
 }
 
+// Sequences: at their zooms, each sequence's line (coverage_sequences, kept by the coverage refresh in
+// EPSG:3857), its newest image's date for styling as the coverage points are; at other zooms no layer.
+function sequencesLayer(z: number, encoding: TileEncoding): string[] {
+  if (z < SEQUENCE_MIN_ZOOM || z > SEQUENCE_MAX_ZOOM) return [];
+  const rows = `SELECT s.geom, s.sequence_id::text AS id, to_char(s.captured_at, 'YYYY-MM-DD') AS date,
+            s.interactive, s.count
+     FROM coverage_sequences s WHERE s.geom && tile.box LIMIT ${LAYER_ROW_CAPS.sequences}`;
+  return [layer('sequences', rows, 'id, date, interactive, count', encoding)];
+}
+
 /**
  * The statement that draws one tile. 'mvt': one row, `mvt` (an empty bytea when the tile has nothing);
  * 'rows': a row per feature (layer, geometry as GeoJSON in tile coordinates, tags), for tile-encoding.ts.
@@ -134,6 +149,7 @@ export function tileSql({ z, x, y }: TileAddress, encoding: TileEncoding = 'mvt'
   const layers = [
     ...MAP_LAYERS.map(([name, attributes]) => mapLayer(name, attributes, low, encoding)),
     placesLayer(encoding),
+    ...sequencesLayer(z, encoding),
     coverageLayer(z, encoding),
   ];
   // The tile's numbers are the statement's parameters, in a subquery PostgreSQL pulls up: each plan

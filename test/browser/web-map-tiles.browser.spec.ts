@@ -4,6 +4,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import type { Page } from 'playwright-core';
 import { Browser, launchBrowser, screenshot, serveApp } from '../helpers/browser';
 import { resetPlaces } from '../helpers/places';
+import { photoDetails } from '../helpers/photo-details';
 import { createKey, feature, importFixture, resetImagery } from '../helpers/test-app';
 import { DEMO_SOURCE } from '../../src/seed/demo-dataset';
 import { inPage, mapPixel, PageDriver, searchBy } from './page-driver';
@@ -11,11 +12,17 @@ import { inPage, mapPixel, PageDriver, searchBy } from './page-driver';
 // The service's own style on its own vector tiles (GET /tiles/{z}/{x}/{y}.mvt). The Liechtenstein extract imported as `npm run import:places`
 // imports it, imagery on Vaduz's Städtle, and the page in Chromium at zoom 5, 12, 16 and 19: streets
 // drawn and named along their lines, buildings, places thinned by min_zoom, no label under a marker,
-// the coverage layer (density at the world's zooms, cells below 15, images from 15, a click listing the images at a spot), and no
-// note about missing street detail where the data is.
+// the coverage layer (density at the world's zooms, cells below 15, images from 15, a click listing the
+// images at a spot), the sequences' lines at 12 to 16, and no note about missing street detail where the data is.
 const CLI = resolve(__dirname, '..', '..', 'dist', 'src', 'cli', 'import-places.cli.js');
 const OSM = resolve(__dirname, '..', 'fixtures', 'osm', 'liechtenstein.osm.pbf');
 const STADTLE: [number, number] = [9.52157, 47.13906]; // Vaduz, Städtle, by the Landesmuseum
+// A sequence of three photos eastwards, 60 m apart, 800 m east of the Städtle (out of view at zoom 18 there).
+const SEQUENCE = 'e0000000-0000-4000-8000-000000000001';
+const ROAD: Array<[number, number]> = [0, 1, 2].map((i) => [
+  STADTLE[0] + 0.0106 + i * 0.0008,
+  STADTLE[1] + (i % 2) * 0.0002,
+]);
 const LABEL_LAYERS = ['place-labels', 'street-labels', 'water-labels', 'country-labels', 'state-labels'];
 
 jest.setTimeout(300_000);
@@ -49,6 +56,14 @@ describe('the map style on real tiles in Chromium', () => {
       ),
     );
     expect((await importFixture(features, DEMO_SOURCE)).rejected).toBe(0);
+    const photos = ROAD.map((at, i) =>
+      feature(
+        `Sequence ${i}, 9490 Vaduz`,
+        { captured_at: '2024-05-0' + (i + 1), photo: photoDetails({ sequenceId: SEQUENCE, sequenceIndex: i }) },
+        at,
+      ),
+    );
+    expect((await importFixture(photos)).rejected).toBe(0);
     const served = await serveApp();
     app = served.app;
     browser = await launchBrowser();
@@ -181,6 +196,29 @@ describe('the map style on real tiles in Chromium', () => {
     await popup.waitFor();
     expect(await popup.locator('li').evaluateAll((els) => els.map((e: any) => e.dataset.id))).toEqual([ids[0]]);
     expect(await popup.locator('li').first().textContent()).toBe('2019-06-05 · facing 0°');
+    expect(errors).toEqual([]);
+  });
+
+  it('draws a sequence as its line at zooms 12 to 16, and a click on it between its images lists it', async () => {
+    const { page, errors } = await driver.open('/');
+    await page.locator('#map[data-basemap="loaded"]').waitFor();
+    await page.getByRole('button', { name: 'Coverage' }).click();
+    for (const zoom of [12, 16]) {
+      await settle(page, ROAD[1], zoom);
+      const lines = await rendered(page, ['coverage-sequences']);
+      expect({ zoom, ids: [...new Set(lines.map((l) => l.id))] }).toEqual({ zoom, ids: [SEQUENCE] });
+    }
+    await screenshot(page, 'tiles-sequences-z16');
+    const middle: [number, number] = [(ROAD[0][0] + ROAD[1][0]) / 2, (ROAD[0][1] + ROAD[1][1]) / 2];
+    const canvas = (await page.locator('#map canvas').boundingBox())!;
+    const at = await inPage<{ x: number; y: number }>(page, `window.lisMap.project([${middle}])`);
+    await page.mouse.click(canvas.x + at.x, canvas.y + at.y);
+    const popup = page.locator('.maplibregl-popup .coverage-list');
+    await popup.waitFor();
+    expect(await popup.locator('li').evaluateAll((els) => els.map((e: any) => e.dataset.sequence))).toEqual([SEQUENCE]);
+    expect(await popup.locator('li').first().textContent()).toBe('3 still images · newest 2024-05-03');
+    await settle(page, ROAD[1], 18);
+    expect(await rendered(page, ['coverage-sequences'])).toEqual([]);
     expect(errors).toEqual([]);
   });
 });

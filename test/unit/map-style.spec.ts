@@ -2,10 +2,11 @@ import { validateStyleMin } from '@maplibre/maplibre-gl-style-spec';
 import type { LayerSpecification } from '@maplibre/maplibre-gl-style-spec';
 import { emptyRange, FONTSTACKS, fontstackOf, rangeStart } from '../../src/map-style/glyph-files';
 import { mapStyle, STYLE_MAX_ZOOM } from '../../src/map-style/map-style';
+import { SEQUENCE_MAX_ZOOM, SEQUENCE_MIN_ZOOM } from '../../src/tiles/tile-limits';
 
 // The service's own map style: valid by MapLibre's own validator, drawing only the tile layers the
 // tiles contract names, in fonts the service serves.
-const CONTRACT_LAYERS = ['streets', 'paths', 'water', 'landuse', 'buildings', 'places', 'coverage'];
+const CONTRACT_LAYERS = ['streets', 'paths', 'water', 'landuse', 'buildings', 'places', 'coverage', 'sequences'];
 
 describe('map style', () => {
   const style = mapStyle();
@@ -37,6 +38,20 @@ describe('map style', () => {
     const ids = (style.metadata as Record<string, string[]>)['lis:coverage-layers'];
     expect(ids.length).toBeGreaterThan(2);
     for (const id of ids) expect(layers.find((l) => l.id === id)!.layout?.visibility).toBe('none');
+  });
+
+  it('draws the sequences as lines at the zooms the tiles have them, over the cells and under the images', () => {
+    const at = (id: string) => layers.findIndex((l) => l.id === id);
+    const sequences = layers[at('coverage-sequences')] as LayerSpecification & { minzoom?: number; maxzoom?: number };
+    expect(sequences).toMatchObject({ type: 'line', 'source-layer': 'sequences' });
+    expect([sequences.minzoom, sequences.maxzoom]).toEqual([SEQUENCE_MIN_ZOOM, SEQUENCE_MAX_ZOOM + 1]);
+    expect((style.metadata as Record<string, string[]>)['lis:coverage-layers']).toContain('coverage-sequences');
+    expect(at('coverage-cells')).toBeLessThan(at('coverage-sequences'));
+    expect(at('coverage-sequences')).toBeLessThan(at('coverage-points'));
+    // Coloured as the images are (360 or still), faded by the age of the newest date.
+    const paint = JSON.stringify((sequences as { paint?: object }).paint);
+    expect(paint).toContain('"interactive"');
+    expect(paint).toContain('"date"');
   });
 });
 

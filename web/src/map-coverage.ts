@@ -74,21 +74,51 @@ async function addCoverageTo(map: MapLibreMap): Promise<string[]> {
   return added;
 }
 
+type Properties = Record<string, unknown>;
+interface Entry {
+  id: string;
+  text: string;
+}
+
+// The images drawn under the pointer (one per id); where there are none, the sequences' lines there (at
+// zooms 15 and 16 a line runs between the images drawn).
 function showImages(map: MapLibreMap, at: { lng: number; lat: number }, features: MapGeoJSONFeature[]): void {
-  const images = new Map<string, Record<string, unknown>>();
-  for (const f of features) if (f.properties.id) images.set(String(f.properties.id), f.properties);
-  if (images.size === 0) return;
+  const images = byId(features, 'coverage');
+  if (images.size > 0) {
+    const entries = [...images].map(([id, p]) => {
+      const view = p.interactive === true ? '360° view' : `facing ${Math.round(Number(p.heading))}°`;
+      return { id, text: `${p.date ?? 'undated'} · ${view}` };
+    });
+    return showList(map, at, `${images.size} image${images.size === 1 ? '' : 's'} here`, 'id', entries);
+  }
+  const sequences = byId(features, 'sequences');
+  if (sequences.size === 0) return;
+  const entries = [...sequences].map(([id, p]) => ({
+    id,
+    text: `${p.count} ${p.interactive === true ? '360°' : 'still'} images · newest ${p.date}`,
+  }));
+  showList(map, at, `${sequences.size} sequence${sequences.size === 1 ? '' : 's'} here`, 'sequence', entries);
+}
+
+function byId(features: MapGeoJSONFeature[], sourceLayer: string): Map<string, Properties> {
+  const found = new Map<string, Properties>();
+  for (const f of features)
+    if (f.sourceLayer === sourceLayer && f.properties.id) found.set(String(f.properties.id), f.properties);
+  return found;
+}
+
+// A popup listing entries (at most LIST_MAX), each item carrying its id in data-<key>.
+function showList(map: MapLibreMap, at: { lng: number; lat: number }, title: string, key: string, entries: Entry[]) {
   const list = document.createElement('div');
   list.className = 'coverage-list';
   const heading = document.createElement('p');
   heading.className = 'coverage-list-title';
-  heading.textContent = `${images.size} image${images.size === 1 ? '' : 's'} here`;
+  heading.textContent = title;
   const items = document.createElement('ul');
-  for (const [id, p] of [...images].slice(0, LIST_MAX)) {
+  for (const { id, text } of entries.slice(0, LIST_MAX)) {
     const item = document.createElement('li');
-    item.dataset.id = id;
-    const view = p.interactive === true ? '360° view' : `facing ${Math.round(Number(p.heading))}°`;
-    item.textContent = `${p.date ?? 'undated'} · ${view}`;
+    item.dataset[key] = id;
+    item.textContent = text;
     item.title = id;
     items.append(item);
   }

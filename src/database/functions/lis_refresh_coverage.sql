@@ -12,6 +12,7 @@ BEGIN
   -- Before the images are read: a location touched by a write that commits later stays for the next
   -- refresh (DELETE, not TRUNCATE: writers go on adding rows meanwhile).
   DELETE FROM coverage_touched;
+  DELETE FROM coverage_sequences_touched;
   -- The images' sort in memory rather than in files (it takes about 150 bytes an image), and no JIT:
   -- PostGIS's function costs make every statement here look worth compiling, which took seconds.
   PERFORM set_config('work_mem', '512MB', true);
@@ -38,6 +39,7 @@ BEGIN
   GET DIAGNOSTICS added = ROW_COUNT;
   cells := cells + lis_coverage_low_zooms() + added;
   PERFORM lis_coverage_swap_in_next();
+  PERFORM lis_write_coverage_sequences(NULL);
   PERFORM lis_map_data_changed();
   RETURN cells;
 END $function$;

@@ -6,6 +6,7 @@ CREATE OR REPLACE FUNCTION public.lis_update_coverage(full_above double precisio
 AS $function$
 DECLARE
   touched bigint;
+  sequences bigint;
   catalogue float8;
 BEGIN
   PERFORM pg_advisory_xact_lock(hashtext('lis_refresh_coverage'));
@@ -14,6 +15,11 @@ BEGIN
   WITH taken AS (DELETE FROM coverage_touched RETURNING location)
   INSERT INTO coverage_touched_now SELECT location FROM taken;
   GET DIAGNOSTICS touched = ROW_COUNT;
+  CREATE TEMPORARY TABLE coverage_sequences_touched_now ON COMMIT DROP AS
+  SELECT sequence_id FROM coverage_sequences_touched WHERE false;
+  WITH taken AS (DELETE FROM coverage_sequences_touched RETURNING sequence_id)
+  INSERT INTO coverage_sequences_touched_now SELECT sequence_id FROM taken;
+  GET DIAGNOSTICS sequences = ROW_COUNT;
   -- The zoom 16 cells touched.
   CREATE TEMPORARY TABLE coverage_keys ON COMMIT DROP AS
   SELECT DISTINCT (lis_coverage_cell(16, ST_X(p), ST_Y(p))).*
@@ -24,6 +30,7 @@ BEGIN
   rebuilt := touched > 0 AND (EXISTS (SELECT 1 FROM coverage_touched_now WHERE location IS NULL)
                               OR catalogue = 0 OR (SELECT count(*) FROM coverage_keys) > full_above * catalogue
                               OR version() LIKE '%PGlite%');
+  cells := 0;
   IF rebuilt THEN
     DROP TABLE coverage_keys;
     cells := lis_refresh_coverage();
@@ -39,10 +46,13 @@ BEGIN
       cells := cells + lis_update_coverage_low(z);
     END LOOP;
     DROP TABLE coverage_changed;
-    PERFORM lis_map_data_changed();
   ELSE
     DROP TABLE coverage_keys;
-    cells := 0;
+  END IF;
+  IF NOT rebuilt AND (touched > 0 OR sequences > 0) THEN
+    PERFORM lis_update_coverage_sequences();
+    PERFORM lis_map_data_changed();
   END IF;
   DROP TABLE coverage_touched_now;
+  DROP TABLE coverage_sequences_touched_now;
 END $function$;
