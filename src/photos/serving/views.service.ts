@@ -9,10 +9,11 @@ import { PhotosRepository, ViewablePhoto } from '../photos.repository';
 import { IMAGE_STORE, ImageStore, ImageVariant } from '../store/image-store';
 import { DERIVATIVE_QUALITY } from '../store/photo-derivatives';
 import { normalHeading, ViewQuery } from './view-parameters';
-import { onImage, PhotoProjection, photoPoint, ViewAngles } from './view-projection';
+import { onImage, PhotoProjection, photoPoint, RawImage, ViewAngles } from './view-projection';
+import { bandOf, bandProjection, decodeBand, wholeImage } from './panorama-band';
 import { renderRows } from './view-render';
 import { ViewCache } from './view-cache';
-import { DecodedPhotoCache } from './decoded-photo-cache';
+import { DecodedPhotoCache, WHOLE } from './decoded-photo-cache';
 import { decode, EXIF_RANGE, flatFov, focal35mmOf, projectionOf, sourceFor, uprightSize } from './view-source';
 import { IMAGE_LOOKUP_CACHE_MS } from './images.service';
 
@@ -20,7 +21,8 @@ import { IMAGE_LOOKUP_CACHE_MS } from './images.service';
 // the view's parameters made whole (the photo's own heading when none is asked for), a flat photo's
 // coverage checked, then the view from the disk cache, or rendered (at most RENDER_CONCURRENCY at once,
 // one render for requests of the same view at the same time) and cached. A render decodes the photo's
-// source image, or takes its pixels from the memory cache of recently decoded photos (VIEW_PIXELS_MB).
+// source image (of a panorama, the band of rows the view needs), or takes its pixels from the memory
+// cache of recently decoded photos (VIEW_PIXELS_MB).
 
 /** Views rendered at once per process (each holds a decoded photo and takes a core). */
 export const RENDER_CONCURRENCY = 2;
@@ -120,20 +122,41 @@ export class ViewsService {
     angles: ViewAngles,
     size: { width: number; height: number },
   ): Promise<Buffer> {
-    const source = sourceFor(photo, projection, angles, size);
-    const image = await this.decoded.get(`${photo.contentHash}/${source.variant}`, async () =>
-      decode(await this.read(photo.contentHash, source.variant)),
-    );
+    const { image, drawn } = await this.decodedFor(photo, projection, angles, size);
     // In slices of rows, between which the event loop runs (a whole render is tens of milliseconds of
     // arithmetic, which would hold every other request up).
     const raw = Buffer.alloc(size.width * size.height * image.channels);
     for (let from = 0; from < size.height; from += RENDER_SLICE_ROWS) {
-      renderRows(image, projection, angles, size, raw, { from, to: Math.min(size.height, from + RENDER_SLICE_ROWS) });
+      renderRows(image, drawn, angles, size, raw, { from, to: Math.min(size.height, from + RENDER_SLICE_ROWS) });
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
     return sharp(raw, { raw: { width: size.width, height: size.height, channels: image.channels as 1 | 3 } })
       .jpeg({ quality: DERIVATIVE_QUALITY })
       .toBuffer();
+  }
+
+  /**
+   * The pixels a view is drawn from, and their projection: a panorama's band of the rows the view needs
+   * (panorama-band.ts), a flat photo (or an original EXIF turns) whole; from memory when kept.
+   */
+  private async decodedFor(
+    photo: ViewablePhoto,
+    projection: PhotoProjection,
+    angles: ViewAngles,
+    size: { width: number; height: number },
+  ): Promise<{ image: RawImage; drawn: PhotoProjection }> {
+    const source = sourceFor(photo, projection, angles, size);
+    const key = `${photo.contentHash}/${source.variant}`;
+    const read = () => this.read(photo.contentHash, source.variant);
+    const turned = source.variant === 'original' && photo.orientation !== null && photo.orientation !== 1;
+    if (projection.kind !== 'equirectangular' || turned) {
+      const image = await this.decoded.get(key, WHOLE, async () => wholeImage(await decode(await read())));
+      return { image, drawn: projection };
+    }
+    const band = await this.decoded.get(key, bandOf(projection, angles, size), async (span) =>
+      decodeBand(await read(), span),
+    );
+    return { image: band, drawn: bandProjection(projection, band) };
   }
 
   /** A stored image's bytes; the original when a derivative is missing. */
