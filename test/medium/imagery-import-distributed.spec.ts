@@ -74,12 +74,14 @@ serverOnly('the import where imagery is distributed, on one server', () => {
     await admin.end();
   });
 
-  const triggerNames = () => readdirSync(TRIGGERS).map((f) => f.replace(/^imagery\.|\.sql$/g, ''));
+  // The imagery table's triggers (the folder holds other tables' too, named after their table).
+  const triggerFiles = () => readdirSync(TRIGGERS).filter((f) => f.startsWith('imagery.'));
+  const triggerNames = () => triggerFiles().map((f) => f.replace(/^imagery\.|\.sql$/g, ''));
   async function dropTriggers() {
     for (const name of triggerNames()) await admin.query(`DROP TRIGGER IF EXISTS ${name} ON imagery`);
   }
   async function restoreTriggers() {
-    for (const file of readdirSync(TRIGGERS)) {
+    for (const file of triggerFiles()) {
       const name = file.replace(/^imagery\.|\.sql$/g, '');
       await admin.query(`DROP TRIGGER IF EXISTS ${name} ON imagery`);
       await admin.query(readFileSync(join(TRIGGERS, file), 'utf8'));
