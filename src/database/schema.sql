@@ -1498,6 +1498,7 @@ CREATE TABLE public.places (
     line public.geometry(Geometry,4326),
     search_tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, public.lis_search_text(((((((((label || ' '::text) || alt_names) || ' '::text) || COALESCE(postcode, ''::text)) || ' '::text) || COALESCE(district, ''::text)) || ' '::text) || COALESCE(municipality, ''::text))))) STORED,
     hierarchy jsonb,
+    names jsonb,
     CONSTRAINT places_importance_check CHECK (((importance >= (0)::double precision) AND (importance <= (1)::double precision))),
     CONSTRAINT places_kind_check CHECK ((kind = ANY (ARRAY['country'::text, 'region'::text, 'locality'::text, 'postcode'::text, 'street'::text, 'address'::text, 'poi'::text]))),
     CONSTRAINT places_label_check CHECK ((length(label) > 0)),
@@ -1990,6 +1991,24 @@ CREATE INDEX places_location_idx ON public.places USING gist (location);
 --
 
 CREATE INDEX places_name_norm_trgm_idx ON public.places USING gin (name_norm public.gin_trgm_ops, region_code, country_code);
+
+--
+-- Name: places_named_localities_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX places_named_localities_idx ON public.places USING gist (location) WHERE ((kind = 'locality'::text) AND (names IS NOT NULL));
+
+--
+-- Name: places_named_regions_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX places_named_regions_idx ON public.places USING btree (region_code) WHERE ((kind = 'region'::text) AND (names IS NOT NULL));
+
+--
+-- Name: places_named_streets_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX places_named_streets_idx ON public.places USING gist (COALESCE(line, location)) WHERE ((kind = 'street'::text) AND (names IS NOT NULL));
 
 --
 -- Name: places_search_tsv_idx; Type: INDEX; Schema: public; Owner: -

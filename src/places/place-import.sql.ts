@@ -27,8 +27,11 @@ export const PLACE_STAGED: ReadonlyArray<StagedColumn<PlaceRecord>> = [
   ['importance', 'float8', (p) => p.importance],
   ['population', 'int8', (p) => p.population],
   ['category', 'text', (p) => p.category ?? null],
+  ['names', 'text', (p) => (p.names ? JSON.stringify(p.names) : null)],
   ['source_id', 'text', (p) => p.sourceId],
 ];
+// Staged as text, stored as jsonb.
+const JSON_COLUMNS: ReadonlySet<string> = new Set(['hierarchy', 'names']);
 const DATA_COLUMNS = [
   'kind',
   'name',
@@ -49,6 +52,7 @@ const DATA_COLUMNS = [
   'importance',
   'population',
   'category',
+  'names',
   'source',
   'source_id',
 ];
@@ -65,7 +69,7 @@ export function placeImportSql(staging: string) {
       dataColumns: DATA_COLUMNS,
       incoming: `
       SELECT ${PLACE_STAGED.filter(([c]) => c !== 'lon' && c !== 'lat' && c !== 'line')
-        .map(([c]) => (c === 'hierarchy' ? 's.hierarchy::jsonb AS hierarchy' : `s.${c}`))
+        .map(([c]) => (JSON_COLUMNS.has(c) ? `s.${c}::jsonb AS ${c}` : `s.${c}`))
         .join(', ')},
              ST_SetSRID(ST_MakePoint(s.lon, s.lat), 4326) AS location,
              ST_SetSRID(ST_GeomFromGeoJSON(s.line), 4326) AS line, $1::text AS source

@@ -1,5 +1,6 @@
 import { v5 as uuidv5 } from 'uuid';
 import type { PlaceHierarchy } from './place-hierarchy';
+import type { PlaceNames } from './place-names';
 
 // One row of the places table, as readers (OSM PBF, OpenAddresses CSV, GeoJSON) and the built-in
 // world gazetteer produce it. `id` is derived from (source, sourceId), so re-imports are idempotent.
@@ -38,6 +39,8 @@ export interface PlaceRecord {
   population: number | null;
   /** A poi's category as an OSM tag ("amenity=restaurant"); absent or null for other places. */
   category?: string | null;
+  /** Its names by language (place-names.ts), where known. */
+  names?: PlaceNames | null;
   source: string;
   sourceId: string;
 }

@@ -19,6 +19,7 @@ import {
 import { regionByCode, regionEntry } from './regions';
 import { CATEGORY_SHAPE, MAX_CATEGORY_LENGTH } from './poi-category';
 import { hierarchyOf, PlaceHierarchy } from './place-hierarchy';
+import { placeNamesOf } from './place-names';
 
 // One place as a reader found it, before validation: the documented GeoJSON property names, so a
 // rejection names the field the file has. Readers that map other names (OpenStreetMap tags,
@@ -43,6 +44,8 @@ export interface RawPlace {
   alt_names?: unknown;
   /** A poi's category as an OSM tag ("amenity=restaurant", poi-category.ts). */
   category?: unknown;
+  /** Its names by language ({"de": "Köln"}, place-names.ts). */
+  names?: unknown;
   /** The place's id in its source; a hash of the content when absent. */
   id?: unknown;
   lon?: unknown;
@@ -145,6 +148,8 @@ function placeOf(raw: RawPlace, defaults: PlaceDefaults): PlaceRecord {
   const { population, importance } = importanceOf(raw, kind);
   const altNames = altNamesOf(raw);
   const category = categoryOf(raw);
+  const names = placeNamesOf(raw.names);
+  if ('problem' in names) fail('names', names.problem);
   const parts = {
     kind,
     name,
@@ -178,6 +183,7 @@ function placeOf(raw: RawPlace, defaults: PlaceDefaults): PlaceRecord {
     importance,
     population,
     category,
+    names: 'value' in names ? names.value : null,
     source: defaults.source,
     sourceId,
   };

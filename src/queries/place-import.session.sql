@@ -26,6 +26,7 @@ COPY places_import_staging_ < random > (
   importance,
   population,
   category,
+  names,
   source_id
 )
 FROM
@@ -57,6 +58,7 @@ WITH
         importance,
         population,
         category,
+        names,
         source,
         source_id,
         updated_at
@@ -82,6 +84,7 @@ WITH
       n.importance,
       n.population,
       n.category,
+      n.names,
       n.source,
       n.source_id,
       now()
@@ -108,6 +111,7 @@ WITH
               s.importance,
               s.population,
               s.category,
+              s.names::jsonb AS names,
               s.source_id,
               ST_SetSRID (ST_MakePoint (s.lon, s.lat), 4326) AS location,
               ST_SetSRID (ST_GeomFromGeoJSON (s.line), 4326) AS line,
@@ -138,6 +142,7 @@ WITH
             cur.importance,
             cur.population,
             cur.category,
+            cur.names,
             cur.source,
             cur.source_id
           ) IS DISTINCT FROM (
@@ -160,6 +165,7 @@ WITH
             n.importance,
             n.population,
             n.category,
+            n.names,
             n.source,
             n.source_id
           ) AS changed
@@ -187,6 +193,7 @@ WITH
               t.importance,
               t.population,
               t.category,
+              t.names,
               t.source,
               t.source_id
             FROM
@@ -223,6 +230,7 @@ WITH
       importance = EXCLUDED.importance,
       population = EXCLUDED.population,
       category = EXCLUDED.category,
+      names = EXCLUDED.names,
       source = EXCLUDED.source,
       source_id = EXCLUDED.source_id,
       updated_at = EXCLUDED.updated_at
@@ -247,6 +255,7 @@ WITH
         t.importance,
         t.population,
         t.category,
+        t.names,
         t.source,
         t.source_id
       ) IS DISTINCT FROM (
@@ -269,6 +278,7 @@ WITH
         EXCLUDED.importance,
         EXCLUDED.population,
         EXCLUDED.category,
+        EXCLUDED.names,
         EXCLUDED.source,
         EXCLUDED.source_id
       )
@@ -325,6 +335,7 @@ FROM
           s.importance,
           s.population,
           s.category,
+          s.names::jsonb AS names,
           s.source_id,
           ST_SetSRID (ST_MakePoint (s.lon, s.lat), 4326) AS location,
           ST_SetSRID (ST_GeomFromGeoJSON (s.line), 4326) AS line,
@@ -355,6 +366,7 @@ FROM
         cur.importance,
         cur.population,
         cur.category,
+        cur.names,
         cur.source,
         cur.source_id
       ) IS DISTINCT FROM (
@@ -377,6 +389,7 @@ FROM
         n.importance,
         n.population,
         n.category,
+        n.names,
         n.source,
         n.source_id
       ) AS changed
@@ -404,6 +417,7 @@ FROM
           t.importance,
           t.population,
           t.category,
+          t.names,
           t.source,
           t.source_id
         FROM
@@ -440,7 +454,8 @@ FROM
 --   $19 = [0.1]
 --   $20 = [null]
 --   $21 = [null]
---   $22 = ["node/1"]
+--   $22 = [null]
+--   $23 = ["node/1"]
 INSERT INTO
   places_import_staging_ < random > (
     id,
@@ -464,6 +479,7 @@ INSERT INTO
     importance,
     population,
     category,
+    names,
     source_id
   )
 SELECT
@@ -491,7 +507,8 @@ FROM
     $19::float8[],
     $20::int8[],
     $21::text[],
-    $22::text[]
+    $22::text[],
+    $23::text[]
   )
 ;
 -- PlaceImportSession.writeBatch: built-in database: array parameters instead of COPY [3/4]

@@ -47,6 +47,7 @@ CREATE TEMP TABLE places_import_staging_ < random > (
   importance float8,
   population int8,
   category text,
+  names text,
   source_id text
 ) ON
 COMMIT DELETE ROWS

@@ -1,4 +1,4 @@
-import { All, Body, Controller, HttpCode, Post, UseGuards, UseInterceptors } from '@nestjs/common';
+import { All, Body, Controller, Headers, HttpCode, Post, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
 import { RequestException, RequestExceptionCode } from '../common/app-exception';
 import { SearchDeadlineInterceptor } from '../database/search-deadline.interceptor';
@@ -24,8 +24,11 @@ export class SearchController {
   @UseGuards(ApiKeyGuard, KeyQuotaGuard, RequestBodyGuard)
   @UseInterceptors(SearchDeadlineInterceptor)
   @ApiSearch()
-  async search(@Body() request: SearchRequestDto): Promise<SearchResponseDto> {
-    const response = await this.searchService.search(request);
+  async search(
+    @Body() request: SearchRequestDto,
+    @Headers('accept-language') acceptLanguage?: string,
+  ): Promise<SearchResponseDto> {
+    const response = await this.searchService.search(request, acceptLanguage);
     // What each successful search returned; the service knows nothing of metrics.
     this.metrics.observeSearch(response.data.length, response.pageTotal);
     return response;

@@ -3,6 +3,7 @@ import { PhotosModule } from '../photos/photos.module';
 import { ApiKeyModule } from '../api-key/api-key.module';
 import { PlaceMatcherService } from './place-matching/place-matcher.service';
 import { PlaceMatchingRepository } from './place-matching/place-matching.repository';
+import { LocalizedNamesRepository } from './language/localized-names.repository';
 import { RecordPlaces } from './answer/record-places';
 import { TextSearchPipeline } from './pipeline/text-search.pipeline';
 import { RecordController } from './record.controller';
@@ -21,6 +22,7 @@ export const SEARCH_PROVIDERS = [
   SearchRepository,
   PlaceMatcherService,
   PlaceMatchingRepository,
+  LocalizedNamesRepository,
   RecordPlaces,
   RecordHistory,
   RecordRepository,

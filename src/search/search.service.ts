@@ -19,6 +19,8 @@ import { readStructuredAddress, StructuredQuery } from './query/structured-addre
 import { buildTextQuery } from './query/text-query';
 import { NEWEST_PER_SPOT_UNAVAILABLE, SearchException, SearchExceptionCode } from './search.exception';
 import { SearchPage, SearchRepository } from './search.repository';
+import { LocalizedNamesRepository } from './language/localized-names.repository';
+import { preferredLanguages } from './language/preferred-languages';
 
 // One search: the query read (query/query-interpretation.ts), the filters planned
 // (planning/search-planner.ts), then either the text search's steps (pipeline/text-search.steps.ts) or
@@ -34,12 +36,14 @@ export class SearchService {
     recordPlaces: RecordPlaces,
     history: RecordHistory,
     photoIncludes: PhotoIncludes,
+    localizedNames: LocalizedNamesRepository,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.answerDeps = { config, recordPlaces, history, photoIncludes, repository };
+    this.answerDeps = { config, recordPlaces, history, photoIncludes, repository, localizedNames };
   }
 
-  async search(request: SearchRequestDto): Promise<SearchResponseDto> {
+  /** `acceptLanguage`: the request's Accept-Language header, read when the body gives no `lang`. */
+  async search(request: SearchRequestDto, acceptLanguage?: string): Promise<SearchResponseDto> {
     const { limit, page } = request;
     const window = { limit, offset: (page - 1) * limit };
     const structured = request.address === undefined ? null : readStructuredAddress(request.address, request.query);
@@ -67,7 +71,9 @@ export class SearchService {
       region_id: region?.code ?? null,
     };
     const include = new Set<IncludeName>(request.include ?? []);
-    return answerWith(ANSWER_STEPS, { request, include, interpretation, plan, found, result }, first, this.answerDeps);
+    const languages = preferredLanguages(request.lang, acceptLanguage);
+    const answer = { request, include, interpretation, plan, found, result, languages };
+    return answerWith(ANSWER_STEPS, answer, first, this.answerDeps);
   }
 
   // Text runs the text search's steps; a point or the filters alone, the area search.

@@ -18,6 +18,7 @@ import { SearchService } from '../../src/search/search.service';
 import { vocabularySql } from '../../src/search/sql/vocabulary.sql';
 import { PlaceMatcherService } from '../../src/search/place-matching/place-matcher.service';
 import { PlaceMatchingRepository } from '../../src/search/place-matching/place-matching.repository';
+import { LocalizedNamesRepository } from '../../src/search/language/localized-names.repository';
 import { RecordPlaces } from '../../src/search/answer/record-places';
 import type { SearchBody } from './bench-queries';
 
@@ -85,6 +86,7 @@ export async function recordStatements(
       new RecordPlaces(places),
       new RecordHistory(new RecordRepository(prisma), config),
       new PhotoIncludes(new PhotosRepository(prisma)),
+      new LocalizedNamesRepository(prisma),
       config,
     );
     for (let i = next++; i < bodies.length; i = next++) {

@@ -12,11 +12,11 @@ import { searchRow } from '../helpers/search-rows';
 // condition, run over the response's first fields. Which steps run for which request, and what they set.
 const config = loadConfig({ IMAGE_BASE_URL: 'https://img.example.com/' });
 
-function answerFor(query: string, include: IncludeName[], found: SearchPage): SearchAnswer {
+function answerFor(query: string, include: IncludeName[], found: SearchPage, languages: string[] = []): SearchAnswer {
   const request = Object.assign(new SearchRequestDto(), { query, limit: 10, page: 1, include });
   const interpretation = interpretQuery(query);
   const { plan } = planSearch(request, interpretation);
-  return { request, include: new Set(include), interpretation, plan, found, result: null };
+  return { request, include: new Set(include), interpretation, plan, found, result: null, languages };
 }
 
 function recorded() {
@@ -35,6 +35,12 @@ function recorded() {
       nearestRecord: async () => {
         calls.push('nearestRecord');
         return { distance: 1234.56, lat: 47.2, lon: 9.6 };
+      },
+    },
+    localizedNames: {
+      places: async () => {
+        calls.push('localizedNames');
+        return [];
       },
     },
   };
@@ -65,6 +71,7 @@ describe('the answer steps', () => {
       'interpretation',
       'ignored-words',
       'nearest-outside',
+      'localized-labels',
     ]);
   });
 
@@ -116,5 +123,15 @@ describe('the answer steps', () => {
     const notAsked = recorded();
     await answerWith(ANSWER_STEPS, answerFor('47.14, 9.52', ['total'], nothing), first(), notAsked.deps);
     expect(notAsked.calls).toEqual([]);
+  });
+
+  it('a language asked for: the labels are read in it once, after every other step; none asked: never', async () => {
+    const asked = recorded();
+    const answer = answerFor('47.14, 9.52', ['place'], onePage, ['de-ch', 'de']);
+    await answerWith(ANSWER_STEPS, answer, first(), asked.deps);
+    expect(asked.calls).toEqual(['placesOf', 'localizedNames']);
+    const notAsked = recorded();
+    await answerWith(ANSWER_STEPS, answerFor('47.14, 9.52', ['place'], onePage), first(), notAsked.deps);
+    expect(notAsked.calls).toEqual(['placesOf']);
   });
 });

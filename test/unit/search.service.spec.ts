@@ -1,4 +1,5 @@
 import { RecordHistory } from '../../src/search/answer/record-history';
+import { LocalizedNamesRepository } from '../../src/search/language/localized-names.repository';
 import { PhotoIncludes } from '../../src/photos/photo-includes';
 import { loadConfig } from '../../src/config/app-config';
 import { SearchPlan } from '../../src/search/planning/search-planner';
@@ -71,6 +72,7 @@ const noPlaces = { named: async () => [], misspelt: async () => [] } as unknown 
 const noRecordPlaces = { placesOf: async (rows: unknown[]) => rows.map(() => undefined) } as unknown as RecordPlaces;
 const noPhotos = { attach: async () => undefined } as unknown as PhotoIncludes;
 const noHistory = { attach: async () => undefined } as unknown as RecordHistory;
+const noLocalizedNames = { places: async () => [] } as unknown as LocalizedNamesRepository;
 const serviceWith = (repo: FakeSearchRepository) =>
   new SearchService(
     repo as unknown as SearchRepository,
@@ -78,6 +80,7 @@ const serviceWith = (repo: FakeSearchRepository) =>
     noRecordPlaces,
     noHistory,
     noPhotos,
+    noLocalizedNames,
     config,
   );
 

@@ -19,6 +19,7 @@ export const GEOJSON_PLACE_PROPERTIES = [
   'importance',
   'population',
   'alt_names',
+  'names',
   'category',
   'id',
 ] as const;

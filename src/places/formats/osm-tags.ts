@@ -2,6 +2,7 @@ import { OSM_PLACE_TYPE_IMPORTANCE } from '../gazetteer/place-importance';
 import { MAX_ALT_NAMES_LENGTH, RawPlace } from '../place-validation';
 import { hasPoiKey, POI_KEYS, poiCategoryOf } from '../poi-category';
 import type { PlaceHierarchy } from '../place-hierarchy';
+import { osmNames } from '../place-names';
 
 // Which OpenStreetMap objects become places, and how their tags fill a place:
 // - address: a node, or a building/area way, with addr:housenumber; addr:street, else addr:place,
@@ -59,6 +60,8 @@ const ALT_NAME_TAGS = [
 export const OSM_KEPT_TAGS = [
   'addr:*',
   'name',
+  // Its names by language (place-names.ts), also other names that find it (after ALT_NAME_TAGS).
+  'name:*',
   ...ALT_NAME_TAGS,
   'place',
   'population',
@@ -90,6 +93,7 @@ export function placesFromOsm(
     postcode: tags['addr:postcode'] ?? tags.postal_code,
     country_code: country,
     alt_names: altNames(tags),
+    names: osmNames(tags),
   };
   const address = {
     housenumber: tags['addr:housenumber'],
@@ -103,7 +107,8 @@ export function placesFromOsm(
   // for the address; the other place gets "<id>:<kind>", so the two never share an id.
   const second = (kind: string) => (out.length > 0 ? `${sourceId}:${kind}` : sourceId);
   if (address.housenumber) {
-    out.push({ id: sourceId, place: { ...base, ...address, kind: 'address' } });
+    // The object's names by language are its own (a POI's, a building's), not its address's.
+    out.push({ id: sourceId, place: { ...base, ...address, kind: 'address', names: undefined } });
   }
   const place = tags.place;
   if (name && place && (LOCALITY_PLACES as readonly string[]).includes(place)) {
@@ -176,7 +181,12 @@ function parsePopulation(value: string | undefined): number | undefined {
 
 function altNames(tags: OsmTags): string | undefined {
   const names: string[] = [];
-  for (const key of ALT_NAME_TAGS) {
+  // Then its names in every other language: a place is found by any of them.
+  const keys = [
+    ...ALT_NAME_TAGS,
+    ...Object.keys(tags).filter((k) => k.startsWith('name:') && !ALT_NAME_TAGS.includes(k)),
+  ];
+  for (const key of keys) {
     for (const value of tags[key]?.split(';') ?? []) {
       const v = value.trim();
       if (v && v !== tags.name && !names.includes(v)) names.push(v);

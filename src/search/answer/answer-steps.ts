@@ -9,6 +9,8 @@ import type { QueryInterpretation } from '../query/query-interpretation';
 import type { SearchPage, SearchRepository } from '../search.repository';
 import { matchOf, round, scoreOf, viewImageOf } from './answer-records';
 import { ignoredWords } from './ignored-words';
+import { localizedAnswer } from './localized-labels';
+import type { LocalizedNamesRepository } from '../language/localized-names.repository';
 import { interpretationOf } from './interpretation';
 import { toRecord } from './record-format';
 import type { RecordHistory } from './record-history';
@@ -27,6 +29,8 @@ export interface SearchAnswer {
   found: SearchPage;
   /** The text search's result; null for a search without text (or text without words). */
   result: TextSearchResult | null;
+  /** The languages to write labels in, best first (language/preferred-languages.ts); empty: as stored. */
+  languages: readonly string[];
 }
 
 export interface AnswerDeps {
@@ -35,6 +39,7 @@ export interface AnswerDeps {
   history: Pick<RecordHistory, 'attach'>;
   photoIncludes: Pick<PhotoIncludes, 'attach'>;
   repository: Pick<SearchRepository, 'nearestRecord'>;
+  localizedNames: Pick<LocalizedNamesRepository, 'places'>;
 }
 
 export interface AnswerStep {
@@ -58,6 +63,9 @@ const includes =
 const interpretsText = (a: SearchAnswer, response: SearchResponseDto): boolean =>
   a.result !== null && response.interpretation != null;
 
+/** The request names a language (`lang` or Accept-Language). */
+const asksForLanguage = (a: SearchAnswer): boolean => a.languages.length > 0;
+
 /**
  * Nothing within the radius of the query's point (coordinates or a plus code), and `interpretation`
  * was asked for: it says how far the nearest record is, so a client can offer to widen the radius.
@@ -79,6 +87,7 @@ export const ANSWER_STEPS: readonly AnswerStep[] = [
   },
   { name: 'ignored-words', when: interpretsText, run: ignoredWordsOf },
   { name: 'nearest-outside', when: nothingWithinTheRadius, run: nearestOutside },
+  { name: 'localized-labels', when: asksForLanguage, run: localizedLabels },
 ];
 
 /** Runs the answer steps in order over the response's first fields. */
@@ -152,4 +161,10 @@ async function nearestOutside(a: SearchAnswer, response: SearchResponseDto, { re
   const found = await repository.nearestRecord(anchor, filters);
   const nearest = found && { distance_m: round(found.distance, 1), lat: found.lat, lon: found.lon };
   return { interpretation: { ...response.interpretation!, nearest } };
+}
+
+// `lang`: labels, recovered addresses and region names in the languages asked for (localized-labels.ts).
+function localizedLabels(a: SearchAnswer, response: SearchResponseDto, { localizedNames }: AnswerDeps) {
+  const region = a.plan.filters.region;
+  return localizedAnswer({ languages: a.languages, rows: a.found.rows, region }, response, localizedNames);
 }

@@ -19,6 +19,7 @@ import {
   Validate,
   ValidateNested,
 } from 'class-validator';
+import { LANG_MAX_LENGTH, LanguageTagConstraint } from './search-language.dto';
 import {
   BboxConstraint,
   CALENDAR_DATE_SCHEMA,
@@ -235,6 +236,20 @@ export class SearchRequestDto {
   @ValidateIf(given('region'))
   @Validate(RegionCodeConstraint)
   region?: string;
+
+  @ApiPropertyOptional({
+    type: 'string',
+    maxLength: LANG_MAX_LENGTH,
+    description:
+      'The language to write place labels, recovered addresses and region names in: a BCP 47 tag ("de", "pt-BR", ' +
+      '"zh-Hant"). Without it, the Accept-Language header decides; with neither, they are as stored. Names come from ' +
+      "the places' names by language (OpenStreetMap name:xx), countries from CLDR, regions from iso3166-2-db; a part " +
+      "with no name in the language stays as stored. A record's own address is never rewritten.",
+    example: 'de',
+  })
+  @ValidateIf(given('lang'))
+  @Validate(LanguageTagConstraint)
+  lang?: string;
 
   @ApiPropertyOptional({
     enum: SORTS,
