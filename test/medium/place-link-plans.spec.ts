@@ -11,6 +11,7 @@ import { SearchRepository } from '../../src/search/search.repository';
 import { PrismaService } from '../../src/database/prisma.service';
 import { dropPlacePlans, placePlanTools, PlacePlanDb, seedPlacePlans } from '../helpers/place-plans';
 import { areaCountCap } from '../../src/search/paging/search-limits';
+import { localizedNamesSql } from '../../src/search/sql/localized-names.sql';
 
 // Statements of search around an address or a region, and of the imagery linker, EXPLAINed on 100,000
 // places and 100,000 imagery records linked to them (test/helpers/place-plans.ts).
@@ -150,6 +151,32 @@ describe('place search query plans: addresses, regions and linking', () => {
     } finally {
       await client.query('ROLLBACK').catch(() => undefined);
       await client.end();
+    }
+  });
+
+  it('the names by language of the places an answer shows: each part through its partial index of named places', async () => {
+    // One place in a hundred of each kind named in German (the seed names none), as an import of
+    // OpenStreetMap names its towns and a few streets; then ANALYZE, as autovacuum would.
+    await prisma.$executeRawUnsafe(`UPDATE places SET names = jsonb_build_object('de', name || ' (de)')
+      WHERE kind IN ('street', 'locality', 'region') AND abs(hashtext(id::text)) % 100 = 0`);
+    await prisma.$executeRawUnsafe('ANALYZE places');
+    try {
+      const ids = await prisma.$queryRawUnsafe<Array<{ id: string }>>(
+        `SELECT id::text FROM places WHERE kind = 'address' ORDER BY id LIMIT 20`,
+      );
+      const text = await plan(
+        localizedNamesSql(
+          ids.map((r) => r.id),
+          ['de-ch', 'de'],
+        ),
+      );
+      expect(text).toMatch(/(Index Scan using places_pkey on places p|Bitmap Index Scan on places_pkey)/);
+      expect(text).toMatch(/Index Scan using places_named_streets_idx on places s[\s\S]*Order By: \(COALESCE\(/);
+      expect(text).toMatch(/Index Scan using places_named_localities_idx on places l[\s\S]*Order By: \(location <-> /);
+      expect(text).toMatch(/(Index|Bitmap Index) Scan (using|on) places_named_regions_idx/);
+      noSeqScan(text);
+    } finally {
+      await prisma.$executeRawUnsafe('UPDATE places SET names = NULL WHERE names IS NOT NULL');
     }
   });
 });
