@@ -1,34 +1,11 @@
-import { readFileSync } from 'node:fs';
+import byLanguage from './gazetteer/region-names-by-language.json';
 
 // Country and first-level region names in other languages: countries from CLDR through Node's own ICU
-// (Intl.DisplayNames, every language it has), ISO 3166-2 regions from iso3166-2-db's translations (MIT;
-// the languages below, each file read the first time a search asks for it).
+// (Intl.DisplayNames, every language it has), ISO 3166-2 regions from iso3166-2-db's names (MIT; its
+// languages, committed as gazetteer/region-names-by-language.json by `npm run gazetteer:regions`, only
+// where a name differs from the English one).
 
-// iso3166-2-db's files by BCP 47 language ("kr" is its name for Korean).
-const REGION_FILES: Readonly<Record<string, string>> = {
-  am: 'am',
-  ar: 'ar',
-  bi: 'bi',
-  bn: 'bn',
-  da: 'da',
-  de: 'de',
-  en: 'en',
-  es: 'es',
-  fr: 'fr',
-  he: 'he',
-  hi: 'hi',
-  it: 'it',
-  ja: 'ja',
-  ko: 'kr',
-  pt: 'pt',
-  ru: 'ru',
-  zh: 'zh',
-};
-
-interface Iso3166Country {
-  regions?: Array<{ iso: string; name: string }>;
-}
-
+const REGION_LINES = (byLanguage as { languages: Record<string, string> }).languages;
 const regionNames = new Map<string, Map<string, string>>();
 const countryNames = new Map<string, Intl.DisplayNames | null>();
 
@@ -62,17 +39,12 @@ function displayNamesOf(language: string): Intl.DisplayNames | null {
 }
 
 function regionsIn(language: string): Map<string, string> | undefined {
-  const file = REGION_FILES[language];
-  if (file === undefined) return undefined;
-  let names = regionNames.get(file);
+  const lines = REGION_LINES[language];
+  if (!lines) return undefined;
+  let names = regionNames.get(language);
   if (!names) {
-    const path = require.resolve(`iso3166-2-db/i18n/${file}.json`);
-    const countries = JSON.parse(readFileSync(path, 'utf8')) as Record<string, Iso3166Country>;
-    names = new Map();
-    for (const [country, { regions }] of Object.entries(countries)) {
-      for (const region of regions ?? []) names.set(`${country}-${region.iso}`.toUpperCase(), region.name);
-    }
-    regionNames.set(file, names);
+    names = new Map(lines.split('\n').map((line) => line.split('\t') as [string, string]));
+    regionNames.set(language, names);
   }
   return names;
 }

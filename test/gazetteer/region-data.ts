@@ -65,3 +65,43 @@ export function renderRegionData(data: RegionData): string {
   );
   return `{\n  "source": ${JSON.stringify(data.source)},\n  "regions": {\n${lines.join(',\n')}\n  }\n}\n`;
 }
+
+// The languages whose region names a search's `lang` can ask for (src/places/region-names-by-language.ts).
+const LANGUAGES = ['de', 'fr', 'es', 'it', 'ru', 'ar', 'zh'];
+
+/** Region names by language, each a list of "CODE\tname" lines, only where it differs from the display name. */
+export interface RegionNamesByLanguage {
+  source: string;
+  languages: Record<string, string>;
+}
+
+export function buildRegionNamesByLanguage(): RegionNamesByLanguage {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const db = require('iso3166-2-db/data/iso3166-2.json') as Record<string, { iso: string; regions: DbRegion[] }>;
+  const data = buildRegionData();
+  const lines = new Map<string, string[]>(LANGUAGES.map((l) => [l, []]));
+  for (const country of Object.keys(data.regions)) {
+    const shown = new Map(data.regions[country].map(([code, name]) => [code, name]));
+    const seen = new Set<string>();
+    for (const r of db[country].regions) {
+      const code = r.iso.trim().toUpperCase();
+      if (!shown.has(code) || seen.has(code)) continue;
+      seen.add(code);
+      for (const language of LANGUAGES) {
+        const name = r.names?.[language]?.replace(/\s+/g, ' ').trim();
+        if (name && name !== shown.get(code)) lines.get(language)!.push(`${country}-${code}\t${name}`);
+      }
+    }
+  }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const version = (require('iso3166-2-db/package.json') as { version: string }).version;
+  return {
+    source: `iso3166-2-db ${version}`,
+    languages: Object.fromEntries([...lines].map(([l, v]) => [l, v.join('\n')])),
+  };
+}
+
+export function renderRegionNamesByLanguage(data: RegionNamesByLanguage): string {
+  const entries = Object.entries(data.languages).map(([l, v]) => `    ${JSON.stringify(l)}: ${JSON.stringify(v)}`);
+  return `{\n  "source": ${JSON.stringify(data.source)},\n  "languages": {\n${entries.join(',\n')}\n  }\n}\n`;
+}

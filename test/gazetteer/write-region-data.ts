@@ -1,8 +1,15 @@
-// `npm run gazetteer:regions`: rewrites src/places/gazetteer/region-data.json from iso3166-2-db.
+// `npm run gazetteer:regions`: rewrites src/places/gazetteer/region-data.json and
+// region-names-by-language.json from iso3166-2-db.
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { buildRegionData, renderRegionData } from './region-data';
+import {
+  buildRegionData,
+  buildRegionNamesByLanguage,
+  renderRegionData,
+  renderRegionNamesByLanguage,
+} from './region-data';
 
-const file = resolve(__dirname, '..', '..', 'src', 'places', 'gazetteer', 'region-data.json');
-writeFileSync(file, renderRegionData(buildRegionData()));
-console.log(`wrote ${file}`);
+const dir = resolve(__dirname, '..', '..', 'src', 'places', 'gazetteer');
+writeFileSync(resolve(dir, 'region-data.json'), renderRegionData(buildRegionData()));
+writeFileSync(resolve(dir, 'region-names-by-language.json'), renderRegionNamesByLanguage(buildRegionNamesByLanguage()));
+console.log(`wrote ${dir}/region-data.json and region-names-by-language.json`);

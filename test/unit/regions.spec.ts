@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { allCountries, allRegions, regionByAdmin1, regionByCode } from '../../src/places/regions';
-import { buildRegionData, renderRegionData } from '../gazetteer/region-data';
+import {
+  buildRegionData,
+  buildRegionNamesByLanguage,
+  renderRegionData,
+  renderRegionNamesByLanguage,
+} from '../gazetteer/region-data';
 
 describe('regionByCode', () => {
   it('finds countries by ISO 3166-1 alpha-2, any case', () => {
@@ -58,5 +63,13 @@ describe('region-data.json', () => {
       'utf8',
     );
     expect(committed).toBe(renderRegionData(buildRegionData()));
+  });
+
+  it('region-names-by-language.json too', () => {
+    const committed = readFileSync(
+      resolve(__dirname, '..', '..', 'src', 'places', 'gazetteer', 'region-names-by-language.json'),
+      'utf8',
+    );
+    expect(committed).toBe(renderRegionNamesByLanguage(buildRegionNamesByLanguage()));
   });
 });
