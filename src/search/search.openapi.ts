@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiHeader, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { ApiKeyAuth } from '../api-key/api-key.openapi';
 import {
   ApiErrorResponse,
@@ -68,6 +68,19 @@ export function ApiSearch(): MethodDecorator {
     }),
     ApiConsumes('application/json'),
     ApiBody({ type: SearchRequestDto, examples: SEARCH_REQUEST_EXAMPLES }),
+    ApiHeader({
+      name: 'accept-language',
+      required: false,
+      description:
+        'Without lang in the body: the languages to write place labels, recovered addresses and region names in, ' +
+        'in order of preference (the first 8 read; entries that are no language tag skipped).',
+      schema: {
+        type: 'string',
+        maxLength: 1000,
+        pattern: '^[A-Za-z0-9*,;=. _-]*$',
+        example: 'de-CH, de;q=0.9, en;q=0.5',
+      },
+    }),
     ApiKeyAuth(),
     ApiOkResponse({
       type: SearchResponseDto,

@@ -3,6 +3,8 @@ import { languageTagOf } from '../../places/place-names';
 
 /** The longest `lang` taken (a language with script, region and a variant fits). */
 export const LANG_MAX_LENGTH = 35;
+/** Its shape, as OpenAPI states it (the check is place-names.ts's languageTagOf). */
+export const LANG_PATTERN = '^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$';
 
 // `lang`: one BCP 47 language tag whose language has two or three letters.
 @ValidatorConstraint({ name: 'lang' })

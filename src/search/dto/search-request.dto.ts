@@ -19,7 +19,7 @@ import {
   Validate,
   ValidateNested,
 } from 'class-validator';
-import { LANG_MAX_LENGTH, LanguageTagConstraint } from './search-language.dto';
+import { LANG_MAX_LENGTH, LANG_PATTERN, LanguageTagConstraint } from './search-language.dto';
 import {
   BboxConstraint,
   CALENDAR_DATE_SCHEMA,
@@ -240,6 +240,7 @@ export class SearchRequestDto {
   @ApiPropertyOptional({
     type: 'string',
     maxLength: LANG_MAX_LENGTH,
+    pattern: LANG_PATTERN,
     description:
       'The language to write place labels, recovered addresses and region names in: a BCP 47 tag ("de", "pt-BR", ' +
       '"zh-Hant"). Without it, the Accept-Language header decides; with neither, they are as stored. Names come from ' +
