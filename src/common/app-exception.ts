@@ -52,13 +52,21 @@ export class RequestException extends AppException {
 export enum ServerExceptionCode {
   INTERNAL_ERROR = 'INTERNAL_ERROR',
   DATABASE_UNAVAILABLE = 'DATABASE_UNAVAILABLE',
+  /** A stored image is missing or cannot be decoded (damaged on disk): the operator's to restore. */
+  IMAGE_UNREADABLE = 'IMAGE_UNREADABLE',
 }
+
+// What the server cannot do now that an operator can put right answers 503, never 500.
+const UNAVAILABLE: ReadonlySet<ServerExceptionCode> = new Set([
+  ServerExceptionCode.DATABASE_UNAVAILABLE,
+  ServerExceptionCode.IMAGE_UNREADABLE,
+]);
 
 export class ServerException extends AppException {
   readonly status: number;
   constructor(code: ServerExceptionCode, message: string, headers?: Record<string, string>) {
     super(code, message, undefined, headers);
-    this.status = code === ServerExceptionCode.DATABASE_UNAVAILABLE ? 503 : 500;
+    this.status = UNAVAILABLE.has(code) ? 503 : 500;
   }
 }
 

@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import sharp from 'sharp';
 import request from 'supertest';
@@ -207,5 +207,32 @@ describe('GET /images/:id/view.jpg', () => {
     expect(unknown.body).toEqual({ isSuccess: false, error: { code: 'NOT_FOUND', message: 'No such image' } });
     await contract.http.get('/images/not-an-id/view.jpg').expect(404);
     expect(existsSync(join(store, 'views'))).toBe(true);
+  });
+
+  it('a stored image gone or damaged on disk: 503 IMAGE_UNREADABLE, never a 500, and the next view still drawn', async () => {
+    // The flat photo's original cut short and its derivatives deleted, as a failing disk leaves them;
+    // a new server, so nothing of it is in memory.
+    const originals = readdirSync(join(store, 'originals'), { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath, e.name));
+    const widths = await Promise.all(originals.map(async (f) => (await sharp(f).metadata()).width));
+    const original = originals[widths.indexOf(800)];
+    const hash = basename(original, '.jpg');
+    writeFileSync(original, readFileSync(original).subarray(0, 2000));
+    for (const e of readdirSync(join(store, 'derivatives'), { recursive: true, withFileTypes: true }))
+      if (e.isFile() && e.name.startsWith(hash)) rmSync(join(e.parentPath, e.name));
+    const second = await startApp({ imageStoreDir: store });
+    try {
+      const broken = await request(second.getHttpServer())
+        .get(`/images/${flat}/view.jpg?heading=50&fov=40`)
+        .expect(503);
+      expect(broken.body).toEqual({
+        isSuccess: false,
+        error: { code: 'IMAGE_UNREADABLE', message: 'The stored image of this record cannot be read' },
+      });
+      await request(second.getHttpServer()).get(`/images/${pano}/view.jpg?heading=120&pitch=2.5&fov=31`).expect(200);
+    } finally {
+      await second.close();
+    }
   });
 });

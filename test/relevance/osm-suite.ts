@@ -1,3 +1,4 @@
+import { measureLanguages } from './osm-language-queries';
 import { openPlaceInput } from '../../src/places/place-reader';
 import { PlaceRepository } from '../../src/places/place.repository';
 import { startPlaceImporter } from '../helpers/place-importer';
@@ -146,6 +147,7 @@ export async function measureOsmRelevance(perCategory: number): Promise<OsmRelev
   let forward: CategoryResult<string>[];
   try {
     forward = await runRelevance(search, queries, OSM_CATEGORIES);
+    forward.push(...(await measureLanguages(search, truth, perCategory)));
   } finally {
     await moduleRef.close();
   }

@@ -101,6 +101,12 @@ export class ViewsController {
     { RATE_LIMITED: 'Too many requests from this address (600 per minute); retry in 42 s' },
     { ...RETRY_AFTER_HEADER, ...RATE_LIMIT_HEADERS },
   )
+  @ApiErrorResponse(
+    503,
+    "The record's stored image is missing or damaged on disk (logged for the operator)",
+    { IMAGE_UNREADABLE: 'The stored image of this record cannot be read' },
+    RATE_LIMIT_HEADERS,
+  )
   @ApiInternalErrorResponse()
   async view(
     @Param('id') id: string,

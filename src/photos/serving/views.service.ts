@@ -1,9 +1,15 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { buffer } from 'node:stream/consumers';
 import { LRUCache } from 'lru-cache';
 import sharp from 'sharp';
-import { RequestException, RequestExceptionCode } from '../../common/app-exception';
+import {
+  AppException,
+  RequestException,
+  RequestExceptionCode,
+  ServerException,
+  ServerExceptionCode,
+} from '../../common/app-exception';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { PhotosRepository, ViewablePhoto } from '../photos.repository';
 import { IMAGE_STORE, ImageStore, ImageVariant } from '../store/image-store';
@@ -47,6 +53,7 @@ export class ViewsService {
   private running = 0;
   private readonly cache: ViewCache;
   private readonly decoded: DecodedPhotoCache;
+  private readonly logger = new Logger('Views');
 
   constructor(
     private readonly repository: PhotosRepository,
@@ -148,7 +155,27 @@ export class ViewsService {
     const source = sourceFor(photo, projection, angles, size);
     const key = `${photo.contentHash}/${source.variant}`;
     const read = () => this.read(photo.contentHash, source.variant);
-    const turned = source.variant === 'original' && photo.orientation !== null && photo.orientation !== 1;
+    try {
+      return await this.decodedPixels(key, read, photo, projection, angles, size, source.variant);
+    } catch (error) {
+      if (error instanceof AppException) throw error;
+      // A file gone or damaged on disk: said once per render, the client told it is the server's.
+      const reason = error instanceof Error ? error.message : String(error);
+      this.logger.error(`Stored image ${photo.contentHash} (${source.variant}) unreadable: ${reason}`);
+      throw new ServerException(ServerExceptionCode.IMAGE_UNREADABLE, 'The stored image of this record cannot be read');
+    }
+  }
+
+  private async decodedPixels(
+    key: string,
+    read: () => Promise<Buffer>,
+    photo: ViewablePhoto,
+    projection: PhotoProjection,
+    angles: ViewAngles,
+    size: { width: number; height: number },
+    variant: ImageVariant,
+  ): Promise<{ image: RawImage; drawn: PhotoProjection }> {
+    const turned = variant === 'original' && photo.orientation !== null && photo.orientation !== 1;
     if (projection.kind !== 'equirectangular' || turned) {
       const image = await this.decoded.get(key, WHOLE, async () => wholeImage(await decode(await read())));
       return { image, drawn: projection };
