@@ -54,6 +54,21 @@ export const SEARCH_REQUEST_EXAMPLES = {
   },
 };
 
+// Read when the body gives no `lang` (docs/api.md#language).
+const ACCEPT_LANGUAGE = ApiHeader({
+  name: 'accept-language',
+  required: false,
+  description:
+    'Without lang in the body: the languages to write place labels, recovered addresses and region names in, ' +
+    'in order of preference (the first 8 read; entries that are no language tag skipped).',
+  schema: {
+    type: 'string',
+    maxLength: 1000,
+    pattern: '^[A-Za-z0-9*,;=. _-]*$',
+    example: 'de-CH, de;q=0.9, en;q=0.5',
+  },
+});
+
 // The OpenAPI description of POST /search: every answer it can give.
 export function ApiSearch(): MethodDecorator {
   return applyDecorators(
@@ -68,19 +83,7 @@ export function ApiSearch(): MethodDecorator {
     }),
     ApiConsumes('application/json'),
     ApiBody({ type: SearchRequestDto, examples: SEARCH_REQUEST_EXAMPLES }),
-    ApiHeader({
-      name: 'accept-language',
-      required: false,
-      description:
-        'Without lang in the body: the languages to write place labels, recovered addresses and region names in, ' +
-        'in order of preference (the first 8 read; entries that are no language tag skipped).',
-      schema: {
-        type: 'string',
-        maxLength: 1000,
-        pattern: '^[A-Za-z0-9*,;=. _-]*$',
-        example: 'de-CH, de;q=0.9, en;q=0.5',
-      },
-    }),
+    ACCEPT_LANGUAGE,
     ApiKeyAuth(),
     ApiOkResponse({
       type: SearchResponseDto,

@@ -165,6 +165,12 @@ describe('POST /search in a language (lang, Accept-Language)', () => {
     expect(addressOf(both.body, IDS.atHouse)).toBe('Херренгассе 35, 9490 Вадуц');
   });
 
+  it('a town is found by its name in another language', async () => {
+    const res = await search({ query: 'Вадуц', include: ['interpretation'] }).expect(200);
+    expect(res.body.interpretation.place).toMatchObject({ kind: 'locality', label: 'Vaduz, Liechtenstein' });
+    expect(res.body.data.length).toBeGreaterThan(0);
+  });
+
   it('a POI name is written in the language, and found by its name in it', async () => {
     const res = await search({ query: 'Адлер', lang: 'ru', include: ['interpretation'] }).expect(200);
     expect(res.body.interpretation.place).toMatchObject({ kind: 'poi', label: expect.stringMatching(/^Адлер/) });

@@ -1,5 +1,6 @@
 import { OSM_PLACE_TYPE_IMPORTANCE } from '../gazetteer/place-importance';
 import { MAX_ALT_NAMES_LENGTH, RawPlace } from '../place-validation';
+import { ALT_NAME_SEPARATOR } from '../place-record';
 import { hasPoiKey, POI_KEYS, poiCategoryOf } from '../poi-category';
 import type { PlaceHierarchy } from '../place-hierarchy';
 import { osmNames } from '../place-names';
@@ -179,23 +180,27 @@ function parsePopulation(value: string | undefined): number | undefined {
   return Number(digits);
 }
 
-function altNames(tags: OsmTags): string | undefined {
+// Each other name apart (a place is named by any one of them, query-believability.ts), as many as
+// fit in MAX_ALT_NAMES_LENGTH once joined.
+function altNames(tags: OsmTags): string[] | undefined {
   const names: string[] = [];
   // Then its names in every other language: a place is found by any of them.
   const keys = [
     ...ALT_NAME_TAGS,
     ...Object.keys(tags).filter((k) => k.startsWith('name:') && !ALT_NAME_TAGS.includes(k)),
   ];
+  let length = 0;
   for (const key of keys) {
     for (const value of tags[key]?.split(';') ?? []) {
       const v = value.trim();
-      if (v && v !== tags.name && !names.includes(v)) names.push(v);
+      if (!v || v === tags.name || names.includes(v)) continue;
+      const added = (names.length > 0 ? ALT_NAME_SEPARATOR.length : 0) + v.length;
+      if (length + added > MAX_ALT_NAMES_LENGTH) continue;
+      names.push(v);
+      length += added;
     }
   }
-  let joined = '';
-  for (const n of names)
-    if (joined.length + n.length + 1 <= MAX_ALT_NAMES_LENGTH) joined = joined ? `${joined} ${n}` : n;
-  return joined || undefined;
+  return names.length > 0 ? names : undefined;
 }
 
 // What an address's own tags say of where it lies (addr:hamlet, addr:suburb...); the file's place=*
