@@ -80,6 +80,7 @@ export function scripted(script: Script) {
         log(`named:${q.words.join(' ')}`, script.namedBy?.[q.words.join(' ')] ?? named.shift() ?? []),
       regionPlace: async (code: string) => log(`regionPlace:${code}`, script.regionPlaces?.[code] ?? null),
       misspelt: async () => log('misspelt', script.misspelt ?? []),
+      streetAddresses: async () => [],
       atCategory: async (tags: string[], area: { around: { radiusM: number } | null }) =>
         log(`category:${tags.join(',')}@${area.around?.radiusM ?? 'anywhere'}`, {
           page: page(script.category ?? 0),
