@@ -410,6 +410,35 @@ LIMIT
   $6
 ;
 
+-- PlaceMatchingRepository.streetAddresses
+--   $1 = "'herrengasse' & 'vaduz'"
+--   $2 = "LI"
+--   $3 = 200
+SELECT
+  p.id,
+  p.kind,
+  p.name,
+  p.label,
+  p.alt_names AS "altNames",
+  p.importance,
+  ST_X (p.location) AS lon,
+  ST_Y (p.location) AS lat,
+  p.street,
+  NULL::float8 AS similarity
+FROM
+  places p
+WHERE
+  p.search_tsv @@ to_tsquery('simple', $1)
+  AND p.kind = 'address'
+  AND p.street IS NOT NULL
+  AND p.country_code = $2
+ORDER BY
+  p.importance DESC,
+  p.id
+LIMIT
+  $3
+;
+
 -- PlaceMatchingRepository.regionPlace
 --   $1 = "0f5ca291-e477-55f8-b961-57871f26c005"
 SELECT

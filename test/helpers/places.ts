@@ -16,6 +16,8 @@ interface PlaceFields {
   countryCode?: string | null;
   /** A poi's category ("amenity=restaurant"). */
   category?: string;
+  /** An address's street, as the importers keep it. */
+  street?: string;
 }
 
 /** A place with an id of its own. */
@@ -40,8 +42,8 @@ export function insertPlaces(places: Array<TestPlace | KeyedTestPlace>, database
   return withClient(async (c) => {
     for (const p of places) {
       await c.query(
-        `INSERT INTO places (id, kind, name, label, alt_names, locality, location, importance, region_code, country_code, source, source_id, category)
-         VALUES ($1, $2, $3, $4, $5, $6, ST_SetSRID(ST_MakePoint($7, $8), 4326), $9, $10, $11, 'test', $12, $13)`,
+        `INSERT INTO places (id, kind, name, label, alt_names, locality, location, importance, region_code, country_code, source, source_id, category, street)
+         VALUES ($1, $2, $3, $4, $5, $6, ST_SetSRID(ST_MakePoint($7, $8), 4326), $9, $10, $11, 'test', $12, $13, $14)`,
         [
           idOf(p),
           p.kind,
@@ -56,6 +58,7 @@ export function insertPlaces(places: Array<TestPlace | KeyedTestPlace>, database
           p.countryCode ?? null,
           p.key ?? idOf(p),
           p.category ?? null,
+          p.street ?? null,
         ],
       );
     }

@@ -44,6 +44,8 @@ export interface Script {
   words?: Array<[string, number]>;
   /** Records at the pois of a category. */
   category?: number;
+  /** The addresses of a street in a town, by the street's and the town's words (folded, space-separated). */
+  streetAddresses?: Record<string, Array<RankedPlace & { street: string }>>;
 }
 
 export function scripted(script: Script) {
@@ -80,6 +82,8 @@ export function scripted(script: Script) {
         log(`named:${q.words.join(' ')}`, script.namedBy?.[q.words.join(' ')] ?? named.shift() ?? []),
       regionPlace: async (code: string) => log(`regionPlace:${code}`, script.regionPlaces?.[code] ?? null),
       misspelt: async () => log('misspelt', script.misspelt ?? []),
+      streetAddresses: async (street: TextQuery, town: TextQuery) =>
+        script.streetAddresses?.[`${street.words.join(' ')} ${town.words.join(' ')}`] ?? [],
       atCategory: async (tags: string[], area: { around: { radiusM: number } | null }) =>
         log(`category:${tags.join(',')}@${area.around?.radiusM ?? 'anywhere'}`, {
           page: page(script.category ?? 0),

@@ -1,5 +1,5 @@
 import { distanceM } from '../../photos/metadata/geodesy';
-import { pinsOf, RankedPlace } from '../place-matching/place-ranking';
+import { pinsOf, RankedPlace, streetPinsOf } from '../place-matching/place-ranking';
 import { surroundingsPlan } from '../place-matching/place-surroundings';
 import { TextQuery, textQueryFromGroups } from '../query/text-query';
 import { tokenize } from '../query/tokenize';
@@ -107,7 +107,8 @@ export async function answerWith(
   unmatched: string[] = s.text.words.filter((w) => !part.words.includes(w)),
 ): Promise<StepAnswer> {
   const fallback = { level, unmatched };
-  const page = await repository.searchFullText(part, s.window, s.plan, pinsOf(places));
+  const pins = level === 'street' ? streetPinsOf(places) : pinsOf(places);
+  const page = await repository.searchFullText(part, s.window, s.plan, pins);
   if (page.total > 0) return { page, match: 'text', searched: part, places, corrections: [], fallback };
   const around = await repository.searchArea(s.window, surroundingsPlan(s.plan, places[0]));
   return { page: around, match: 'nearby', searched: part, places: [places[0]], corrections: [], fallback };
@@ -145,17 +146,47 @@ async function streetsNearTown(s: TextSearchState, deps: SearchSteps): Promise<[
   return near.length > 0 ? [parts.street, near] : null;
 }
 
+const spelledAsTyped = (name: string, street: TextQuery) => tokenize(name).join(' ') === street.words.join(' ');
+
+/**
+ * The streets, when one is spelt as the query spells it; else the street's addresses in the town
+ * spelt as typed, when it has any (the data spells the street two ways: the query's spelling first);
+ * else the streets, or when none the street's addresses in the town (a street that only its
+ * addresses name, or in a town that is no locality: what the addresses name it).
+ */
+export async function streetOrItsAddresses(
+  streets: RankedPlace[],
+  street: TextQuery,
+  town: TextQuery,
+  s: TextSearchState,
+  deps: SearchSteps,
+): Promise<RankedPlace[]> {
+  if (streets.some((p) => spelledAsTyped(p.name, street))) return streets;
+  const addresses = await deps.placeMatcher.streetAddresses(street, town, s.region);
+  const typed = addresses.filter((a) => spelledAsTyped(a.street, street));
+  if (typed.length > 0) return typed;
+  return streets.length > 0 ? streets : addresses;
+}
+
 /**
  * fallback-street: the query without its house number names a street: the street's imagery. A
- * street labelled with another town than the query's is the query's when it runs near that town.
+ * street labelled with another town than the query's is the query's when it runs near that town, and
+ * one no street place names is its addresses that name the town (streetOrItsAddresses).
  */
 export async function fallbackStreet(s: TextSearchState, deps: SearchSteps): Promise<StepAnswer | void> {
+  const line = streetLineAndTown(s.text, s.rest);
   for (const part of withoutNumber(s.text)) {
     const places = await placesOfPart(part, STREET, s, deps);
-    if (places.length > 0) return answerWith('street', part, places, s, deps);
+    if (places.length === 0) continue;
+    const chosen = line ? await streetOrItsAddresses(places, line.street, line.town, s, deps) : places;
+    return answerWith('street', part, chosen, s, deps);
   }
   const near = await streetsNearTown(s, deps);
   if (near) return answerWith('street', near[0], near[1], s, deps);
+  if (!line) return;
+  const addresses = await streetOrItsAddresses([], line.street, line.town, s, deps);
+  if (addresses.length > 0)
+    return answerWith('street', partOf([...line.street.groups, ...line.town.groups]), addresses, s, deps);
 }
 
 /**

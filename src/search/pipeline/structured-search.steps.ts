@@ -1,8 +1,8 @@
 import { METRES_PER_DEGREE } from '../../common/earth';
-import { pinsOf, RankedPlace } from '../place-matching/place-ranking';
+import { RankedPlace, streetPinsOf } from '../place-matching/place-ranking';
 import { tokenize } from '../query/tokenize';
 import { buildTextQuery, TextQuery } from '../query/text-query';
-import { answerWith, fallbackRegion } from './fallback-by-parts.step';
+import { answerWith, fallbackRegion, streetOrItsAddresses } from './fallback-by-parts.step';
 import { namedRegionAlone, queryIsRegion } from './named-region-alone.step';
 import { boundRegion } from '../query/named-region';
 import { placesNamed } from './place-name';
@@ -73,22 +73,24 @@ const wordsOf = (s: TextSearchState, ...names: Array<'street' | 'housenumber'>) 
   names.flatMap((n) => query(s.structured!.parts[n])?.words ?? []);
 
 // The street without its house number: the streets of that name whose label names the town (its
-// name or postcode), else those near the town's place, else (no town given) every one in the region.
+// name or postcode), else those near the town's place, else (no town given) every one in the region;
+// its addresses that name the town instead where no street is spelt as typed (streetOrItsAddresses).
 // Their records that name the town as well come first; when none does, the street's own.
 async function structuredStreet(s: TextSearchState, deps: SearchSteps): Promise<StepAnswer | void> {
   const { parts } = s.structured!;
   const street = query(parts.street)!;
   const streets = await namedAs(street, 'street', s, deps);
-  const townWords = query([parts.postcode, parts.city].filter(Boolean).join(' ') || undefined)?.words ?? [];
+  const townQuery = query([parts.postcode, parts.city].filter(Boolean).join(' ') || undefined);
+  const townWords = townQuery?.words ?? [];
   const town = [...(await towns(s, deps)), ...(await postcodes(s, deps))];
   const labelled = streets.filter((p) => labelHolds(p, townWords));
   const near = labelled.length > 0 ? labelled : streets.filter((p) => nearAny(p, town));
-  const inTown = townWords.length === 0 ? streets : near;
+  const inTown = townQuery ? await streetOrItsAddresses(near, street, townQuery, s, deps) : streets;
   if (inTown.length === 0) return;
   const unmatched = wordsOf(s, 'housenumber');
   if (townWords.length > 0) {
     const withTown = buildTextQuery([parts.street, parts.postcode, parts.city].filter(Boolean).join(' '))!;
-    const page = await deps.repository.searchFullText(withTown, s.window, s.plan, pinsOf(inTown));
+    const page = await deps.repository.searchFullText(withTown, s.window, s.plan, streetPinsOf(inTown));
     const fallback = { level: 'street' as const, unmatched };
     if (page.total > 0) return { page, match: 'text', searched: withTown, places: inTown, corrections: [], fallback };
   }

@@ -50,7 +50,7 @@ import { EMPTY_PAGE, meantPlaces, StepAnswer, StepLearnt, StepOutcome, TextSearc
 
 export interface SearchSteps {
   repository: Pick<SearchRepository, 'vocabulary' | 'searchFullText' | 'searchArea' | 'searchFuzzy' | 'wordCandidates'>;
-  placeMatcher: Pick<PlaceMatcherService, 'named' | 'misspelt' | 'atCategory' | 'regionPlace'>;
+  placeMatcher: Pick<PlaceMatcherService, 'named' | 'misspelt' | 'atCategory' | 'regionPlace' | 'streetAddresses'>;
 }
 
 export interface TextSearchStep {

@@ -8,8 +8,14 @@ import type { PageWindow } from '../paging/search-limits';
 import { TextQuery } from '../query/text-query';
 import { CategoryArea, categoryImagerySql } from '../sql/category-search.sql';
 import { categoryPage, CategoryImagery, CategoryRow } from './category-imagery';
-import { PlaceCandidate } from './place-ranking';
-import { placeCandidatesSql, recordPlacesSql, regionPlaceSql, similarPlacesSql } from '../sql/place-candidates.sql';
+import { PlaceCandidate, StreetAddressCandidate } from './place-ranking';
+import {
+  placeCandidatesSql,
+  recordPlacesSql,
+  regionPlaceSql,
+  similarPlacesSql,
+  streetAddressesSql,
+} from '../sql/place-candidates.sql';
 
 // Reads the gazetteer for search: the places a query may mean, and the places records point at.
 @SqlSubject((db) => new PlaceMatchingRepository(db.prisma))
@@ -19,6 +25,7 @@ export class PlaceMatchingRepository {
   static similarPlacesSql = similarPlacesSql;
   static recordPlacesSql = recordPlacesSql;
   static regionPlaceSql = regionPlaceSql;
+  static streetAddressesSql = streetAddressesSql;
   static categoryImagerySql = categoryImagerySql;
 
   constructor(private readonly prisma: PrismaService) {}
@@ -37,6 +44,11 @@ export class PlaceMatchingRepository {
   // million records; past the search's fallback budget it finds no misspelt place.
   async similar(text: string, region: string | null): Promise<PlaceCandidate[]> {
     return (await this.prisma.bestEffortQuery<PlaceCandidate>(similarPlacesSql(text, region))) ?? [];
+  }
+
+  @GenerateSql({ params: () => [sampleText('Herrengasse Vaduz'), 'LI'] })
+  streetAddresses(query: TextQuery, region: string | null): Promise<StreetAddressCandidate[]> {
+    return this.prisma.rawQuery<StreetAddressCandidate>(streetAddressesSql(query, region));
   }
 
   @GenerateSql({ params: () => [SAMPLE_UUID] })

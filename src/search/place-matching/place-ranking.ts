@@ -2,7 +2,7 @@ import { allWordsTsquery } from '../query/tsquery';
 import { TextQuery } from '../query/text-query';
 import { tokenize } from '../query/tokenize';
 import { ALT_NAME_SEPARATOR } from '../../places/place-record';
-import { MAX_VIEWS, PlacePins } from '../sql/place-pins.sql';
+import { MAX_VIEWS, PlacePins, STREET_CENTRE_RADIUS_M } from '../sql/place-pins.sql';
 import { PIN_WEIGHTS, PLACE_RANK_WEIGHTS } from '../ranking/score-weights';
 
 export interface PlaceCandidate {
@@ -16,6 +16,11 @@ export interface PlaceCandidate {
   lat: number;
   /** Trigram similarity of the name to the query (misspelt names); null for full-text matches. */
   similarity: number | null;
+}
+
+/** An address with the street it is on (addresses named by a street and a town). */
+export interface StreetAddressCandidate extends PlaceCandidate {
+  street: string;
 }
 
 export interface RankedPlace extends PlaceCandidate {
@@ -156,6 +161,14 @@ export function pinsOf(places: readonly RankedPlace[]): PlacePins | null {
   const names = places.map((p) => allWordsTsquery(nameInAddresses(p.name)) ?? '');
   const centre = best.kind === 'locality' ? { id: best.id, lon: best.lon, lat: best.lat } : null;
   return { ids: places.map((p) => p.id), scores, names, nameWords: wordsInAddresses(best.name), views, centre };
+}
+
+/** The pins of a street a fallback by parts answers with: its records nearest its point first (STREET_CENTRE_RADIUS_M). */
+export function streetPinsOf(places: readonly RankedPlace[]): PlacePins | null {
+  const pins = pinsOf(places);
+  const [best] = places;
+  if (!pins || best.kind !== 'street') return pins;
+  return { ...pins, centre: { id: best.id, lon: best.lon, lat: best.lat, radiusM: STREET_CENTRE_RADIUS_M } };
 }
 
 // The words of a name that its records' addresses hold: not its initials, which addresses write

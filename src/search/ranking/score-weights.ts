@@ -63,4 +63,6 @@ export const PIN_WEIGHTS = {
 export const PLACE_RANK_WEIGHTS = {
   /** The place's label holds every word of the query whole (a tiebreak, below any name fit step). */
   labelHoldsEveryWord: 0.01,
+  /** An address on a street spelt as the query spells it, before one spelt otherwise (Sankt for St.). */
+  spelledAsTyped: 1,
 } as const;

@@ -137,6 +137,19 @@ export function similarPlacesSql(text: string, region: string | null): Prisma.Sq
     LIMIT ${PLACE_CANDIDATES}`;
 }
 
+// The addresses whose label or other names hold every word of the query whole (a street's name and a
+// town's, read for a street that only its addresses name), with their street: up to PLACE_CANDIDATES,
+// most important first.
+export function streetAddressesSql(query: TextQuery, region: string | null): Prisma.Sql {
+  return Prisma.sql`
+    SELECT ${PLACE_COLUMNS}, p.street, NULL::float8 AS similarity
+    FROM places p
+    WHERE p.search_tsv @@ to_tsquery('simple', ${query.tsqueryExact}) AND p.kind = 'address' AND p.street IS NOT NULL
+      AND ${regionCondition(region)}
+    ORDER BY p.importance DESC, p.id
+    LIMIT ${PLACE_CANDIDATES}`;
+}
+
 // A country's or region's own place (the built-in gazetteer's, by primary key), where it is loaded.
 export function regionPlaceSql(placeId: string): Prisma.Sql {
   return Prisma.sql`SELECT ${PLACE_COLUMNS}, NULL::float8 AS similarity FROM places p WHERE p.id = ${placeId}::uuid`;

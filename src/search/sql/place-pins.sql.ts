@@ -27,8 +27,12 @@ export interface PlacePins {
    * it follow them.
    */
   views: Array<{ id: string; lon: number; lat: number; score: number }>;
-  /** The town the query names, when the best place is one: its records nearest its centre first. */
-  centre?: { id: string; lon: number; lat: number } | null;
+  /**
+   * The town the query names, when the best place is one: its records nearest its centre first; or
+   * the street a fallback by parts answers with, its records nearest its point first. `radiusM`: how
+   * near its point a record of another place counts as its imagery (CENTRE_RADIUS_M when not given).
+   */
+  centre?: { id: string; lon: number; lat: number; radiusM?: number } | null;
 }
 
 export const VIEW_RADIUS_M = 50;
@@ -42,6 +46,9 @@ export const MAX_VIEWS = 3;
 // A named town's imagery also holds every record this near its point, whatever place it was linked
 // to: the view of a hamlet's centre is a record of the village or street around it.
 export const CENTRE_RADIUS_M = 500;
+// A street a fallback by parts answers with (a number it lacks) is shown by the records nearest its
+// point (halfway along), its own and any other this near: the street as a whole, not one end of it.
+export const STREET_CENTRE_RADIUS_M = VIEW_RADIUS_M;
 
 // Whether the record shows the point: 360-degree images and those within AT_POINT_M always, others
 // when their heading is within FACING_HALF_ANGLE_DEG of the bearing to it (one without a heading never).
@@ -55,8 +62,8 @@ function viewedSql(view: View): Prisma.Sql {
 
 // Within CENTRE_RADIUS_M of a named town's point (the geography index's expression), on the sphere:
 // it is tested on every pinned row, and the spheroid's few metres at 500 m cost four times as much.
-function nearCentreSql(c: { lon: number; lat: number }): Prisma.Sql {
-  return Prisma.sql`ST_DWithin(i.location::geography, ${geography(c)}, ${CENTRE_RADIUS_M}::float8, false)`;
+function nearCentreSql(c: { lon: number; lat: number; radiusM?: number }): Prisma.Sql {
+  return Prisma.sql`ST_DWithin(i.location::geography, ${geography(c)}, ${c.radiusM ?? CENTRE_RADIUS_M}::float8, false)`;
 }
 
 // Fragments one after another (Prisma.join refuses an empty list).

@@ -62,6 +62,35 @@ describe('fallback by parts', () => {
     expect(r.answer.fallback).toEqual({ level: 'street', unmatched: ['980', 'malbun'] });
   });
 
+  it('answers a street only its addresses name, or spelt otherwise by its lines, with its addresses in the town', async () => {
+    const address = (label: string, streetName: string) => ({
+      ...place(label.split(',')[0], { kind: 'address', label }),
+      street: streetName,
+    });
+    const fallsgass = address('Fallsgass 18, 9493 Mauren', 'Fallsgass');
+    const only = await run('Fallsgass 923, Mauren', {
+      namedBy: { mauren: [place('Mauren')] },
+      streetAddresses: { 'fallsgass mauren': [fallsgass] },
+      fullTextBy: { 'fallsgass mauren': 2 },
+    });
+    expect([only.step, only.answer.places, only.answer.fallback]).toEqual([
+      'fallback-street',
+      [fallsgass],
+      { level: 'street', unmatched: ['923'] },
+    ]);
+    // The line spelt Sankt, the query and one address St.: the address; typed Sankt, the line.
+    const line = place('Sankt Martins-Ring', { kind: 'street', label: 'Sankt Martins-Ring, 9492 Eschen' });
+    const st = address('St. Martins-Ring 2, 9492 Eschen', 'St. Martins-Ring');
+    const sankt = address('Sankt Martins-Ring 2, 9492 Eschen', 'Sankt Martins-Ring');
+    const script = {
+      namedBy: { 'st martins ring eschen': [line], 'sankt martins ring eschen': [line] },
+      streetAddresses: { 'st martins ring eschen': [st, sankt], 'sankt martins ring eschen': [sankt, st] },
+      fullText: [0, 3],
+    };
+    expect((await run('St. Martins-Ring 977, Eschen', script)).answer.places).toEqual([st]);
+    expect((await run('Sankt Martins-Ring 977, Eschen', script)).answer.places).toEqual([line]);
+  });
+
   it('answers the town when the street is not in it, and the imagery nearest it when it has none', async () => {
     const r = await run('Herrengasse, Schaan', { words, namedBy: { schaan: [schaan] }, area: 4 });
     expect(r.step).toBe('fallback-locality');
