@@ -37,10 +37,18 @@ describe('OpenStreetMap mapping', () => {
     ]);
   });
 
-  it('reads population leniently and keeps alternative names', () => {
+  it('reads population leniently and keeps alternative names, each apart, then its names in other languages', () => {
     const [town] = placesFromOsm(
       'n6',
-      { place: 'city', name: 'Zürich', population: "421'878", alt_name: 'Zurich;Turicum', 'name:en': 'Zurich' },
+      {
+        place: 'city',
+        name: 'Zürich',
+        population: "421'878",
+        alt_name: 'Zurich;Turicum',
+        'name:en': 'Zurich',
+        'name:ru': 'Цюрих',
+        'name:prefix': 'Stadt',
+      },
       8.5,
       47.4,
       false,
@@ -49,7 +57,8 @@ describe('OpenStreetMap mapping', () => {
       kind: 'locality',
       population: 421878,
       importance: undefined,
-      alt_names: 'Zurich Turicum',
+      alt_names: ['Zurich', 'Turicum', 'Цюрих'],
+      names: { en: 'Zurich', ru: 'Цюрих' },
     });
     const [village] = placesFromOsm(
       'n7',

@@ -3,7 +3,7 @@ import { MAX_ALT_NAMES_LENGTH, RawPlace } from '../place-validation';
 import { ALT_NAME_SEPARATOR } from '../place-record';
 import { hasPoiKey, POI_KEYS, poiCategoryOf } from '../poi-category';
 import type { PlaceHierarchy } from '../place-hierarchy';
-import { osmNames } from '../place-names';
+import { languageTagOf, osmNames } from '../place-names';
 
 // Which OpenStreetMap objects become places, and how their tags fill a place:
 // - address: a node, or a building/area way, with addr:housenumber; addr:street, else addr:place,
@@ -187,7 +187,7 @@ function altNames(tags: OsmTags): string[] | undefined {
   // Then its names in every other language: a place is found by any of them.
   const keys = [
     ...ALT_NAME_TAGS,
-    ...Object.keys(tags).filter((k) => k.startsWith('name:') && !ALT_NAME_TAGS.includes(k)),
+    ...Object.keys(tags).filter((k) => k.startsWith('name:') && !ALT_NAME_TAGS.includes(k) && isLanguageKey(k)),
   ];
   let length = 0;
   for (const key of keys) {
@@ -213,3 +213,6 @@ function addressHierarchy(tags: OsmTags): PlaceHierarchy | undefined {
   }
   return Object.keys(out).length > 0 ? out : undefined;
 }
+
+// `name:ru` is a name in a language; `name:prefix` and `name:etymology` are not.
+const isLanguageKey = (key: string) => languageTagOf(key.slice('name:'.length)) !== null;
