@@ -5,7 +5,7 @@ import {
   osmNames,
   placeNamesOf,
 } from '../../src/places/place-names';
-import { swapWholeWords } from '../../src/search/language/localized-label';
+import { localizedLabel, swapWholeWords } from '../../src/search/language/localized-label';
 import { MAX_ACCEPTED_LANGUAGES, preferredLanguages } from '../../src/search/language/preferred-languages';
 
 // Names by language: the tags taken, their bounds, the languages a request asks for, and the swap of a
@@ -69,5 +69,26 @@ describe('names by language', () => {
     expect(swapWholeWords('Vaduz Strasse 1, 9490 Vaduz', swaps)).toBe('Вадуц-штрассе 1, 9490 Вадуц');
     expect(swapWholeWords('Vaduzerstrasse 1, 9490 Vaduz', swaps)).toBe('Vaduzerstrasse 1, 9490 Вадуц');
     expect(swapWholeWords('Vaduz (FL)', new Map([['Vaduz (FL)', 'Вадуц']]))).toBe('Вадуц');
+  });
+
+  it("a part kept as stored keeps a town's name inside it", () => {
+    const place = {
+      id: 'a',
+      kind: 'address' as const,
+      name: 'im Malbun 20',
+      label: 'im Malbun 20, 9497 Malbun',
+      street: 'im Malbun',
+      locality: 'Malbun',
+      region: null,
+      regionCode: null,
+      countryCode: 'LI',
+      names: null,
+      streetNames: null,
+      localityNames: { zh: '马尔邦' },
+      regionNames: null,
+    };
+    expect(localizedLabel(place, ['zh'])).toBe('im Malbun 20, 9497 马尔邦');
+    expect(localizedLabel(place, ['tlh', 'zh'])).toBe('im Malbun 20, 9497 马尔邦');
+    expect(localizedLabel(place, ['ru'])).toBe('im Malbun 20, 9497 Malbun');
   });
 });

@@ -43,7 +43,7 @@ export function localizedName(p: LocalizablePlace, languages: readonly string[])
 export function localizedLabel(p: LocalizablePlace, languages: readonly string[]): string {
   for (const group of languageGroups(languages)) {
     const swaps = labelSwaps(p, group);
-    if (swaps.size > 0) return swapWholeWords(p.label, swaps);
+    if ([...swaps].some(([original, localized]) => original !== localized)) return swapWholeWords(p.label, swaps);
   }
   return p.label;
 }
@@ -58,13 +58,15 @@ export function languageGroups(languages: readonly string[]): string[][] {
   return [...groups.values()];
 }
 
-// Each part's stored name -> its name in the languages, where they have one.
+// Each part's stored name -> its name in the languages, or itself where they have none: a part kept as
+// stored is matched too, so a town's name inside it stays ("im Malbun 20, 9497 马尔邦").
 function labelSwaps(p: LocalizablePlace, languages: readonly string[]): Map<string, string> {
   const swaps = new Map<string, string>();
   const swap = (original: string | null | undefined, localized: string | undefined) => {
-    if (original && localized && original !== localized && !swaps.has(original)) swaps.set(original, localized);
+    if (original && !swaps.has(original)) swaps.set(original, localized ?? original);
   };
-  swap(p.name, localizedName(p, languages));
+  // An address's own name is its street and number, which the street's part covers.
+  if (p.kind !== 'address') swap(p.name, localizedName(p, languages));
   swap(p.street, nameIn(p.streetNames, languages));
   swap(p.locality, nameIn(p.localityNames, languages));
   swap(
