@@ -1,7 +1,7 @@
 import type { SearchResponseDto } from '../../src/search/dto/search-response.dto';
 import { sample } from './relevance-catalogue';
 import { recordId } from './osm-queries';
-import type { OsmObject, OsmTruth } from './osm-truth';
+import { hasWords as has, OsmObject, OsmTruth, textWords as words } from './osm-truth';
 import { CategoryResult, runRelevance, ScoredQuery } from './relevance-suite';
 
 // Names in other languages, with the truth from the objects' own name:xx tags (nothing from src/):
@@ -15,13 +15,6 @@ export const LANGUAGE_CATEGORIES = ['language: recovered address in lang', 'lang
 type LanguageCategory = (typeof LANGUAGE_CATEGORIES)[number];
 
 const LANGUAGE_KEY = /^name:([a-z]{2,3})$/;
-const words = (s: string) =>
-  ` ${s
-    .toLowerCase()
-    .normalize('NFC')
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim()} `;
-const has = (text: string, phrase: string) => words(text).includes(words(phrase));
 
 // An object's names by language, other than its own name.
 function otherNames(o: OsmObject): Map<string, string> {

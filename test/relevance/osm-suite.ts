@@ -7,7 +7,7 @@ import { startSearchService } from '../helpers/search-service';
 import { feature, importFixture, resetImagery } from '../helpers/test-app';
 import { CategoryResult, runRelevance } from './relevance-suite';
 import { OSM_CATEGORIES, osmQueries, OsmQuery, pointKey, recordId } from './osm-queries';
-import { OSM_FIXTURE, OsmObject, OsmTruth, readOsmTruth } from './osm-truth';
+import { hasWords as has, OSM_FIXTURE, OsmObject, OsmTruth, readOsmTruth } from './osm-truth';
 import { addressHierarchies, InterpolatedNumber, interpolatedNumbers, streetLines } from './osm-hierarchy-truth';
 import { osmStructuredQueries } from './osm-structured-queries';
 import { categoryByTagQueries } from './osm-category-queries';
@@ -56,15 +56,6 @@ async function importPlaces(): Promise<void> {
     await moduleRef.close();
   }
 }
-
-// Words of an address, compared without case; `phrase` must appear as whole words.
-const words = (s: string) =>
-  ` ${s
-    .toLowerCase()
-    .normalize('NFC')
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim()} `;
-const has = (address: string, phrase: string) => words(address).includes(words(phrase));
 
 // (a) reverse: the address recovered for the imagery at an address object, read as a person reads it
 // (the record's address text), against the object's tags. Each level counts the addresses that tag

@@ -251,3 +251,13 @@ export function readOsmTruth(pbf: string = OSM_FIXTURE): OsmTruth {
     places: objects.filter((o) => o.place),
   };
 }
+
+/** The words of a text, without case or punctuation, padded with spaces (so phrases match as whole words). */
+export const textWords = (s: string) =>
+  ` ${s
+    .toLowerCase()
+    .normalize('NFC')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()} `;
+/** `phrase` stands in `text` as whole words, case aside (an address read as a person reads it). */
+export const hasWords = (text: string, phrase: string) => textWords(text).includes(textWords(phrase));
