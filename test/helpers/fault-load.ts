@@ -37,6 +37,8 @@ const QUERIES = {
   newestPerSpot: { query: '47.14, 9.52', newest_per_spot: true },
   // A structured address: its parts read at their levels (the town's place, then the street's records).
   structured: { address: { housenumber: '1', street: 'Fault Lane', city: 'Faultwil' } },
+  // In a language: the town's names by language read after the page (language/localized-names.repository.ts).
+  inLanguage: { query: 'Faultwil', lang: 'de', include: ['interpretation'] },
 } satisfies Record<string, string | object>;
 // The id of the catalogue's record of Fault Lane 1.
 const FIRST_RECORD_ID = '5d1c2e0a-3f4b-4c6d-8e9f-0a1b2c3d4e5f';
