@@ -36,6 +36,9 @@ const BANK = offset(VADUZ_CENTRE, 0, -600);
 // Beside the restaurant: a cafe, and a house with an address and no category.
 const CAFE = offset(LOEWEN, -30, 0);
 const HOUSE = offset(LOEWEN, 0, -25);
+// Two castles of Vaduz: Burg Wolfsberg nearer its centre, and Schloss Vaduz, whose other name is "Vaduz Castle".
+const BURG = offset(VADUZ_CENTRE, -250, 0);
+const SCHLOSS = offset(VADUZ_CENTRE, 0, 900);
 const PLACES: KeyedTestPlace[] = [
   town('vaduz', 'Vaduz', VADUZ_CENTRE, 'LI'),
   town('feldkirch', 'Feldkirch', FELDKIRCH_CENTRE, 'AT'),
@@ -45,6 +48,8 @@ const PLACES: KeyedTestPlace[] = [
   poi('pharmacy', 'Apotheke am Städtle', 'amenity=pharmacy', PHARMACY),
   poi('bank', 'Landesbank', 'amenity=bank', BANK),
   poi('cafe', 'Café Wolf', 'amenity=cafe', CAFE),
+  poi('burg', 'Burg Wolfsberg', 'historic=castle', BURG),
+  { ...poi('schloss', 'Schloss Vaduz', 'historic=castle', SCHLOSS), altNames: 'Hohenliechtenstein | Vaduz Castle' },
   {
     key: 'house',
     kind: 'address',
@@ -74,6 +79,8 @@ describe('search by category', () => {
       atBank: feature('Bank Street 3, 9490 Vaduz', {}, offset(BANK, 0, 10)),
       atCafe: feature('Herrengasse 1, 9490 Vaduz', {}, offset(CAFE, -2, 0)),
       atHouse: feature('Herrengasse 6, 9490 Vaduz', {}, HOUSE),
+      atBurg: feature('Burgweg 1, 9490 Vaduz', {}, offset(BURG, 5, 0)),
+      atSchloss: feature('Schlossweg 1, 9490 Vaduz', {}, offset(SCHLOSS, 5, 0)),
     };
     for (const [name, f] of Object.entries(records)) nameOf.set(f.id, name);
     expect((await importFixture(Object.values(records))).rejected).toBe(0);
@@ -109,6 +116,14 @@ describe('search by category', () => {
   it("answers a category's records only: not the cafe's nor the house's beside the restaurant", async () => {
     expect(await names('restaurant in Vaduz')).toEqual(['atLoewen', 'nearLoewen']);
     expect(await names('cafe')).toEqual(['atCafe']);
+  });
+
+  it("a query that is a place's other name is that place, not a category around a town", async () => {
+    const found = await search({ query: 'Vaduz Castle', include: ['interpretation'] });
+    expect(found.interpretation).toMatchObject({ place: { kind: 'poi', label: 'Schloss Vaduz, Vaduz' } });
+    expect(found.interpretation?.step).not.toBe('named-category');
+    expect(nameOf.get(found.data[0].id)).toBe('atSchloss');
+    expect(await names('castle in Vaduz')).toEqual(['atBurg', 'atSchloss']);
   });
 
   it('"hotel in Vaduz" finds the Vaduz hotel and not another town\'s', async () => {

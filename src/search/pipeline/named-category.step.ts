@@ -12,7 +12,7 @@ import { categoryRead, StepAnswer, TextSearchState } from './text-search-state';
 const AREA_KINDS = new Set(['locality', 'postcode', 'region', 'country']);
 
 // The query names a category (category-query.ts; the condition, namesCategory, also asks that the
-// whole query is no place's name): the imagery at its pois, within the region searched, around the
+// whole query is no place's name nor one of its other names): the imagery at its pois, within the region searched, around the
 // place or point the rest of the query gives (the place's surroundings, see place-surroundings.ts; a
 // point's radius is a coordinates query's), or anywhere when the category is the whole query. Nothing
 // (the later steps run as before) when the rest names no place, or the category has no poi with

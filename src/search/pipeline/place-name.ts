@@ -1,6 +1,8 @@
 import type { RankedPlace } from '../place-matching/place-ranking';
 import { buildTextQuery, TextQuery } from '../query/text-query';
 import { tokenize } from '../query/tokenize';
+import { isRegionName } from '../query/named-region';
+import { ALT_NAME_SEPARATOR } from '../../places/place-record';
 import type { SearchSteps } from './text-search.steps';
 import type { TextSearchState } from './text-search-state';
 
@@ -21,16 +23,23 @@ export async function placesNamed(
   return places;
 }
 
-// Whether the words are exactly the name of a place (of that kind, when given) in the region searched.
+// Whether the words are exactly the name of a place (of that kind, when given) in the region searched;
+// with `otherNames`, or one of its other names that is no region's or country's ("Vaduz Castle", the
+// English name of Schloss Vaduz: a place's name, not the category castle in Vaduz).
 export async function isPlaceName(
   words: string,
   s: TextSearchState,
   deps: SearchSteps,
   kind?: string,
+  { otherNames = false } = {},
 ): Promise<boolean> {
   const query = buildTextQuery(words);
   if (!query) return false;
   const places = await placesNamed(query, s.region, s, deps);
   const key = query.words.join(' ');
-  return places.some((p) => (kind === undefined || p.kind === kind) && tokenize(p.name).join(' ') === key);
+  const names = (p: RankedPlace) =>
+    otherNames ? [p.name, ...p.altNames.split(ALT_NAME_SEPARATOR).filter((n) => !isRegionName(n))] : [p.name];
+  return places.some(
+    (p) => (kind === undefined || p.kind === kind) && names(p).some((n) => tokenize(n).join(' ') === key),
+  );
 }

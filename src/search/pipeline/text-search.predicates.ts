@@ -104,5 +104,5 @@ export const namesRegion = (s: TextSearchState): boolean => s.namedRegion !== nu
 export async function namesCategory(s: TextSearchState, deps: SearchSteps): Promise<boolean> {
   const read = categoryRead(s);
   if (!read) return false;
-  return read.point !== null || !(await isPlaceName(s.text.text, s, deps));
+  return read.point !== null || !(await isPlaceName(s.text.text, s, deps, undefined, { otherNames: true }));
 }
