@@ -31,6 +31,8 @@ const poi = (key: string, name: string, category: string, [lon, lat]: [number, n
 const LOEWEN = offset(VADUZ_CENTRE, 200, 0);
 const SONNENHOF = offset(VADUZ_CENTRE, -300, 400);
 const FELDKIRCH_HOTEL = offset(FELDKIRCH_CENTRE, 100, 0);
+// A hotel of the neighbouring town, nearer Vaduz's centre than Vaduz's own hotel.
+const SCHAAN_HOTEL = offset(VADUZ_CENTRE, 0, 250);
 const PHARMACY = offset([9.52, 47.14], 100, 50);
 const BANK = offset(VADUZ_CENTRE, 0, -600);
 // Beside the restaurant: a cafe, and a house with an address and no category.
@@ -43,7 +45,8 @@ const PLACES: KeyedTestPlace[] = [
   town('vaduz', 'Vaduz', VADUZ_CENTRE, 'LI'),
   town('feldkirch', 'Feldkirch', FELDKIRCH_CENTRE, 'AT'),
   poi('loewen', 'Gasthof Löwen', 'amenity=restaurant', LOEWEN),
-  poi('sonnenhof', 'Hotel Sonnenhof', 'tourism=hotel', SONNENHOF),
+  { ...poi('sonnenhof', 'Hotel Sonnenhof', 'tourism=hotel', SONNENHOF), locality: 'Vaduz' },
+  { ...poi('schaan-hotel', 'Hotel Schaanerhof', 'tourism=hotel', SCHAAN_HOTEL), locality: 'Schaan' },
   poi('feldkirch-hotel', 'Hotel Alpina', 'tourism=hotel', FELDKIRCH_HOTEL),
   poi('pharmacy', 'Apotheke am Städtle', 'amenity=pharmacy', PHARMACY),
   poi('bank', 'Landesbank', 'amenity=bank', BANK),
@@ -74,6 +77,7 @@ describe('search by category', () => {
       nearLoewen: feature('Herrengasse 4, 9490 Vaduz', {}, offset(LOEWEN, 0, 30)),
       restaurantweg: feature('Restaurantweg 5, 9490 Vaduz', {}, offset(VADUZ_CENTRE, 1_500, 0)),
       atSonnenhof: feature('Mareestrasse 29, 9490 Vaduz', {}, offset(SONNENHOF, 0, 20)),
+      atSchaanHotel: feature('Landstrasse 1, 9494 Schaan', {}, offset(SCHAAN_HOTEL, 0, 10)),
       atFeldkirchHotel: feature('Marktgasse 1, 6800 Feldkirch', {}, offset(FELDKIRCH_HOTEL, 15, 0)),
       atPharmacy: feature('Städtle 20, 9490 Vaduz', {}, offset(PHARMACY, 0, 15)),
       atBank: feature('Bank Street 3, 9490 Vaduz', {}, offset(BANK, 0, 10)),
@@ -126,8 +130,9 @@ describe('search by category', () => {
     expect(await names('castle in Vaduz')).toEqual(['atBurg', 'atSchloss']);
   });
 
-  it('"hotel in Vaduz" finds the Vaduz hotel and not another town\'s', async () => {
-    expect(await names('hotel in Vaduz')).toEqual(['atSonnenhof']);
+  it('"hotel in Vaduz" finds the Vaduz hotel first, then its surroundings\', not a far town\'s', async () => {
+    // The Schaan hotel stands nearer Vaduz's centre; Vaduz's own comes first all the same.
+    expect(await names('hotel in Vaduz')).toEqual(['atSonnenhof', 'atSchaanHotel']);
     expect(await names('Hotels Feldkirch')).toEqual(['atFeldkirchHotel']);
   });
 

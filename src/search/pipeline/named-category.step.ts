@@ -14,20 +14,23 @@ const AREA_KINDS = new Set(['locality', 'postcode', 'region', 'country']);
 // The query names a category (category-query.ts; the condition, namesCategory, also asks that the
 // whole query is no place's name nor one of its other names): the imagery at its pois, within the region searched, around the
 // place or point the rest of the query gives (the place's surroundings, see place-surroundings.ts; a
-// point's radius is a coordinates query's), or anywhere when the category is the whole query. Nothing
+// point's radius is a coordinates query's; a town's own pois first), or anywhere when the category is the whole query. Nothing
 // (the later steps run as before) when the rest names no place, or the category has no poi with
 // imagery there.
 export async function namedCategory(s: TextSearchState, deps: SearchSteps): Promise<StepAnswer | void> {
   const read = categoryRead(s)!;
   let around: Circle | null = null;
+  let town: string | null = null;
   if (read.point) around = { ...read.point, radiusM: RADIUS_DEFAULT_M };
   else if (read.rest) {
     const place = await placeOfRest(read.rest, read.connected, s, deps);
     if (!place) return;
     around = surroundingsOf(place);
+    if (place.kind === 'locality') town = place.name;
   }
   const country = s.region?.slice(0, 2) ?? null;
-  const { page, pois } = await deps.placeMatcher.atCategory(read.tags, { around, country }, s.window, s.plan);
+  const area = { around, country, town };
+  const { page, pois } = await deps.placeMatcher.atCategory(read.tags, area, s.window, s.plan);
   return { page, match: 'nearby', places: pois, corrections: [], categories: read.tags };
 }
 

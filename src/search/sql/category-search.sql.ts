@@ -8,9 +8,10 @@ import { inRegionSql } from './region.sql';
 import { geography } from './spatial.sql';
 
 // The imagery at the points of interest of a category (a query such as "restaurant" or "hotel in
-// Vaduz", see category-query.ts). Bounded work: at most CATEGORY_POIS pois are read (nearest the
-// point first, or the most important), and of each at most CATEGORY_RECORDS_PER_POI records within
-// CATEGORY_REACH_M of it, so one statement reads at most 100 pois and 2,000 records.
+// Vaduz", see category-query.ts). Bounded work: at most CATEGORY_POIS pois are kept (nearest the
+// point first, or the most important; around a town twice as many are read, its own and the others),
+// and of each at most CATEGORY_RECORDS_PER_POI records within CATEGORY_REACH_M of it, so one statement
+// reads at most 200 pois and 2,000 records.
 export const CATEGORY_POIS = 100;
 export const CATEGORY_RECORDS_PER_POI = 20;
 /** How near a record must be to a poi to show it: the poi's front door, not its street. */
@@ -19,13 +20,17 @@ export const CATEGORY_REACH_M = 50;
 /** Where the pois are looked for: around a point (within its radius), and in a country. */
 export interface CategoryArea {
   around: Circle | null;
+  /** The town named ("bar in Triesenberg"): its own pois (their municipality or locality) come first. */
+  town?: string | null;
   /** ISO 3166-1 alpha-2: pois of another country are left out (pois without one are kept). */
   country: string | null;
 }
 
 // The pois looked at: around a point, the GiST index walks them nearest first (planar order; the
-// rank is the sphere's); anywhere, the most important of each category from the btree index (a
-// scan per tag: one scan for several tags would read every poi of them to sort them).
+// rank is the sphere's), the named town's own first (a town is a circle here, not its boundary, so a
+// neighbour's bar may stand nearer its centre: two walks, each nearest first); anywhere, the most
+// important of each category from the btree index (a scan per tag: one scan for several tags would
+// read every poi of them to sort them).
 function poisSql(tags: string[], area: CategoryArea): Prisma.Sql {
   const columns = Prisma.sql`p.id, p.kind, p.name, p.label, p.alt_names, p.importance, p.location,
                ST_X(p.location) AS lon, ST_Y(p.location) AS lat`;
@@ -35,7 +40,7 @@ function poisSql(tags: string[], area: CategoryArea): Prisma.Sql {
   if (!area.around) {
     return Prisma.sql`
         SELECT p.* FROM unnest(${tags}::text[]) AS t(tag) CROSS JOIN LATERAL (
-          SELECT ${columns}, -p.importance::float8 AS ord
+          SELECT ${columns}, 0 AS tier, -p.importance::float8 AS ord
           FROM places p
           WHERE ${Prisma.join(where, ' AND ')} AND p.category = t.tag
           ORDER BY p.importance DESC, p.id
@@ -50,11 +55,17 @@ function poisSql(tags: string[], area: CategoryArea): Prisma.Sql {
     Prisma.sql`p.location && ST_MakeEnvelope(${w}::float8, ${south}::float8, ${e}::float8, ${north}::float8, 4326)`;
   where.push(west <= east ? box(west, east) : Prisma.sql`(${box(west, 180)} OR ${box(-180, east)})`);
   where.push(Prisma.sql`ST_DWithin(p.location::geography, ${geography(around)}, ${around.radiusM}::float8)`);
-  return Prisma.sql`
-        SELECT ${columns}, (p.location::geography <-> ${geography(around)})::float8 AS ord
+  const nearestFirst = (tier: number, also: Prisma.Sql[]) => Prisma.sql`
+        SELECT ${columns}, ${tier}::int AS tier, (p.location::geography <-> ${geography(around)})::float8 AS ord
         FROM places p
-        WHERE ${Prisma.join(where, ' AND ')} AND p.category = ANY(${tags}::text[])
+        WHERE ${Prisma.join([...where, ...also], ' AND ')} AND p.category = ANY(${tags}::text[])
         ORDER BY p.location <-> ST_SetSRID(ST_MakePoint(${around.lon}::float8, ${around.lat}::float8), 4326)
+        LIMIT ${CATEGORY_POIS}`;
+  if (!area.town) return nearestFirst(0, []);
+  const inTown = Prisma.sql`(p.municipality = ${area.town} OR p.locality = ${area.town})`;
+  return Prisma.sql`
+        SELECT u.* FROM ((${nearestFirst(0, [inTown])}) UNION ALL (${nearestFirst(1, [Prisma.sql`${inTown} IS NOT TRUE`])})) u
+        ORDER BY u.tier, u.ord, u.id
         LIMIT ${CATEGORY_POIS}`;
 }
 
@@ -74,7 +85,7 @@ export function categoryImagerySql(
   ];
   return Prisma.sql`
     WITH poi AS MATERIALIZED (
-      SELECT q.*, row_number() OVER (ORDER BY q.ord, q.id) AS poi_rank
+      SELECT q.*, row_number() OVER (ORDER BY q.tier, q.ord, q.id) AS poi_rank
       FROM (${poisSql(tags, area)}
       ) q
     ), ${distributed ? joinedHitsSql(imagery) : lateralHitsSql(imagery)}
