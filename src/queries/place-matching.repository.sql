@@ -474,6 +474,7 @@ WITH
       q.*,
       row_number() OVER (
         ORDER BY
+          q.tier,
           q.ord,
           q.id
       ) AS poi_rank
@@ -494,6 +495,7 @@ WITH
               p.location,
               ST_X (p.location) AS lon,
               ST_Y (p.location) AS lat,
+              0 AS tier,
               - p.importance::float8 AS ord
             FROM
               places p
@@ -617,31 +619,33 @@ FROM
 ;
 
 -- PlaceMatchingRepository.categoryImagery: a category around a place
---   $1 = 9.5215
---   $2 = 47.141
---   $3 = 9.389271924991755
---   $4 = 47.05105896902016
---   $5 = 9.653728075008244
---   $6 = 47.230941030979835
---   $7 = 9.5215
---   $8 = 47.141
---   $9 = 10000
---   $10 = ["tourism=hotel","tourism=motel"]
---   $11 = 9.5215
---   $12 = 47.141
---   $13 = 100
---   $14 = 50
+--   $1 = 0
+--   $2 = 9.5215
+--   $3 = 47.141
+--   $4 = 9.389271924991755
+--   $5 = 47.05105896902016
+--   $6 = 9.653728075008244
+--   $7 = 47.230941030979835
+--   $8 = 9.5215
+--   $9 = 47.141
+--   $10 = 10000
+--   $11 = ["tourism=hotel","tourism=motel"]
+--   $12 = 9.5215
+--   $13 = 47.141
+--   $14 = 100
 --   $15 = 50
---   $16 = ["tourism=hotel","tourism=motel"]
---   $17 = 20
---   $18 = 10
---   $19 = 0
+--   $16 = 50
+--   $17 = ["tourism=hotel","tourism=motel"]
+--   $18 = 20
+--   $19 = 10
+--   $20 = 0
 WITH
   poi AS MATERIALIZED (
     SELECT
       q.*,
       row_number() OVER (
         ORDER BY
+          q.tier,
           q.ord,
           q.id
       ) AS poi_rank
@@ -657,30 +661,31 @@ WITH
           p.location,
           ST_X (p.location) AS lon,
           ST_Y (p.location) AS lat,
+          $1::int AS tier,
           (
-            p.location::geography <-> ST_SetSRID (ST_MakePoint ($1::float8, $2::float8), 4326)::geography
+            p.location::geography <-> ST_SetSRID (ST_MakePoint ($2::float8, $3::float8), 4326)::geography
           )::float8 AS ord
         FROM
           places p
         WHERE
           p.category IS NOT NULL
           AND p.location && ST_MakeEnvelope (
-            $3::float8,
             $4::float8,
             $5::float8,
             $6::float8,
+            $7::float8,
             4326
           )
           AND ST_DWithin (
             p.location::geography,
-            ST_SetSRID (ST_MakePoint ($7::float8, $8::float8), 4326)::geography,
-            $9::float8
+            ST_SetSRID (ST_MakePoint ($8::float8, $9::float8), 4326)::geography,
+            $10::float8
           )
-          AND p.category = ANY ($10::text[])
+          AND p.category = ANY ($11::text[])
         ORDER BY
-          p.location <-> ST_SetSRID (ST_MakePoint ($11::float8, $12::float8), 4326)
+          p.location <-> ST_SetSRID (ST_MakePoint ($12::float8, $13::float8), 4326)
         LIMIT
-          $13
+          $14
       ) q
   ),
   hit AS MATERIALIZED (
@@ -701,7 +706,7 @@ WITH
           ST_DWithin (
             i.location::geography,
             poi.location::geography,
-            $14::float8
+            $15::float8
           )
           AND NOT EXISTS (
             SELECT
@@ -711,7 +716,7 @@ WITH
             WHERE
               o.location && ST_Expand (
                 i.location,
-                $15::float8 / (
+                $16::float8 / (
                   111320 * cos(radians(least(abs(ST_Y (i.location)), 85)))
                 )
               )
@@ -719,7 +724,7 @@ WITH
                 o.kind IN ('address', 'locality')
                 OR (
                   o.category IS NOT NULL
-                  AND NOT o.category = ANY ($16::text[])
+                  AND NOT o.category = ANY ($17::text[])
                 )
               )
               AND (o.location::geography <-> i.location::geography) < (poi.location::geography <-> i.location::geography)
@@ -727,7 +732,7 @@ WITH
         ORDER BY
           2
         LIMIT
-          $17
+          $18
       ) x
     ORDER BY
       x.id,
@@ -776,9 +781,9 @@ FROM
       h.d,
       i.id
     LIMIT
-      $18
-    OFFSET
       $19
+    OFFSET
+      $20
   ) r ON true
 ;
 
@@ -799,6 +804,7 @@ WITH
       q.*,
       row_number() OVER (
         ORDER BY
+          q.tier,
           q.ord,
           q.id
       ) AS poi_rank
@@ -819,6 +825,7 @@ WITH
               p.location,
               ST_X (p.location) AS lon,
               ST_Y (p.location) AS lat,
+              0 AS tier,
               - p.importance::float8 AS ord
             FROM
               places p

@@ -3174,131 +3174,131 @@ WITH
           WHEN i.address_tsv @@ to_tsquery('simple', $5) THEN 0.5
           ELSE 0
         END + coalesce(
-          CASE
-            WHEN i.place_id = $6::uuid THEN greatest(
-              ($7::float8[]) [array_position($8::uuid[], i.place_id)],
-              CASE
-                WHEN (
-                  i.address_origin <> 'own'
-                  OR i.address_tsv @@ (
-                    ARRAY[
-                      to_tsquery('simple', $9),
-                      to_tsquery('simple', $10)
-                    ]
-                  ) [array_position($11::uuid[], i.locality_id)]
-                ) THEN ($12::float8[]) [array_position($13::uuid[], i.locality_id)]
-              END
-            ) + CASE
-              WHEN (
-                i.interactive
-                OR ST_DWithin (
-                  i.location::geography,
-                  ST_SetSRID (ST_MakePoint ($14::float8, $15::float8), 4326)::geography,
-                  $16::float8
-                )
-                OR coalesce(
-                  abs(
-                    (
-                      i.heading - degrees(
-                        ST_Azimuth (
-                          i.location::geography,
-                          ST_SetSRID (ST_MakePoint ($17::float8, $18::float8), 4326)::geography
-                        )
-                      )
-                    ) - 360 * round(
-                      (
-                        i.heading - degrees(
-                          ST_Azimuth (
-                            i.location::geography,
-                            ST_SetSRID (ST_MakePoint ($19::float8, $20::float8), 4326)::geography
-                          )
-                        )
-                      ) / 360
-                    )
-                  ) <= $21::float8,
-                  degrees(
-                    ST_Azimuth (
-                      i.location::geography,
-                      ST_SetSRID (ST_MakePoint ($22::float8, $23::float8), 4326)::geography
-                    )
-                  ) IS NULL
-                )
-              ) THEN 2
-              ELSE 0
-            END + 1 / (
-              1 + ST_Distance (
-                i.location::geography,
-                ST_SetSRID (ST_MakePoint ($24::float8, $25::float8), 4326)::geography,
-                false
-              ) / 10
-            ) + (i.captured_at - DATE '1970-01-01') / 1000000.0
-            ELSE greatest(
-              greatest(
-                ($26::float8[]) [array_position($27::uuid[], i.place_id)],
+          greatest(
+            CASE
+              WHEN i.place_id = $6::uuid THEN greatest(
+                ($7::float8[]) [array_position($8::uuid[], i.place_id)],
                 CASE
                   WHEN (
                     i.address_origin <> 'own'
                     OR i.address_tsv @@ (
                       ARRAY[
-                        to_tsquery('simple', $28),
-                        to_tsquery('simple', $29)
+                        to_tsquery('simple', $9),
+                        to_tsquery('simple', $10)
                       ]
-                    ) [array_position($30::uuid[], i.locality_id)]
-                  ) THEN ($31::float8[]) [array_position($32::uuid[], i.locality_id)]
+                    ) [array_position($11::uuid[], i.locality_id)]
+                  ) THEN ($12::float8[]) [array_position($13::uuid[], i.locality_id)]
                 END
-              ),
-              CASE
+              ) + CASE
                 WHEN (
-                  ST_DWithin (
+                  i.interactive
+                  OR ST_DWithin (
                     i.location::geography,
-                    ST_SetSRID (ST_MakePoint ($33::float8, $34::float8), 4326)::geography,
-                    $35::float8
+                    ST_SetSRID (ST_MakePoint ($14::float8, $15::float8), 4326)::geography,
+                    $16::float8
                   )
-                  AND (
-                    i.interactive
-                    OR ST_DWithin (
-                      i.location::geography,
-                      ST_SetSRID (ST_MakePoint ($36::float8, $37::float8), 4326)::geography,
-                      $38::float8
-                    )
-                    OR coalesce(
-                      abs(
+                  OR coalesce(
+                    abs(
+                      (
+                        i.heading - degrees(
+                          ST_Azimuth (
+                            i.location::geography,
+                            ST_SetSRID (ST_MakePoint ($17::float8, $18::float8), 4326)::geography
+                          )
+                        )
+                      ) - 360 * round(
                         (
                           i.heading - degrees(
                             ST_Azimuth (
                               i.location::geography,
-                              ST_SetSRID (ST_MakePoint ($39::float8, $40::float8), 4326)::geography
+                              ST_SetSRID (ST_MakePoint ($19::float8, $20::float8), 4326)::geography
                             )
                           )
-                        ) - 360 * round(
-                          (
-                            i.heading - degrees(
-                              ST_Azimuth (
-                                i.location::geography,
-                                ST_SetSRID (ST_MakePoint ($41::float8, $42::float8), 4326)::geography
-                              )
-                            )
-                          ) / 360
-                        )
-                      ) <= $43::float8,
-                      degrees(
-                        ST_Azimuth (
-                          i.location::geography,
-                          ST_SetSRID (ST_MakePoint ($44::float8, $45::float8), 4326)::geography
-                        )
-                      ) IS NULL
-                    )
+                        ) / 360
+                      )
+                    ) <= $21::float8,
+                    degrees(
+                      ST_Azimuth (
+                        i.location::geography,
+                        ST_SetSRID (ST_MakePoint ($22::float8, $23::float8), 4326)::geography
+                      )
+                    ) IS NULL
                   )
-                ) THEN $46::float8 - 3 + 1 / (
-                  1 + ST_Distance (
-                    i.location::geography,
-                    ST_SetSRID (ST_MakePoint ($47::float8, $48::float8), 4326)::geography,
-                    false
-                  ) / 10
-                )
+                ) THEN 2
+                ELSE 0
+              END + 1 / (
+                1 + ST_Distance (
+                  i.location::geography,
+                  ST_SetSRID (ST_MakePoint ($24::float8, $25::float8), 4326)::geography,
+                  false
+                ) / 10
+              ) + (i.captured_at - DATE '1970-01-01') / 1000000.0
+            END,
+            greatest(
+              ($26::float8[]) [array_position($27::uuid[], i.place_id)],
+              CASE
+                WHEN (
+                  i.address_origin <> 'own'
+                  OR i.address_tsv @@ (
+                    ARRAY[
+                      to_tsquery('simple', $28),
+                      to_tsquery('simple', $29)
+                    ]
+                  ) [array_position($30::uuid[], i.locality_id)]
+                ) THEN ($31::float8[]) [array_position($32::uuid[], i.locality_id)]
               END
-            )
-          END,
+            ),
+            CASE
+              WHEN (
+                ST_DWithin (
+                  i.location::geography,
+                  ST_SetSRID (ST_MakePoint ($33::float8, $34::float8), 4326)::geography,
+                  $35::float8
+                )
+                AND (
+                  i.interactive
+                  OR ST_DWithin (
+                    i.location::geography,
+                    ST_SetSRID (ST_MakePoint ($36::float8, $37::float8), 4326)::geography,
+                    $38::float8
+                  )
+                  OR coalesce(
+                    abs(
+                      (
+                        i.heading - degrees(
+                          ST_Azimuth (
+                            i.location::geography,
+                            ST_SetSRID (ST_MakePoint ($39::float8, $40::float8), 4326)::geography
+                          )
+                        )
+                      ) - 360 * round(
+                        (
+                          i.heading - degrees(
+                            ST_Azimuth (
+                              i.location::geography,
+                              ST_SetSRID (ST_MakePoint ($41::float8, $42::float8), 4326)::geography
+                            )
+                          )
+                        ) / 360
+                      )
+                    ) <= $43::float8,
+                    degrees(
+                      ST_Azimuth (
+                        i.location::geography,
+                        ST_SetSRID (ST_MakePoint ($44::float8, $45::float8), 4326)::geography
+                      )
+                    ) IS NULL
+                  )
+                )
+              ) THEN $46::float8 - 3 + 1 / (
+                1 + ST_Distance (
+                  i.location::geography,
+                  ST_SetSRID (ST_MakePoint ($47::float8, $48::float8), 4326)::geography,
+                  false
+                ) / 10
+              )
+            END
+          ),
           0
         )
       )::float8 AS score

@@ -274,3 +274,30 @@ export const AMPERSAND_TOWN_RECORD = {
   where: destination(AMPERSAND_TOWN, 90, 40),
   address: '107 Wilson Road, At&t, OK 74801',
 };
+
+// A museum mapped as a building with an address: the OpenStreetMap import makes a poi and an address
+// at one point, both with the museum's other name. The record at its door recovered the address (a
+// lesser place of that name); a record across the street faces the museum.
+export const MUSEUM: KeyedTestPlace = {
+  key: 'landesmuseum',
+  kind: 'poi',
+  name: 'Landesmuseum',
+  label: 'Landesmuseum, Städtle 43, 9490 Vaduz',
+  altNames: 'National Museum',
+  lon: 9.5155,
+  lat: 47.1335,
+  importance: 0.05,
+  countryCode: 'LI',
+};
+export const MUSEUM_BUILDING: KeyedTestPlace = {
+  ...MUSEUM,
+  key: 'staedtle-43',
+  kind: 'address',
+  name: 'Städtle 43',
+  label: 'Städtle 43, 9490 Vaduz',
+  importance: 0.02,
+};
+export const MUSEUM_VIEWS = {
+  museumDoor: { where: destination(MUSEUM, 90, 1), heading: 200, address: MUSEUM_BUILDING.label },
+  museumAcross: { where: destination(MUSEUM, 90, 40), heading: 270, address: 'Städtle 44, 9490 Vaduz' },
+};

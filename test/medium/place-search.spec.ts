@@ -8,6 +8,9 @@ import {
   AMPERSAND_TOWN,
   AMPERSAND_TOWN_RECORD,
   LOCALITIES,
+  MUSEUM,
+  MUSEUM_BUILDING,
+  MUSEUM_VIEWS,
   NAMESAKE_LOCALITY,
   NAMESAKE_SHOP,
   NAMESAKE_SHOP_RECORD,
@@ -40,6 +43,8 @@ describe('search that knows places', () => {
       NAMESAKE_LOCALITY,
       NAMESAKE_SHOP,
       AMPERSAND_TOWN,
+      MUSEUM,
+      MUSEUM_BUILDING,
     ]);
     const features = LOCALITIES.map((p) => feature(p.label, {}, [p.lon, p.lat]));
     LOCALITIES.forEach((p, i) => recordOf.set(p.key, features[i].id));
@@ -52,7 +57,7 @@ describe('search that knows places', () => {
       recordOf.set(name, f.id);
       features.push(f);
     }
-    for (const [name, v] of Object.entries(POI_VIEWS)) {
+    for (const [name, v] of Object.entries({ ...POI_VIEWS, ...MUSEUM_VIEWS })) {
       const f = feature(v.address, { heading: v.heading }, [v.where.lon, v.where.lat]);
       recordOf.set(name, f.id);
       features.push(f);
@@ -85,6 +90,7 @@ describe('search that knows places', () => {
     for (const p of LOCALITIES) await linkRecord(recordOf.get(p.key)!, { locality: p.key });
     for (const name of Object.keys(TOWN_RECORDS)) await linkRecord(recordOf.get(name)!, { locality: TOWN.key });
     await linkRecord(ampersand.id, { locality: AMPERSAND_TOWN.key });
+    await linkRecord(recordOf.get('museumDoor')!, { locality: 'vaduz', place: MUSEUM_BUILDING.key, origin: 'address' });
     for (const [name, v] of Object.entries(VIEWS)) {
       await linkRecord(
         recordOf.get(name)!,
@@ -195,6 +201,10 @@ describe('search that knows places', () => {
     expect(got.data.map((d) => keyOf(d.id))).toEqual(['poiBeside', 'poiFacing']);
     expect(got.data[1].place).toMatchObject({ id: testPlaceId(POI.key), kind: 'poi' });
     expect(got.data[1].place!.bearing_offset_deg).toBeLessThan(1);
+  });
+
+  it("shows a POI by the record at its door though that record recovered its building's address, a lesser place of the name", async () => {
+    expect(await keys({ query: 'National Museum' })).toEqual(['museumDoor', 'museumAcross']);
   });
 
   it('shows a shop by its records though a locality of its name without imagery ranks first', async () => {

@@ -94,8 +94,10 @@ const nameQueriesSql = (pins: PlacePins) =>
 // The score a record gets from its best named place, NULL when it is none's imagery. Arrays are
 // 1-based; array_position of a NULL link is NULL, and greatest() skips NULLs. The named address's
 // own records that show it score more, the nearer its point the more, and newer ones a little more
-// (under 0.1); other records within VIEW_RADIUS_M that face it rank just below its own. A named
-// town's records score more the nearer its centre (PIN_WEIGHTS).
+// (under 0.1); other records within VIEW_RADIUS_M that face it rank just below its own. A record
+// takes its best score: one at a named poi's point that recovered the address of a lesser place the
+// query also names (the poi's building, whose other name is the poi's) is the poi's view first. A
+// named town's records score more the nearer its centre (PIN_WEIGHTS).
 function pinScoreSql(pins: PlacePins): Prisma.Sql {
   const ids = Prisma.sql`${pins.ids}::uuid[]`;
   const scores = Prisma.sql`${pins.scores}::float8[]`;
@@ -118,14 +120,14 @@ function pinScoreSql(pins: PlacePins): Prisma.Sql {
   const nearness = (v: View) =>
     Prisma.sql`${w(PIN_WEIGHTS.nearness)} / (1 + ${sphereDistanceSql(v)} / ${w(PIN_WEIGHTS.nearnessHalfM)})`;
   const own = pins.views.map(
-    (v) => Prisma.sql`WHEN i.place_id = ${v.id}::uuid THEN ${linked}
-        + CASE WHEN ${showsSql(v)} THEN ${w(PIN_WEIGHTS.showsAddress)} ELSE 0 END + ${nearness(v)} + ${recency}`,
+    (v) => Prisma.sql`CASE WHEN i.place_id = ${v.id}::uuid THEN ${linked}
+        + CASE WHEN ${showsSql(v)} THEN ${w(PIN_WEIGHTS.showsAddress)} ELSE 0 END + ${nearness(v)} + ${recency} END`,
   );
   const viewed = pins.views.map(
     (v) =>
       Prisma.sql`CASE WHEN ${viewedSql(v)} THEN ${v.score}::float8 - ${w(PIN_WEIGHTS.viewedBelowOwn)} + ${nearness(v)} END`,
   );
-  return Prisma.sql`CASE ${Prisma.join(own, ' ')} ELSE greatest(${base}, ${Prisma.join(viewed)}) END`;
+  return Prisma.sql`greatest(${Prisma.join(own)}, ${base}, ${Prisma.join(viewed)})`;
 }
 
 /**
