@@ -1,5 +1,5 @@
 import exifr from 'exifr';
-import sharp from 'sharp';
+import { sharp } from '../image-library';
 import { MAX_PHOTO_PIXELS } from '../photo-limits';
 import { PHOTO_REJECTIONS, refuse } from '../photo-rejection';
 import { coordinateValue, dateTimeValue, fractionMs, numberValue, offsetValue, textValue } from './exif-values';

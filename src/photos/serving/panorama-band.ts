@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { sharp } from '../image-library';
 import { MAX_PHOTO_PIXELS } from '../photo-limits';
 import { anglesOf, focalPx, PhotoProjection, RawImage, Size, ViewAngles, viewRay } from './view-projection';
 

@@ -1,7 +1,7 @@
 import exifr from 'exifr';
 import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import sharp from 'sharp';
+import { sharp } from '../image-library';
 import type { PanoramaGeometry } from '../../imagery/photo-details/photo-details';
 import type { ViewablePhoto } from '../photos.repository';
 import { MAX_PHOTO_PIXELS } from '../photo-limits';

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { buffer } from 'node:stream/consumers';
 import { LRUCache } from 'lru-cache';
-import sharp from 'sharp';
+import { sharp } from '../image-library';
 import {
   AppException,
   RequestException,

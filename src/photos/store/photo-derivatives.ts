@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { sharp } from '../image-library';
 import { MAX_PHOTO_PIXELS } from '../photo-limits';
 import { PHOTO_REJECTIONS, PhotoRejection } from '../photo-rejection';
 import type { ImageVariant } from './image-store';
@@ -13,9 +13,6 @@ export const DERIVATIVE_SIZES = { hd: 2048, sd: 1024, thumb: 256 } as const sati
 >;
 export type DerivativeVariant = keyof typeof DERIVATIVE_SIZES;
 export const DERIVATIVE_QUALITY = 82;
-
-// Bounded memory: no operation cache between photos (each is decoded once).
-sharp.cache(false);
 
 export async function makeDerivatives(original: Buffer): Promise<Record<DerivativeVariant, Buffer>> {
   const fit = (size: number) => ({ width: size, height: size, fit: 'inside' as const, withoutEnlargement: true });
