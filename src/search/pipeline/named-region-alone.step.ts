@@ -2,18 +2,21 @@ import { surroundingsPlan } from '../place-matching/place-surroundings';
 import { boundRegion } from '../query/named-region';
 import { regionNamedAlone } from '../query/region-named-alone';
 import { isPlaceName } from './place-name';
+import { REGION_IMPORTANCE } from '../../places/gazetteer/place-importance';
 import type { SearchSteps } from './text-search.steps';
 import { StepAnswer, TextSearchState } from './text-search-state';
 
 /**
  * The whole query is a country's or region's name or code ("Greenland", "DEU", "Texas"), within the
- * region the request asks for. A region's name that is also a town's ("Washington" is a city as much
- * as a state) is not a region named alone.
+ * region the request asks for. A region's name that is also the name of a town as important as a
+ * region (a city of about a million, place-importance.ts) is that town, not a region named alone;
+ * a smaller town's is the region ("Virginia" is the state, not Virginia, Minnesota).
  */
 export async function queryIsRegion(s: TextSearchState, deps: SearchSteps): Promise<boolean> {
   const named = regionNamedAlone(s.typed.text);
   if (named === undefined) return false;
-  if (named.kind === 'region' && (await isPlaceName(s.typed.text, s, deps, 'locality'))) return false;
+  const asTown = { minImportance: REGION_IMPORTANCE };
+  if (named.kind === 'region' && (await isPlaceName(s.typed.text, s, deps, 'locality', asTown))) return false;
   return boundRegion(s.plan.filters.region, named) !== null;
 }
 

@@ -25,13 +25,14 @@ export async function placesNamed(
 
 // Whether the words are exactly the name of a place (of that kind, when given) in the region searched;
 // with `otherNames`, or one of its other names that is no region's or country's ("Vaduz Castle", the
-// English name of Schloss Vaduz: a place's name, not the category castle in Vaduz).
+// English name of Schloss Vaduz: a place's name, not the category castle in Vaduz); with
+// `minImportance`, of a place at least that important.
 export async function isPlaceName(
   words: string,
   s: TextSearchState,
   deps: SearchSteps,
   kind?: string,
-  { otherNames = false } = {},
+  { otherNames = false, minImportance = 0 } = {},
 ): Promise<boolean> {
   const query = buildTextQuery(words);
   if (!query) return false;
@@ -40,6 +41,9 @@ export async function isPlaceName(
   const names = (p: RankedPlace) =>
     otherNames ? [p.name, ...p.altNames.split(ALT_NAME_SEPARATOR).filter((n) => !isRegionName(n))] : [p.name];
   return places.some(
-    (p) => (kind === undefined || p.kind === kind) && names(p).some((n) => tokenize(n).join(' ') === key),
+    (p) =>
+      (kind === undefined || p.kind === kind) &&
+      p.importance >= minImportance &&
+      names(p).some((n) => tokenize(n).join(' ') === key),
   );
 }
