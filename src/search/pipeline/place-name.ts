@@ -37,13 +37,17 @@ export async function isPlaceName(
   const query = buildTextQuery(words);
   if (!query) return false;
   const places = await placesNamed(query, s.region, s, deps);
-  const key = query.words.join(' ');
-  const names = (p: RankedPlace) =>
-    otherNames ? [p.name, ...p.altNames.split(ALT_NAME_SEPARATOR).filter((n) => !isRegionName(n))] : [p.name];
   return places.some(
     (p) =>
-      (kind === undefined || p.kind === kind) &&
-      p.importance >= minImportance &&
-      names(p).some((n) => tokenize(n).join(' ') === key),
+      (kind === undefined || p.kind === kind) && p.importance >= minImportance && isNameOf(p, query.words, otherNames),
   );
+}
+
+/** Whether the words are the place's name, or (`otherNames`) one of its other names that is no region's or country's. */
+export function isNameOf(place: RankedPlace, words: readonly string[], otherNames: boolean): boolean {
+  const key = words.join(' ');
+  const names = otherNames
+    ? [place.name, ...place.altNames.split(ALT_NAME_SEPARATOR).filter((n) => !isRegionName(n))]
+    : [place.name];
+  return names.some((n) => tokenize(n).join(' ') === key);
 }

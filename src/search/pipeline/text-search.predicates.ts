@@ -1,8 +1,7 @@
 import { namedRegionAtEnd } from '../query/named-region';
 import { buildTextQuery } from '../query/text-query';
-import { tokenize } from '../query/tokenize';
 import { MISSPELT, unknownWords } from '../vocabulary/typo-correction';
-import { isPlaceName, placesNamed } from './place-name';
+import { isNameOf, isPlaceName, placesNamed } from './place-name';
 import { placeCoversQuery, placeResemblesQuery } from './query-believability';
 import type { SearchSteps } from './text-search.steps';
 import { categoryRead, meantPlaces, TextSearchState } from './text-search-state';
@@ -29,15 +28,14 @@ export async function namesRegionAtEnd(s: TextSearchState, deps: SearchSteps): P
 
 /**
  * A region was named, the words before it name no place in it, and the whole query as typed is a
- * place's name in the region the request asks for ("Made in Italy", a shop; "Elma Handels Est", a
- * firm). Asked only when those words name no place, so a search that binds ("Springfield,
+ * place's name or other name in the region the request asks for ("Made in Italy", a shop; "Elma
+ * Handels Est", a firm; "Alma Ata", Almaty's old name, not Alma in Antarctica, ATA). Asked only when those words name no place, so a search that binds ("Springfield,
  * Illinois") pays nothing for it.
  */
 export async function wholeQueryNamesPlace(s: TextSearchState, deps: SearchSteps): Promise<boolean> {
   if (s.namedRegion === null || s.places.length > 0) return false;
   const places = await placesNamed(s.typed, s.requestPlan.filters.region ?? null, s, deps);
-  const key = s.typed.words.join(' ');
-  return places.some((p) => tokenize(p.name).join(' ') === key);
+  return places.some((p) => isNameOf(p, s.typed.words, true));
 }
 
 /** The words as typed can match: the query names a place, or the vocabulary holds every word. */

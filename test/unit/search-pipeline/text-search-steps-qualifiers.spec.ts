@@ -105,6 +105,15 @@ describe('the text search steps that read qualifiers', () => {
       expect(r.step).toBe('full-text');
     });
 
+    it('unbinds a query that is, whole, one of a place\'s other names ("Alma Ata", Almaty, not Alma in Antarctica)', async () => {
+      const almaty = place('Almaty', { altNames: 'Alma Ata | Alma-Ata | Kazakhstan' });
+      const r = await run('Alma Ata', { named: [[], [almaty]], fullText: [1] });
+      expect(r.calls.slice(0, 2)).toEqual(['named:alma', 'named:alma ata']);
+      expect(r.state.namedRegion).toBeNull();
+      expect(r.state.ran).toContain('whole-query-places');
+      expect(r.step).toBe('full-text');
+    });
+
     it('keeps a query bound when, whole, it names no place (whole-query-places does not run)', async () => {
       const r = await run('Herrengasse, Italy', { named: [[], []], fullText: [1] });
       expect(r.state.namedRegion?.code).toBe('IT');
