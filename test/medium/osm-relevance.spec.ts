@@ -33,8 +33,9 @@ const FLOORS: Record<string, { top1: number; top5: number }> = {
   // 0.91 before deprecated tags had their replacement's words and "Balzers (FL)" its aside.
   'category in town': { top1: 0.94, top5: 0.94 },
   // "<iD preset name> in <town>", every record answered at an object of the tag (or on a street only):
-  // 0.14 top-1 while a cafe's or the next house's records within reach of a restaurant counted.
-  'category by tag, town': { top1: 0.95, top5: 0.98 },
+  // 0.14 top-1 while a cafe's or the next house's records within reach of a restaurant counted; 0.967
+  // before a town's own pois came before its neighbours' nearer its centre.
+  'category by tag, town': { top1: 0.97, top5: 0.98 },
   // Fallback by parts (the street without a number it lacks; the town without a street it lacks):
   // these queries found nothing before the fallback steps. Number -> street: 0.8 top-1 before a
   // fallback's street was shown by the records nearest its point and a street only its addresses name
@@ -50,9 +51,10 @@ const FLOORS: Record<string, { top1: number; top5: number }> = {
   'structured fallback': { top1: 0.97, top5: 0.97 },
   'name + coordinates': { top1: 0.97, top5: 0.98 },
   // Names in other languages (name:xx): a recovered address asked for in one, and a place, poi or
-  // natural feature found by one (osm-language-queries.ts).
+  // natural feature found by one (osm-language-queries.ts); 0.951 top-1 for the second before the
+  // record at a POI's door that recovered its building's address was the POI's view.
   'language: recovered address in lang': { top1: 0.97, top5: 0.97 },
-  'language: a name in another language': { top1: 0.92, top5: 0.95 },
+  'language: a name in another language': { top1: 0.97, top5: 0.97 },
   // Random letters and real towns in another country (`Vaduz, Poland`).
   garbage: { top1: 1, top5: 1 },
 };
