@@ -1,17 +1,12 @@
-import { Test, TestingModule } from '@nestjs/testing';
-import { DatabaseModule } from '../../src/database/database.module';
-import { ImageryModule } from '../../src/imagery/imagery.module';
-import { ImageryPlaceLinker } from '../../src/imagery/address-recovery/imagery-place-linker.service';
-import { GAZETTEER_SOURCE } from '../../src/places/gazetteer/gazetteer-place';
+import { TestingModule } from '@nestjs/testing';
 import { buildWorldGazetteer } from '../../src/places/gazetteer/world-gazetteer';
-import { PlaceRepository } from '../../src/places/place.repository';
-import { PlacesModule } from '../../src/places/places.module';
 import { tokenize } from '../../src/search/query/tokenize';
 import { SearchResponseDto } from '../../src/search/dto/search-response.dto';
 import { demoFeatures } from '../../src/seed/demo-dataset';
 import { resetPlaces } from '../helpers/places';
 import { startSearchService } from '../helpers/search-service';
-import { importFixture, resetImagery, testConfig } from '../helpers/test-app';
+import { loadGazetteerRecords } from '../helpers/gazetteer-records';
+import { resetImagery } from '../helpers/test-app';
 
 // Famous cities misspelt as people type them, on the real data: the world gazetteer's places and the
 // demo seed's records whose names hold the cities' words. A misspelling names its city through the
@@ -38,28 +33,13 @@ const holdsCityWord = (text: string) => tokenize(text).some((w) => CITY_WORDS.in
 async function loadRealData(): Promise<void> {
   await resetImagery();
   await resetPlaces();
-  const moduleRef = await Test.createTestingModule({
-    imports: [DatabaseModule.forRoot(testConfig()), ImageryModule, PlacesModule],
-  }).compile();
-  await moduleRef.init();
-  try {
-    const session = await moduleRef.get(PlaceRepository).openImportSession({ source: GAZETTEER_SOURCE, dryRun: false });
-    try {
-      await session.writeBatch(buildWorldGazetteer().filter((p) => p.kind !== 'locality' || holdsCityWord(p.label)));
-    } finally {
-      await session.close();
-    }
-    const features: object[] = [];
-    for await (const item of demoFeatures()) {
-      const feature = item.feature as { properties: { address: string } };
-      if (holdsCityWord(feature.properties.address)) features.push(feature);
-    }
-    const summary = await importFixture(features, 'demo-seed');
-    if (summary.rejected > 0) throw new Error(`${summary.rejected} demo records rejected`);
-    await moduleRef.get(ImageryPlaceLinker).relinkAfterPlaceImport();
-  } finally {
-    await moduleRef.close();
+  const features: object[] = [];
+  for await (const item of demoFeatures()) {
+    const feature = item.feature as { properties: { address: string } };
+    if (holdsCityWord(feature.properties.address)) features.push(feature);
   }
+  const places = buildWorldGazetteer().filter((p) => p.kind !== 'locality' || holdsCityWord(p.label));
+  await loadGazetteerRecords(places, features, 'demo-seed');
 }
 
 describe('misspelt famous cities on the real gazetteer and demo records', () => {

@@ -1,15 +1,10 @@
-import { Test, TestingModule } from '@nestjs/testing';
-import { DatabaseModule } from '../../src/database/database.module';
-import { ImageryModule } from '../../src/imagery/imagery.module';
-import { ImageryPlaceLinker } from '../../src/imagery/address-recovery/imagery-place-linker.service';
-import { GAZETTEER_SOURCE } from '../../src/places/gazetteer/gazetteer-place';
+import { TestingModule } from '@nestjs/testing';
 import { buildWorldGazetteer } from '../../src/places/gazetteer/world-gazetteer';
-import { PlaceRepository } from '../../src/places/place.repository';
-import { PlacesModule } from '../../src/places/places.module';
 import { SearchResponseDto } from '../../src/search/dto/search-response.dto';
 import { resetPlaces } from '../helpers/places';
 import { startSearchService } from '../helpers/search-service';
-import { feature, importFixture, resetImagery, testConfig } from '../helpers/test-app';
+import { loadGazetteerRecords } from '../helpers/gazetteer-records';
+import { feature, resetImagery } from '../helpers/test-app';
 
 // A region's name that is also a town's, on the real world gazetteer: the region, unless the town is
 // as important as a region (a city of about a million). Virginia and Wyoming are US states and towns
@@ -30,24 +25,9 @@ describe('a region named alone whose name a town shares', () => {
     const named = gazetteer.filter((p) => NAMES.includes(p.name) && p.kind !== 'postcode');
     const at = new Set(named.map((p) => `${p.lon},${p.lat}`));
     const places = gazetteer.filter((p) => named.includes(p) || (p.kind === 'locality' && at.has(`${p.lon},${p.lat}`)));
-    const loader = await Test.createTestingModule({
-      imports: [DatabaseModule.forRoot(testConfig()), ImageryModule, PlacesModule],
-    }).compile();
-    await loader.init();
-    try {
-      const session = await loader.get(PlaceRepository).openImportSession({ source: GAZETTEER_SOURCE, dryRun: false });
-      try {
-        await session.writeBatch(places);
-      } finally {
-        await session.close();
-      }
-      const features = named.map((p) => feature(`${p.name} ${p.kind} record, ${p.label}`, {}, [p.lon, p.lat]));
-      named.forEach((p, i) => recordOf.set(p.label, features[i].id));
-      expect((await importFixture(features)).rejected).toBe(0);
-      await loader.get(ImageryPlaceLinker).relinkAfterPlaceImport();
-    } finally {
-      await loader.close();
-    }
+    const features = named.map((p) => feature(`${p.name} ${p.kind} record, ${p.label}`, {}, [p.lon, p.lat]));
+    named.forEach((p, i) => recordOf.set(p.label, features[i].id));
+    await loadGazetteerRecords(places, features);
     ({ moduleRef, search } = await startSearchService());
   }, 120_000);
 
