@@ -1,4 +1,4 @@
-import countries from 'i18n-iso-countries';
+import { isoCountries as countries } from './country-names';
 import regionData from './gazetteer/region-data.json';
 
 // Countries (ISO 3166-1, i18n-iso-countries, MIT) and their first-level regions (ISO 3166-2, from

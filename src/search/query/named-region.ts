@@ -1,4 +1,4 @@
-import countries from 'i18n-iso-countries';
+import { isoCountries as countries } from '../../places/country-names';
 import { allCountries, allRegions, Region, regionByCode } from '../../places/regions';
 import { dropsNoise, joinDottedInitials, tokenize } from './tokenize';
 

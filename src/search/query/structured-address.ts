@@ -1,4 +1,4 @@
-import countries from 'i18n-iso-countries';
+import { isoCountries as countries } from '../../places/country-names';
 import { allRegions, Region, regionByCode } from '../../places/regions';
 import { regionNamedBy } from './named-region';
 import { tokenize } from './tokenize';
