@@ -21,6 +21,8 @@ const QUERIES = {
   countryNamed: 'Fault Lane 1, Italy',
   // A category around a point: its pois, and the whole query looked up as a place's name first.
   category: 'hotel near 47.14, 9.52',
+  // A category around a named town: the town's own pois, then its surroundings' (category-search.sql.ts).
+  categoryInTown: 'hotel in Faultwil',
   // A named town: the records nearest its point, read beside its places (place-pins.sql.ts).
   town: 'Faultwil',
   // A box and a circle newest first: read cell by cell (cell-walk.sql.ts).
