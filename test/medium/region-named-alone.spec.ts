@@ -8,7 +8,7 @@ import { feature, resetImagery } from '../helpers/test-app';
 
 // A region's name that is also a town's, on the real world gazetteer: the region, unless the town is
 // as important as a region (a city of about a million). Virginia and Wyoming are US states and towns
-// of 12,000 to 76,000 people (Virginia, Minnesota; Wyoming, Michigan); São Paulo is a state and a city
+// of about 9,000 and 76,000 people (Virginia, Minnesota; Wyoming, Michigan); São Paulo is a state and a city
 // of twelve million. One record at each place's point (a region's is its most populous town's).
 const NAMES = ['Virginia', 'Wyoming', 'São Paulo'];
 
