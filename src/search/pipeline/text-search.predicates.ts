@@ -29,8 +29,8 @@ export async function namesRegionAtEnd(s: TextSearchState, deps: SearchSteps): P
 /**
  * A region was named, the words before it name no place in it, and the whole query as typed is a
  * place's name or other name in the region the request asks for ("Made in Italy", a shop; "Elma
- * Handels Est", a firm; "Alma Ata", Almaty's old name, not Alma in Antarctica, ATA). Asked only when those words name no place, so a search that binds ("Springfield,
- * Illinois") pays nothing for it.
+ * Handels Est", a firm; "Alma Ata", Almaty's old name, not Alma in Antarctica, ATA). Asked only when
+ * those words name no place, so a search that binds ("Springfield, Illinois") pays nothing for it.
  */
 export async function wholeQueryNamesPlace(s: TextSearchState, deps: SearchSteps): Promise<boolean> {
   if (s.namedRegion === null || s.places.length > 0) return false;
