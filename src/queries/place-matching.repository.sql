@@ -439,6 +439,35 @@ LIMIT
   $3
 ;
 
+-- PlaceMatchingRepository.addressTown
+--   $1 = "'maldun'"
+--   $2 = "Maldun"
+--   $3 = "LI"
+--   $4 = 1000
+SELECT
+  min(t.locality) AS name,
+  count(*)::int AS places,
+  ST_X (ST_Centroid (ST_Collect (t.location)))::float8 AS lon,
+  ST_Y (ST_Centroid (ST_Collect (t.location)))::float8 AS lat
+FROM
+  (
+    SELECT
+      p.locality,
+      p.location
+    FROM
+      places p
+    WHERE
+      p.search_tsv @@ to_tsquery('simple', $1)
+      AND p.kind IN ('address', 'poi')
+      AND lis_normalize (p.locality) = lis_normalize ($2)
+      AND p.country_code = $3
+    LIMIT
+      $4
+  ) t
+HAVING
+  count(*) > 0
+;
+
 -- PlaceMatchingRepository.regionPlace
 --   $1 = "0f5ca291-e477-55f8-b961-57871f26c005"
 SELECT

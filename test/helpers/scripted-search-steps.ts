@@ -1,4 +1,5 @@
 import { RankedPlace } from '../../src/search/place-matching/place-ranking';
+import type { AddressTown } from '../../src/search/place-matching/place-matching.repository';
 import { runTextSearch } from '../../src/search/pipeline/text-search.pipeline';
 import { SearchSteps, TEXT_SEARCH_STEPS, TextSearchStep } from '../../src/search/pipeline/text-search.steps';
 import { initialState } from '../../src/search/pipeline/text-search-state';
@@ -39,6 +40,8 @@ export interface Script {
   namedBy?: Record<string, RankedPlace[]>;
   /** A country's or region's own place, by code. */
   regionPlaces?: Record<string, RankedPlace>;
+  /** Towns only addresses name, by their folded words. */
+  addressTowns?: Record<string, AddressTown>;
   misspelt?: RankedPlace[];
   candidates?: Record<string, string[]>;
   words?: Array<[string, number]>;
@@ -82,6 +85,8 @@ export function scripted(script: Script) {
         log(`named:${q.words.join(' ')}`, script.namedBy?.[q.words.join(' ')] ?? named.shift() ?? []),
       regionPlace: async (code: string) => log(`regionPlace:${code}`, script.regionPlaces?.[code] ?? null),
       misspelt: async () => log('misspelt', script.misspelt ?? []),
+      addressTown: async (q: TextQuery) =>
+        log(`addressTown:${q.words.join(' ')}`, script.addressTowns?.[q.words.join(' ')] ?? null),
       streetAddresses: async (street: TextQuery, town: TextQuery) =>
         script.streetAddresses?.[`${street.words.join(' ')} ${town.words.join(' ')}`] ?? [],
       atCategory: async (tags: string[], area: { around: { radiusM: number } | null }) =>

@@ -41,6 +41,17 @@ const HOUSE = offset(LOEWEN, 0, -25);
 // Two castles of Vaduz: Burg Wolfsberg nearer its centre, and Schloss Vaduz, whose other name is "Vaduz Castle".
 const BURG = offset(VADUZ_CENTRE, -250, 0);
 const SCHLOSS = offset(VADUZ_CENTRE, 0, 900);
+// A hamlet no place is named, that addresses name (their addr:city, as OSM data spells Malbun
+// "Maldun"): its hotel, an address, and a hotel of another town nearer their centre.
+const STEINORT = offset(VADUZ_CENTRE, 8_000, -14_000);
+const GORFION = offset(STEINORT, 200, 0);
+const TURNA = offset(STEINORT, 0, 60);
+const STUBI = offset(STEINORT, -200, 0);
+const inSteinort = (place: KeyedTestPlace): KeyedTestPlace => ({
+  ...place,
+  label: `${place.name}, 9497 Steinort`,
+  locality: 'Steinort',
+});
 const PLACES: KeyedTestPlace[] = [
   town('vaduz', 'Vaduz', VADUZ_CENTRE, 'LI'),
   town('feldkirch', 'Feldkirch', FELDKIRCH_CENTRE, 'AT'),
@@ -53,6 +64,13 @@ const PLACES: KeyedTestPlace[] = [
   poi('cafe', 'Café Wolf', 'amenity=cafe', CAFE),
   poi('burg', 'Burg Wolfsberg', 'historic=castle', BURG),
   { ...poi('schloss', 'Schloss Vaduz', 'historic=castle', SCHLOSS), altNames: 'Hohenliechtenstein | Vaduz Castle' },
+  inSteinort(poi('gorfion', 'Hotel Gorfion', 'tourism=hotel', GORFION)),
+  {
+    ...poi('turna', 'Hotel Turna', 'tourism=hotel', TURNA),
+    label: 'Hotel Turna, 9497 Triesenberg',
+    locality: 'Triesenberg',
+  },
+  inSteinort({ key: 'stubi', kind: 'address', name: 'Stubistrasse 4', label: '', lon: STUBI[0], lat: STUBI[1] }),
   {
     key: 'house',
     kind: 'address',
@@ -85,6 +103,8 @@ describe('search by category', () => {
       atHouse: feature('Herrengasse 6, 9490 Vaduz', {}, HOUSE),
       atBurg: feature('Burgweg 1, 9490 Vaduz', {}, offset(BURG, 5, 0)),
       atSchloss: feature('Schlossweg 1, 9490 Vaduz', {}, offset(SCHLOSS, 5, 0)),
+      atGorfion: feature('Stubistrasse 2, 9497 Triesenberg', {}, offset(GORFION, 5, 0)),
+      atTurna: feature('Stubistrasse 1, 9497 Triesenberg', {}, offset(TURNA, 5, 0)),
     };
     for (const [name, f] of Object.entries(records)) nameOf.set(f.id, name);
     expect((await importFixture(Object.values(records))).rejected).toBe(0);
@@ -134,6 +154,19 @@ describe('search by category', () => {
     // The Schaan hotel stands nearer Vaduz's centre; Vaduz's own comes first all the same.
     expect(await names('hotel in Vaduz')).toEqual(['atSonnenhof', 'atSchaanHotel']);
     expect(await names('Hotels Feldkirch')).toEqual(['atFeldkirchHotel']);
+  });
+
+  it('a town only addresses name is where they lie, its own pois first', async () => {
+    // No place is named Steinort; the Triesenberg hotel stands nearer its addresses' centre.
+    const found = await search({ query: 'hotel in Steinort', include: ['interpretation'] });
+    expect(found.data.map((d) => nameOf.get(d.id))).toEqual(['atGorfion', 'atTurna']);
+    expect(found.interpretation).toMatchObject({
+      step: 'named-category',
+      categories: expect.arrayContaining(['tourism=hotel']),
+    });
+    expect(await names('Hotels Steinort')).toEqual(['atGorfion', 'atTurna']);
+    // A town no address names either: the later steps run, and find no address of these words.
+    expect(await names('hotel in Steinwil')).toEqual([]);
   });
 
   it('reads German words and a point given as coordinates', async () => {

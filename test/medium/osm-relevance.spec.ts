@@ -30,8 +30,9 @@ const FLOORS: Record<string, { top1: number; top5: number }> = {
   // "Dorfstrasse, 9498 Planken", and its link is the municipality's, not the hamlet's).
   'place name': { top1: 0.95, top5: 0.95 },
   // 0.65 before schools and the like were categories and every poi of the kind in the town counted;
-  // 0.91 before deprecated tags had their replacement's words and "Balzers (FL)" its aside.
-  'category in town': { top1: 0.94, top5: 0.94 },
+  // 0.91 before deprecated tags had their replacement's words and "Balzers (FL)" its aside; 0.969
+  // before a town only addresses name ("Maldun") was where they lie.
+  'category in town': { top1: 0.97, top5: 0.97 },
   // "<iD preset name> in <town>", every record answered at an object of the tag (or on a street only):
   // 0.14 top-1 while a cafe's or the next house's records within reach of a restaurant counted; 0.967
   // before a town's own pois came before its neighbours' nearer its centre.

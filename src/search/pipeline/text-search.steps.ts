@@ -50,7 +50,10 @@ import { EMPTY_PAGE, meantPlaces, StepAnswer, StepLearnt, StepOutcome, TextSearc
 
 export interface SearchSteps {
   repository: Pick<SearchRepository, 'vocabulary' | 'searchFullText' | 'searchArea' | 'searchFuzzy' | 'wordCandidates'>;
-  placeMatcher: Pick<PlaceMatcherService, 'named' | 'misspelt' | 'atCategory' | 'regionPlace' | 'streetAddresses'>;
+  placeMatcher: Pick<
+    PlaceMatcherService,
+    'named' | 'misspelt' | 'atCategory' | 'addressTown' | 'regionPlace' | 'streetAddresses'
+  >;
 }
 
 export interface TextSearchStep {

@@ -7,7 +7,7 @@ import { TextQuery, textQueryFromGroups } from '../query/text-query';
 import { PLACE_RANK_WEIGHTS } from '../ranking/score-weights';
 import { Vocabulary } from '../vocabulary/vocabulary-lookup';
 import { shouldSplitPrefix } from '../planning/index-choice';
-import { PlaceMatchingRepository } from './place-matching.repository';
+import { AddressTown, PlaceMatchingRepository } from './place-matching.repository';
 import { MAX_PINNED_PLACES, rankPlaces, RankedPlace } from './place-ranking';
 import { tokenize } from '../query/tokenize';
 import { GAZETTEER_SOURCE } from '../../places/gazetteer/gazetteer-place';
@@ -27,6 +27,11 @@ export class PlaceMatcherService {
   /** The imagery at the pois of these categories (OSM tags) in the area, nearest poi first. */
   atCategory(tags: string[], area: CategoryArea, window: PageWindow, plan: SearchPlan): Promise<CategoryImagery> {
     return this.repository.categoryImagery(tags, area, window, plan);
+  }
+
+  /** The town these words name as addresses and pois name it (addr:city), when no place has that name; null when none does. */
+  addressTown(query: TextQuery, region: string | null): Promise<AddressTown | null> {
+    return this.repository.addressTown(query, region);
   }
 
   /** A country's ("LI") or first-level region's ("US-TX") own place in the gazetteer, ranked first; null when not loaded. */

@@ -10,6 +10,7 @@ import { CategoryArea, categoryImagerySql } from '../sql/category-search.sql';
 import { categoryPage, CategoryImagery, CategoryRow } from './category-imagery';
 import { PlaceCandidate, StreetAddressCandidate } from './place-ranking';
 import {
+  addressTownSql,
   placeCandidatesSql,
   recordPlacesSql,
   regionPlaceSql,
@@ -27,6 +28,7 @@ export class PlaceMatchingRepository {
   static regionPlaceSql = regionPlaceSql;
   static streetAddressesSql = streetAddressesSql;
   static categoryImagerySql = categoryImagerySql;
+  static addressTownSql = addressTownSql;
 
   constructor(private readonly prisma: PrismaService) {}
 
@@ -49,6 +51,11 @@ export class PlaceMatchingRepository {
   @GenerateSql({ params: () => [sampleText('Herrengasse Vaduz'), 'LI'] })
   streetAddresses(query: TextQuery, region: string | null): Promise<StreetAddressCandidate[]> {
     return this.prisma.rawQuery<StreetAddressCandidate>(streetAddressesSql(query, region));
+  }
+
+  @GenerateSql({ params: () => [sampleText('Maldun'), 'LI'] })
+  async addressTown(query: TextQuery, region: string | null): Promise<AddressTown | null> {
+    return (await this.prisma.rawQuery<AddressTown>(addressTownSql(query, region)))[0] ?? null;
   }
 
   @GenerateSql({ params: () => [SAMPLE_UUID] })
@@ -92,6 +99,16 @@ export class PlaceMatchingRepository {
     if (recordIds.length === 0) return Promise.resolve([]);
     return this.prisma.rawQuery<RecordPlaceRow>(recordPlacesSql(recordIds, placeIds));
   }
+}
+
+/** A town only addresses and pois name (addr:city), where they lie: see addressTownSql. */
+export interface AddressTown {
+  /** As the data spells it. */
+  name: string;
+  /** How many addresses and pois name it (at most ADDRESS_TOWN_CAP). */
+  places: number;
+  lat: number;
+  lon: number;
 }
 
 export interface RecordPlaceRow {

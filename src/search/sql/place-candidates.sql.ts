@@ -150,6 +150,25 @@ export function streetAddressesSql(query: TextQuery, region: string | null): Pri
     LIMIT ${PLACE_CANDIDATES}`;
 }
 
+// The town that addresses and pois name (their addr:city) where no place of that name is loaded
+// ("Maldun", as four objects in Liechtenstein spell Malbun; "Feldkirch", across the border of an
+// extract): where they lie, their centre and their spelling, as Nominatim keeps an address's town it
+// cannot link as a search term of the object. At most ADDRESS_TOWN_CAP of them are read (the GIN index
+// finds those holding the words; the town's name must then be the whole of their locality).
+export const ADDRESS_TOWN_CAP = 1_000;
+export function addressTownSql(query: TextQuery, region: string | null): Prisma.Sql {
+  return Prisma.sql`
+    SELECT min(t.locality) AS name, count(*)::int AS places,
+           ST_X(ST_Centroid(ST_Collect(t.location)))::float8 AS lon, ST_Y(ST_Centroid(ST_Collect(t.location)))::float8 AS lat
+    FROM (
+      SELECT p.locality, p.location FROM places p
+      WHERE p.search_tsv @@ to_tsquery('simple', ${query.tsqueryExact}) AND p.kind IN ('address', 'poi')
+        AND lis_normalize(p.locality) = lis_normalize(${query.text}) AND ${regionCondition(region)}
+      LIMIT ${ADDRESS_TOWN_CAP}
+    ) t
+    HAVING count(*) > 0`;
+}
+
 // A country's or region's own place (the built-in gazetteer's, by primary key), where it is loaded.
 export function regionPlaceSql(placeId: string): Prisma.Sql {
   return Prisma.sql`SELECT ${PLACE_COLUMNS}, NULL::float8 AS similarity FROM places p WHERE p.id = ${placeId}::uuid`;
