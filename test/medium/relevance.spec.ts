@@ -67,6 +67,14 @@ describe('relevance suite', () => {
   it('corrected: a misspelt town of 100,000+ first, its match corrected with its corrections (top-1 at least 97%)', () =>
     expectAtLeast('corrected', 'top1', 0.97));
 
+  it.each<Category>([
+    'variant_abbreviations',
+    'variant_umlauts',
+    'variant_initials',
+    'variant_white_space',
+    'variant_typo_each_word',
+  ])('%s: a real town typed another way, top-1 at least 97%%', (category) => expectAtLeast(category, 'top1', 0.97));
+
   it.each<Category>([...REGION_CATEGORIES])('%s: top-1 at least 97%%', (category) =>
     expectAtLeast(category, 'top1', 0.97),
   );

@@ -139,7 +139,7 @@ export async function measureRelevance(regionsPerCategory?: number): Promise<{
   springfield: SearchResponseDto;
 }> {
   const base = relevanceFixture();
-  const world = worldFixture();
+  const world = worldFixture(base.records);
   const regions = regionFixture([], regionsPerCategory);
   const fixture: RelevanceFixture = {
     records: [...base.records, ...world.records, ...regions.records],

@@ -4,7 +4,7 @@ import type { PlaceRecord } from '../../src/places/place-record';
 import { foldText } from '../../src/search/text-fold/text-fold';
 import { hashString } from '../../src/common/deterministic-random';
 import type { FixtureRecord } from './relevance-catalogue';
-import { sample } from './relevance-catalogue';
+import { distanceM, sample } from './relevance-catalogue';
 import type { RelevanceQuery } from './relevance-fixture';
 
 // Spelling variants of real towns of the world gazetteer, each town one imagery record at its point
@@ -24,9 +24,12 @@ import type { RelevanceQuery } from './relevance-fixture';
 //   name's hash), which must come back first and `corrected`, never `partial`; as right as the
 //   town's record is what its name as written answers first (another record of the town).
 // Only names that one town of the gazetteer has (case and accents aside), so the town is the answer;
-// nor a variant that is another town's name.
+// nor a variant that is another town's name. As right as the town's record: the suite's other records
+// of the same town (`others`: the catalogue's "Saint-Étienne, France" for Saint-Étienne), those whose
+// address starts with the town's name and that lie within SAME_TOWN_M of its point.
 const PER_CATEGORY = 30;
 const NAMESPACE = '3c9e7f10-5a2b-4d8e-9c61-0b7a2e4f9d13';
+const SAME_TOWN_M = 10_000;
 
 // [long, short]: the place-name words asked here, as towns write them.
 const WORD_PAIRS: ReadonlyArray<readonly [string, string]> = [
@@ -49,7 +52,7 @@ const WHITE_SPACE = ['\t', '\n', '\u00a0', '\u2003', '\u3000', '\u202f', '\r\n']
 export interface VariantFixture {
   places: PlaceRecord[];
   records: FixtureRecord[];
-  queries: RelevanceQuery[];
+  queries: Array<RelevanceQuery & { alsoRight?: string[] }>;
 }
 
 const key = (name: string) =>
@@ -98,7 +101,11 @@ function swapMiddle(word: string): string | null {
   return letters.join('');
 }
 
-export function variantFixture(localities: readonly PlaceRecord[], taken: ReadonlySet<string>): VariantFixture {
+export function variantFixture(
+  localities: readonly PlaceRecord[],
+  taken: ReadonlySet<string>,
+  others: readonly FixtureRecord[] = [],
+): VariantFixture {
   const byKey = new Map<string, PlaceRecord[]>();
   for (const p of localities) byKey.set(key(p.name), [...(byKey.get(key(p.name)) ?? []), p]);
   const unique = localities.filter((p) => byKey.get(key(p.name))!.length === 1 && !taken.has(p.id));
@@ -174,10 +181,15 @@ export function variantFixture(localities: readonly PlaceRecord[], taken: Readon
   const places = [...new Map(made.map((m) => [m.place.id, m.place])).values()];
   const recordOf = new Map(places.map((p) => [p.id, uuidv5(p.id, NAMESPACE)]));
   const records = places.map((p) => ({ id: recordOf.get(p.id)!, address: p.label, lat: p.lat, lon: p.lon }));
+  const sameTown = (p: PlaceRecord) =>
+    others
+      .filter((r) => key(r.address.split(',')[0]) === key(p.name) && distanceM(r, p) <= SAME_TOWN_M)
+      .map((r) => r.id);
   const queries = made.map((m) => ({
     category: m.category,
     query: m.query,
     expected: recordOf.get(m.place.id)!,
+    alsoRight: sameTown(m.place),
     from: m.place.label,
     ...(m.category === 'corrected' && { match: 'corrected', rightSpelling: m.place.name }),
   }));

@@ -23,7 +23,7 @@ const NAMESPACE = '7d0c4a52-8a1e-4b7f-b1c3-2f5e9d6a8b41';
 export interface WorldFixture {
   places: PlaceRecord[];
   records: FixtureRecord[];
-  queries: RelevanceQuery[];
+  queries: Array<RelevanceQuery & { alsoRight?: string[] }>;
   /** The places of each name asked for, most important first, and the record at each place. */
   names: PlaceRecord[][];
   recordOf: ReadonlyMap<string, string>;
@@ -31,7 +31,8 @@ export interface WorldFixture {
 
 const key = (name: string) => foldText(name);
 
-export function worldFixture(): WorldFixture {
+// `others`: the suite's other records (variant-queries.ts counts those at a variant's town as right).
+export function worldFixture(others: readonly FixtureRecord[] = []): WorldFixture {
   const localities = buildWorldGazetteer().filter((p) => p.kind === 'locality');
   const byName = new Map<string, PlaceRecord[]>();
   for (const p of localities) byName.set(key(p.name), [...(byName.get(key(p.name)) ?? []), p]);
@@ -73,7 +74,7 @@ export function worldFixture(): WorldFixture {
     ),
   );
   // Spelling variants of other towns (variant-queries.ts), with their places and records.
-  const variants = variantFixture(localities, new Set(places.map((p) => p.id)));
+  const variants = variantFixture(localities, new Set(places.map((p) => p.id)), others);
   return {
     places: [...places, ...variants.places],
     records: [...records, ...variants.records],
