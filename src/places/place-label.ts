@@ -2,7 +2,7 @@ import { format } from '@fragaria/address-formatter';
 import { LRUCache } from 'lru-cache';
 import { hierarchyLabelParts, PlaceHierarchy } from './place-hierarchy';
 import type { PlaceKind } from './place-record';
-import { regionByCode } from './regions';
+import { countryLabel, regionByCode } from './regions';
 
 // The parts of a place its label is built from (a PlaceRecord has them all).
 export interface LabelParts {
@@ -104,7 +104,7 @@ export function placeLabel(p: LabelParts): string {
     case 'poi':
       return distinct([p.name, formatAddress(p)]).join(', ');
     case 'country':
-      return p.name;
+      return countryLabel(p.name, p.countryCode);
     default:
       return distinct([p.name, p.kind === 'locality' ? p.region : null, countryName(p.countryCode)]).join(', ');
   }

@@ -1,5 +1,6 @@
 import { isoCountries as countries } from './country-names';
 import regionData from './gazetteer/region-data.json';
+import territorySovereigns from './gazetteer/territory-sovereigns.json';
 
 // Countries (ISO 3166-1, i18n-iso-countries, MIT) and their first-level regions (ISO 3166-2, from
 // iso3166-2-db, MIT, via the committed region-data.json): the one place that knows codes and names.
@@ -81,6 +82,24 @@ export function regionByCode(code: string): Region | undefined {
 export function countryName(countryCode: string): string {
   const code = countryCode.toUpperCase();
   return countriesByCode().get(code)?.name ?? displayNames.of(code) ?? code;
+}
+
+const SOVEREIGNS: Readonly<Record<string, string>> = territorySovereigns.sovereigns;
+
+/**
+ * The alpha-2 code of the country a territory or dependency belongs to ("GL" -> "DK", "PR" -> "US";
+ * territory-sovereigns.json, from @rapideditor/country-coder); undefined for a sovereign country.
+ */
+export function sovereignOf(countryCode: string): string | undefined {
+  return SOVEREIGNS[countryCode.toUpperCase()];
+}
+
+// A country's label: its name, and for a territory or dependency the country it belongs to, as a
+// region's label names its country ("Greenland, Denmark", "Puerto Rico, United States"); a sovereign
+// country's is its name.
+export function countryLabel(name: string, code: string | null | undefined): string {
+  const sovereign = code ? sovereignOf(code) : undefined;
+  return sovereign ? `${name}, ${countryName(sovereign)}` : name;
 }
 
 /** Every ISO 3166-1 country, by alpha-2 code. */

@@ -91,4 +91,24 @@ describe('names by language', () => {
     expect(localizedLabel(place, ['tlh', 'zh'])).toBe('im Malbun 20, 9497 马尔邦');
     expect(localizedLabel(place, ['ru'])).toBe('im Malbun 20, 9497 Malbun');
   });
+
+  it("a territory's label names its sovereign in the language too", () => {
+    const greenland = {
+      id: 'g',
+      kind: 'country' as const,
+      name: 'Greenland',
+      label: 'Greenland, Denmark',
+      street: null,
+      locality: null,
+      region: null,
+      regionCode: null,
+      countryCode: 'GL',
+      names: null,
+      streetNames: null,
+      localityNames: null,
+      regionNames: null,
+    };
+    expect(localizedLabel(greenland, ['de'])).toBe('Grönland, Dänemark');
+    expect(localizedLabel(greenland, ['fr'])).toBe('Groenland, Danemark');
+  });
 });

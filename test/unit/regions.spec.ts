@@ -1,6 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { allCountries, allRegions, regionByAdmin1, regionByCode } from '../../src/places/regions';
+import {
+  allCountries,
+  allRegions,
+  countryLabel,
+  regionByAdmin1,
+  regionByCode,
+  sovereignOf,
+} from '../../src/places/regions';
+import { buildTerritorySovereigns, renderTerritorySovereigns } from '../gazetteer/territory-sovereigns';
 import {
   buildRegionData,
   buildRegionNamesByLanguage,
@@ -56,6 +64,25 @@ describe('regionByAdmin1', () => {
   });
 });
 
+describe('sovereignOf and countryLabel', () => {
+  it("a territory's or dependency's sovereign, and none for a sovereign country", () => {
+    expect(['GL', 'pr', 'HK', 'AW', 'IM', 'NC'].map(sovereignOf)).toEqual(['DK', 'US', 'CN', 'NL', 'GB', 'FR']);
+    for (const code of ['DK', 'US', 'LI', 'TW', 'XK', 'ZZ']) expect(sovereignOf(code)).toBeUndefined();
+    // Every sovereign is a country of its own.
+    const codes = new Set(allCountries().map((c) => c.code));
+    const territories = allCountries().filter((c) => sovereignOf(c.code));
+    expect(territories.length).toBeGreaterThanOrEqual(45);
+    for (const t of territories)
+      expect(codes.has(sovereignOf(t.code)!) && !sovereignOf(sovereignOf(t.code)!)).toBe(true);
+  });
+
+  it("labels a territory with its sovereign's name", () => {
+    expect(countryLabel('Greenland', 'GL')).toBe('Greenland, Denmark');
+    expect(countryLabel('Denmark', 'DK')).toBe('Denmark');
+    expect(countryLabel('Somewhere', null)).toBe('Somewhere');
+  });
+});
+
 describe('region-data.json', () => {
   it('is what `npm run gazetteer:regions` writes from the installed iso3166-2-db', () => {
     const committed = readFileSync(
@@ -63,6 +90,14 @@ describe('region-data.json', () => {
       'utf8',
     );
     expect(committed).toBe(renderRegionData(buildRegionData()));
+  });
+
+  it('territory-sovereigns.json too, from the installed @rapideditor/country-coder', () => {
+    const committed = readFileSync(
+      resolve(__dirname, '..', '..', 'src', 'places', 'gazetteer', 'territory-sovereigns.json'),
+      'utf8',
+    );
+    expect(committed).toBe(renderTerritorySovereigns(buildTerritorySovereigns()));
   });
 
   it('region-names-by-language.json too', () => {

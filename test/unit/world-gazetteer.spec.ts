@@ -71,6 +71,20 @@ describe('world gazetteer', () => {
     expect(mulheim[1].label).toMatch(/^Mülheim \(near [^)]+\), North Rhine-Westphalia, Germany$/);
   });
 
+  it('labels a territory with the country it belongs to, and its towns and regions without', () => {
+    const labelOf = (sourceId: string) => bySourceId(sourceId).label;
+    expect(labelOf('country:GL')).toBe('Greenland, Denmark');
+    expect(labelOf('country:PR')).toBe('Puerto Rico, United States');
+    expect(labelOf('country:DK')).toBe('Denmark');
+    expect(labelOf('country:FR')).toBe('France');
+    expect(bySourceId('country:GL').name).toBe('Greenland');
+    const nuuk = rows.find((r) => r.kind === 'locality' && r.name === 'Nuuk')!;
+    expect(nuuk.label).toMatch(/, Greenland$/);
+    const inGreenland = rows.filter((r) => r.kind === 'region' && r.countryCode === 'GL');
+    expect(inGreenland.length).toBeGreaterThan(0);
+    for (const r of inGreenland) expect(r.label).toBe(`${r.name}, Greenland`);
+  });
+
   it('keeps importance in [0, 1], countries first, regions above towns', () => {
     expect(rows.filter((r) => !(r.importance >= 0 && r.importance <= 1))).toEqual([]);
     expect(bySourceId('country:DE').importance).toBe(1);

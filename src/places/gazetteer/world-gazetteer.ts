@@ -1,5 +1,5 @@
 import { PlaceRecord } from '../place-record';
-import { allCountries, allRegions, regionByAdmin1 } from '../regions';
+import { allCountries, allRegions, countryLabel, regionByAdmin1 } from '../regions';
 import { countryNames, gazetteerPlace, regionNames } from './gazetteer-place';
 import { buildLocalities, labelLocalities } from './gazetteer-localities';
 import { buildUsPostcodes } from './gazetteer-postcodes';
@@ -65,7 +65,7 @@ function buildCountriesAndRegions(cities: GeoNamesCity[]): { countries: PlaceRec
         kind: 'country',
         name: country.name,
         countryCode: country.code,
-        label: country.name,
+        label: countryLabel(country.name, country.code),
         altNames: joinAltNames(country.name, countryNames(country.code, true)),
         lon: at.loc.coordinates[0],
         lat: at.loc.coordinates[1],
@@ -73,7 +73,8 @@ function buildCountriesAndRegions(cities: GeoNamesCity[]): { countries: PlaceRec
       }),
     );
   }
-  const countryLabels = new Map(countries.map((c) => [c.countryCode!, c.label]));
+  // A region's label names its country as a town's does ("Sermersooq, Greenland"), without the sovereign.
+  const countryLabels = new Map(countries.map((c) => [c.countryCode!, c.name]));
 
   const regions: PlaceRecord[] = [];
   const regionLabels = new Set<string>();

@@ -1,6 +1,7 @@
 import type { PlaceKind } from '../../places/place-record';
 import { countryName } from '../../places/place-label';
 import { countryNameIn, regionNameIn } from '../../places/region-names-by-language';
+import { sovereignOf } from '../../places/regions';
 import { nameIn } from './preferred-languages';
 
 type Names = Record<string, string> | null;
@@ -74,6 +75,9 @@ function labelSwaps(p: LocalizablePlace, languages: readonly string[]): Map<stri
     nameIn(p.regionNames, languages) ?? (p.regionCode ? regionNameIn(p.regionCode, languages) : undefined),
   );
   if (p.countryCode) swap(countryName(p.countryCode), countryNameIn(p.countryCode, languages));
+  // A territory's label names the country it belongs to ("Greenland, Denmark").
+  const sovereign = p.countryCode ? sovereignOf(p.countryCode) : undefined;
+  if (sovereign) swap(countryName(sovereign), countryNameIn(sovereign, languages));
   return swaps;
 }
 
